@@ -1,0 +1,1 @@
+"""One module per file format; each registers itself with converters.registry at its bottom."""

@@ -1,0 +1,201 @@
+"""The format registry: every reader and writer registers itself here (the meshio/tablib pattern)."""
+from __future__ import annotations
+
+import importlib
+import io
+import pkgutil
+import warnings
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Dict, List, Optional, Sequence, TextIO, Tuple
+
+from .errors import FormatError, LossyConversionError, LossyConversionWarning, MineconvError
+from .fileio import PathLike, STDIO, atomic_output, read_input, source_name
+
+KINDS = ("puzzle", "model", "solution")
+
+Reader = Callable[..., Any]          # reader(text, source) -> Puzzle (puzzle kind) or an answer (solution kind)
+Writer = Callable[..., None]         # writer(puzzle, out: TextIO, **options) -> None
+Detector = Callable[[str], bool]     # detect(text) -> True when the content is certainly this format
+Losses = Callable[..., List[str]]    # losses(puzzle, **options) -> what the format cannot express
+
+
+@dataclass(frozen=True)
+class Format:
+    """One registered file format."""
+
+    name: str
+    extensions: Tuple[str, ...]
+    kind: str
+    reader: Optional[Reader] = None
+    writer: Optional[Writer] = None
+    detect: Optional[Detector] = None
+    losses: Optional[Losses] = None
+    description: str = ""
+    autodetect: bool = True
+    aliases: Tuple[str, ...] = field(default=())
+
+
+_FORMATS: Dict[str, Format] = {}
+_ALIASES: Dict[str, str] = {}
+_loaded = False
+
+
+def register_format(name: str, extensions: Sequence[str], kind: str, *, reader: Optional[Reader] = None,
+                    writer: Optional[Writer] = None, detect: Optional[Detector] = None,
+                    losses: Optional[Losses] = None, description: str = "", autodetect: bool = True,
+                    aliases: Sequence[str] = ()) -> Format:
+    """Register a format by name and extensions (called at the bottom of each format module)."""
+    if kind not in KINDS:
+        raise ValueError(f"kind must be one of {KINDS}, not {kind!r}")
+    if reader is None and writer is None:
+        raise ValueError(f"format {name!r} needs a reader or a writer")
+    exts = tuple(e.lower() if e.startswith(".") else "." + e.lower() for e in extensions)
+    fmt = Format(name, exts, kind, reader, writer, detect, losses, description, autodetect, tuple(aliases))
+    _FORMATS[name] = fmt
+    for alias in aliases:
+        _ALIASES[alias] = name
+    return fmt
+
+
+def _load_all() -> None:
+    # importing each module of converters.formats runs its register_format call
+    global _loaded
+    if _loaded:
+        return
+    _loaded = True
+    pkg = importlib.import_module(f"{__package__}.formats")
+    for mod in sorted(m.name for m in pkgutil.iter_modules(pkg.__path__)):
+        importlib.import_module(f"{pkg.__name__}.{mod}")
+
+
+def formats(kind: Optional[str] = None) -> List[Format]:
+    """Every registered format (of one kind), by name."""
+    _load_all()
+    return sorted((f for f in _FORMATS.values() if kind is None or f.kind == kind), key=lambda f: f.name)
+
+
+def format_names(kind: Optional[str] = None, direction: Optional[str] = None) -> List[str]:
+    """Names of formats that can read ('read') or write ('write')."""
+    return [f.name for f in formats(kind) if _can(f, direction)]
+
+
+def _can(fmt: Format, direction: Optional[str]) -> bool:
+    return direction is None or (fmt.reader if direction == "read" else fmt.writer) is not None
+
+
+def get_format(name: str, *, direction: Optional[str] = None, kind: Optional[str] = None) -> Format:
+    """The format with this name (or alias); FormatError lists the valid names."""
+    _load_all()
+    fmt = _FORMATS.get(name) or _FORMATS.get(_ALIASES.get(name, ""))
+    if fmt is None or (kind is not None and fmt.kind != kind) or not _can(fmt, direction):
+        what = {"read": "readable ", "write": "writable "}.get(direction or "", "")
+        valid = ", ".join(format_names(kind, direction))
+        raise FormatError(f"unknown {what}format {name!r}; valid names: {valid}")
+    return fmt
+
+
+def _extension_of(path: str) -> List[str]:
+    suffixes = [s.lower() for s in Path(path).suffixes]
+    # longest compound suffix first, so '.cnf.gz' can win over '.gz'
+    return ["".join(suffixes[i:]) for i in range(len(suffixes))]
+
+
+def candidates_for_path(path: PathLike, *, kind: Optional[str] = None,
+                        direction: Optional[str] = None) -> List[Format]:
+    """Formats whose extensions match the path, in registration preference order."""
+    _load_all()
+    for ext in _extension_of(str(path)):
+        found = [f for f in _FORMATS.values()
+                 if ext in f.extensions and (kind is None or f.kind == kind) and _can(f, direction)]
+        if found:
+            return found
+    return []
+
+
+def guess_format(path: PathLike, text: Optional[str] = None, *, kind: Optional[str] = "puzzle",
+                 direction: str = "read") -> Format:
+    """Pick a format by extension, then by content; FormatError when neither tells."""
+    _load_all()
+    cands = candidates_for_path(path, kind=kind, direction=direction) if str(path) != STDIO else []
+    if len(cands) == 1:
+        return cands[0]
+    if text is not None:
+        pool = cands or [f for f in formats(kind) if f.autodetect and _can(f, direction)]
+        hits = [f for f in pool if f.detect is not None and _safe_detect(f, text)]
+        if len(hits) >= 1 and (len(hits) == 1 or cands):
+            return hits[0]
+    if cands and direction == "write":
+        return cands[0]
+    names = ", ".join(format_names(kind, direction))
+    what = "output" if direction == "write" else "input"
+    raise FormatError(f"cannot tell the {what} format from the name or content; name it with "
+                      f"--{'to' if direction == 'write' else 'from'} (one of: {names})",
+                      source=source_name(path))
+
+
+def _safe_detect(fmt: Format, text: str) -> bool:
+    try:
+        return bool(fmt.detect(text))  # type: ignore[misc]
+    except Exception:  # a detector is a cheap guess: a crash only means "not this format"
+        return False
+
+
+# puzzles ----------------------------------------------------------------------------------------
+def parse(text: str, fmt: Optional[str] = None, *, source: str = "<string>") -> Any:
+    """Read a puzzle from text in the named (or detected) notation."""
+    f = get_format(fmt, direction="read", kind="puzzle") if fmt else guess_format(source, text)
+    try:
+        return f.reader(text, source)  # type: ignore[misc]
+    except MineconvError as exc:
+        raise exc.located(source)
+
+
+def read(path: PathLike, fmt: Optional[str] = None) -> Any:
+    """Read a puzzle file ('-' for stdin); the notation comes from fmt, the extension or the content."""
+    text, src = read_input(path)
+    f = get_format(fmt, direction="read", kind="puzzle") if fmt else guess_format(path, text)
+    try:
+        return f.reader(text, src)  # type: ignore[misc]
+    except MineconvError as exc:
+        raise exc.located(src)
+
+
+def losses(puzzle: Any, fmt: Format, **options: Any) -> List[str]:
+    """What the format would drop from this puzzle."""
+    return list(fmt.losses(puzzle, **options)) if fmt.losses else []
+
+
+def _check_losses(puzzle: Any, fmt: Format, strict: bool, options: Dict[str, Any]) -> List[str]:
+    lost = losses(puzzle, fmt, **options)
+    for item in lost:
+        msg = f"{fmt.name} cannot express {item}"
+        if strict:
+            raise LossyConversionError(msg + " (refused under --strict)")
+        warnings.warn(msg, LossyConversionWarning, stacklevel=3)
+    return lost
+
+
+def dump(puzzle: Any, out: TextIO, fmt: str, *, strict: bool = False, **options: Any) -> List[str]:
+    """Write a puzzle to an open text stream; return the warnings about what was lost."""
+    f = get_format(fmt, direction="write")
+    lost = _check_losses(puzzle, f, strict, options)
+    f.writer(puzzle, out, **options)  # type: ignore[misc]
+    return lost
+
+
+def dumps(puzzle: Any, fmt: str, *, strict: bool = False, **options: Any) -> str:
+    """The text of a puzzle in the named format."""
+    buf = io.StringIO()
+    dump(puzzle, buf, fmt, strict=strict, **options)
+    return buf.getvalue()
+
+
+def write(puzzle: Any, path: PathLike, fmt: Optional[str] = None, *, strict: bool = False,
+          **options: Any) -> List[str]:
+    """Write a puzzle (or a solver file made from it) atomically; the format comes from fmt or the extension."""
+    f = get_format(fmt, direction="write") if fmt else guess_format(path, kind=None, direction="write")
+    lost = _check_losses(puzzle, f, strict, options)
+    with atomic_output(path) as out:
+        f.writer(puzzle, out, **options)  # type: ignore[misc]
+    return lost

@@ -1,0 +1,122 @@
+"""The constraint system of a puzzle, built once with numpy: what every encoder and checker shares."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Optional
+
+import numpy as np
+
+from .puzzle import CODE_MINE, CODE_UNKNOWN, NEIGHBOUR_OFFSETS, Puzzle
+
+
+@dataclass(frozen=True)
+class LinearSystem:
+    """For each revealed cell: sum of its unknown neighbours' variables == count - known-mine neighbours.
+
+    Variables are the unknown cells, numbered 1..k in row-major order (the DIMACS numbering).
+    Constraint i belongs to revealed cell con_rc[i] (row-major order); con_vars[i, :con_len[i]] are its
+    variable ids, ascending; the rest of the row is 0. A constraint with rhs < 0 or rhs > con_len is
+    unsatisfiable (the puzzle is infeasible).
+    """
+
+    puzzle: Puzzle
+    var_grid: np.ndarray   # (rows, cols) int32: variable id of each unknown cell, 0 elsewhere
+    var_rc: np.ndarray     # (k, 2) int32: (row, col) of variable id i + 1
+    con_rc: np.ndarray     # (m, 2) int32: the revealed cell of each constraint
+    con_vars: np.ndarray   # (m, 8) int32: variable ids, padded with 0
+    con_len: np.ndarray    # (m,) int8: how many variables
+    con_rhs: np.ndarray    # (m,) int16: count minus known-mine neighbours
+    total: Optional[int]   # mines still to place among the unknowns (None without a total count)
+
+    @property
+    def num_vars(self) -> int:
+        """k, the number of variables (unknown cells)."""
+        return int(self.var_rc.shape[0])
+
+    @property
+    def num_constraints(self) -> int:
+        """m, the number of revealed cells."""
+        return int(self.con_rc.shape[0])
+
+    def impossible(self) -> np.ndarray:
+        """Boolean mask of constraints no assignment can meet (rhs < 0 or rhs > number of variables)."""
+        return (self.con_rhs < 0) | (self.con_rhs > self.con_len)
+
+    def constrained_vars(self) -> np.ndarray:
+        """Boolean mask (k,) of variables that occur in at least one count constraint."""
+        seen = np.zeros(self.num_vars + 1, dtype=bool)
+        seen[self.con_vars.ravel()] = True
+        return seen[1:]
+
+    def var_name_list(self) -> list:
+        """The variable names (naming.var_name) in id order."""
+        return [f"x{r}_{c}" for r, c in self.var_rc.tolist()]
+
+
+def build_system(puzzle: Puzzle, mines: Optional[int] = None) -> LinearSystem:
+    """The linear system of a puzzle; `mines` overrides the puzzle's total mine count."""
+    codes = puzzle.codes()
+    R, C = codes.shape
+    unknown = codes == CODE_UNKNOWN
+    var_grid = np.zeros((R, C), dtype=np.int32)
+    k = int(unknown.sum())
+    var_grid[unknown] = np.arange(1, k + 1, dtype=np.int32)
+    var_rc = np.argwhere(unknown).astype(np.int32)
+
+    revealed = (codes >= 0) & (codes <= 8)
+    con_rc = np.argwhere(revealed).astype(np.int32)
+    m = con_rc.shape[0]
+    pad_vars = np.zeros((R + 2, C + 2), dtype=np.int32)
+    pad_vars[1:-1, 1:-1] = var_grid
+    pad_mine = np.zeros((R + 2, C + 2), dtype=np.int8)
+    pad_mine[1:-1, 1:-1] = codes == CODE_MINE
+    con_vars = np.empty((m, 8), dtype=np.int32)
+    known = np.zeros(m, dtype=np.int16)
+    for j, (dr, dc) in enumerate(NEIGHBOUR_OFFSETS):
+        con_vars[:, j] = pad_vars[1 + dr:1 + dr + R, 1 + dc:1 + dc + C][revealed]
+        known += pad_mine[1 + dr:1 + dr + R, 1 + dc:1 + dc + C][revealed]
+    present = con_vars != 0
+    con_len = present.sum(axis=1).astype(np.int8)
+    if m and not present.all():
+        # move the zeros to the end of each row, keeping the row-major (ascending id) order of the rest
+        big = np.iinfo(np.int32).max
+        con_vars[~present] = big
+        con_vars.sort(axis=1)
+        con_vars[con_vars == big] = 0
+    con_rhs = codes[revealed].astype(np.int16) - known
+    total_mines = puzzle.mines if mines is None else mines
+    total = None if total_mines is None else int(total_mines) - puzzle.known_mine_count
+    return LinearSystem(puzzle, var_grid, var_rc, con_rc, con_vars, con_len, con_rhs, total)
+
+
+def check_assignment(puzzle: Puzzle, mine_grid: np.ndarray, mines: Optional[int] = None) -> Optional[str]:
+    """None when the mine placement (bool array over the grid) meets every count, else what is violated.
+
+    Known mines must be mines, revealed and known-safe cells must not be; the message names the first
+    violated cell (row-major) and its count.
+    """
+    codes = puzzle.codes()
+    R, C = codes.shape
+    mine_grid = np.asarray(mine_grid, dtype=bool)
+    if mine_grid.shape != (R, C):
+        return f"the answer has shape {mine_grid.shape}, the puzzle is {R} x {C}"
+    bad = (codes == CODE_MINE) & ~mine_grid
+    if bad.any():
+        r, c = np.argwhere(bad)[0]
+        return f"cell ({r}, {c}) is a known mine but the answer leaves it empty"
+    bad = (codes >= 0) & (codes != CODE_MINE) & mine_grid
+    if bad.any():
+        r, c = np.argwhere(bad)[0]
+        return f"cell ({r}, {c}) is {puzzle[int(r), int(c)]!r} (not an unknown cell) but the answer puts a mine there"
+    pad = np.zeros((R + 2, C + 2), dtype=np.int16)
+    pad[1:-1, 1:-1] = mine_grid
+    around = sum(pad[1 + dr:1 + dr + R, 1 + dc:1 + dc + C] for dr, dc in NEIGHBOUR_OFFSETS)
+    revealed = (codes >= 0) & (codes <= 8)
+    wrong = revealed & (around != codes)
+    if wrong.any():
+        r, c = (int(v) for v in np.argwhere(wrong)[0])
+        return f"cell ({r}, {c}) shows {codes[r, c]} but the answer puts {around[r, c]} mines around it"
+    total = puzzle.mines if mines is None else mines
+    if total is not None and int(mine_grid.sum()) != total:
+        return f"the board must hold {total} mines in all, the answer places {int(mine_grid.sum())}"
+    return None
