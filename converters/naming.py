@@ -23,4 +23,4 @@ def parse_var_name(name: str) -> Optional[Tuple[int, int]]:
     return (int(m.group(1)), int(m.group(2))) if m else None
 
 
-TOTAL_CONSTRAINT = "total_mines"
+TOTAL_CONSTRAINT = "total"  # short enough for fixed MPS (8 characters)
