@@ -1,6 +1,7 @@
 """Helpers the puzzle-notation readers share: errors that point at an offset of the input text."""
 from __future__ import annotations
 
+import re
 from typing import Optional, Type
 
 from ..errors import MineconvError, PuzzleSyntaxError
@@ -18,3 +19,43 @@ def error_at(message: str, text: str, offset: int, source: Optional[str],
 def symbol_name(token: str) -> str:
     """A token as shown in a message: quoted, and cut short when long."""
     return repr(token if len(token) <= 20 else token[:17] + "...")
+
+
+_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
+
+
+def json_key_offset(text: str, key: str, start: int = 0) -> int:
+    """Offset of the first '"key":' at or after start (0 when absent): where a JSON error about key points."""
+    m = re.compile(r'"' + re.escape(key) + r'"\s*:').search(text, start)
+    return m.start() if m else 0
+
+
+def json_item_offset(text: str, key: str, index: int, start: int = 0) -> int:
+    """Offset of item `index` of the array under key, when its items are strings or flat arrays."""
+    k = json_key_offset(text, key, start)
+    open_ = text.find("[", k)
+    if open_ < 0:
+        return k
+    pos = open_ + 1
+    count = -1
+    while True:
+        m = re.compile(r'[\[{"\d\-tfn]').search(text, pos)
+        if m is None:
+            return k
+        count += 1
+        if count == index:
+            return m.start()
+        ch = m.group()
+        if ch == "[":
+            end = text.find("]", m.end())
+        elif ch == "{":
+            end = text.find("}", m.end())
+        elif ch == '"':
+            s = _STRING.match(text, m.start())
+            end = s.end() - 1 if s else m.end()
+        else:
+            s = re.compile(r"[^,\]\s]*").match(text, m.start())
+            end = s.end() - 1 if s else m.end()
+        if end < 0:
+            return k
+        pos = end + 1
