@@ -1,0 +1,97 @@
+"""mineconv generate: random boards, fully revealed (Chlond) or as a game state, one or a folder of many."""
+from __future__ import annotations
+
+import argparse
+import os
+import secrets
+from pathlib import Path
+
+from ..errors import FormatError, MineconvError
+from ..generate import REVEALS, random_puzzle
+from ..fileio import atomic_output
+from ..registry import dump, get_format, write
+
+
+def board_name(rows: int, cols: int, reveal: str, seed: int) -> str:
+    """The name a generated board carries, enough to make it again."""
+    return f"random {rows}x{cols} {reveal} seed {seed}"
+
+
+def run(args: argparse.Namespace) -> int:
+    """Generate one board to a file, or --count boards into a folder."""
+    if args.count is not None and args.count < 1:
+        raise MineconvError(f"--count must be at least 1, got {args.count}")
+    # without --seed, draw one and record it in the board's name so any board can be made again
+    base = args.seed if args.seed is not None else secrets.randbelow(2 ** 31)
+    common = dict(density=args.density, mines=args.mines, reveal=args.reveal, openings=args.openings,
+                  with_total=not args.no_total)
+    if args.count is None:
+        puzzle = random_puzzle(args.rows, args.cols, seed=base,
+                               name=board_name(args.rows, args.cols, args.reveal, base), **common)
+        fmt = args.to or (None if args.output != "-" else "native")
+        write(puzzle, args.output, fmt, strict=args.strict)
+        return 0
+    if os.sep in args.prefix or (os.altsep and os.altsep in args.prefix) or args.prefix in (".", ".."):
+        raise MineconvError(f"--prefix must be a plain file name prefix, got {args.prefix!r}")
+    if args.output == "-":
+        raise MineconvError("--count writes a folder of boards: give a folder with -o, not '-'")
+    fmt = get_format(args.to, direction="write") if args.to else get_format("native")
+    if fmt.kind != "puzzle":
+        raise FormatError(f"--count writes puzzle files; {fmt.name!r} is a {fmt.kind} format "
+                          "(convert the folder with `mineconv batch` instead)")
+    folder = Path(args.output)
+    os.makedirs(folder, exist_ok=True)
+    width = max(4, len(str(args.count - 1)))
+    ext = fmt.extensions[0]
+    for i in range(args.count):
+        # board i is exactly what `generate --seed BASE+i` makes
+        seed = base + i
+        puzzle = random_puzzle(args.rows, args.cols, seed=seed,
+                               name=board_name(args.rows, args.cols, args.reveal, seed), **common)
+        # no fsync per board: thousands of small files; the rename alone keeps each one whole
+        with atomic_output(folder / f"{args.prefix}{i:0{width}d}{ext}", fsync=False) as out:
+            dump(puzzle, out, fmt.name, strict=args.strict)
+    return 0
+
+
+def _fraction(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not 0.0 <= value <= 1.0:
+        raise argparse.ArgumentTypeError(f"density must be between 0 and 1, got {text}")
+    return value
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    """Add the subcommand."""
+    p = sub.add_parser(
+        "generate", help="random boards: fully revealed or a game in progress",
+        description="Place mines at random and reveal the board: 'full' shows every safe cell's count "
+                    "(Chlond's random boards), 'game' opens random zero cells and flood-fills them as a "
+                    "player's clicks would, leaving a frontier. The same --seed always gives the same "
+                    "board; with --count K, board i gets seed S+i.",
+        epilog="examples:\n"
+               "  mineconv generate --rows 16 --cols 30 --mines 99 --reveal game --seed 7 -o expert.txt\n"
+               "  mineconv generate --rows 1000 --cols 1000 --density 0.15 -o big.txt\n"
+               "  mineconv generate --rows 16 --cols 30 --mines 99 --reveal game --count 5000 -o boards/",
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--rows", type=int, required=True, help="rows of the board")
+    p.add_argument("--cols", type=int, required=True, help="columns of the board")
+    how = p.add_mutually_exclusive_group(required=True)
+    how.add_argument("--density", type=_fraction, metavar="D", help="fraction of cells that are mines")
+    how.add_argument("--mines", type=int, metavar="N", help="exact number of mines")
+    p.add_argument("--reveal", choices=REVEALS, default="full",
+                   help="full: every safe cell shows its count (default); game: random openings")
+    p.add_argument("--openings", type=int, metavar="K",
+                   help="game reveal: how many random zero cells to open (default one per 50 cells)")
+    p.add_argument("--seed", type=int, metavar="S", help="random seed (default: a fresh one, kept in the name)")
+    p.add_argument("--no-total", action="store_true", help="do not state the total mine count")
+    p.add_argument("--count", type=int, metavar="K", help="write K boards into the folder given with -o")
+    p.add_argument("--prefix", default="board-", help="file name prefix with --count (default 'board-')")
+    p.add_argument("-o", "--output", required=True, help="output file ('-' for stdout), or folder with --count")
+    p.add_argument("--to", metavar="NAME", help="output format (default: from the extension; native with --count)")
+    p.add_argument("--strict", action="store_true", help="refuse a format that would drop information")
+    p.set_defaults(func=run)
+
