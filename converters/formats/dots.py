@@ -53,8 +53,9 @@ def read_dots(text: str, source: str = "<string>") -> Puzzle:
             s = str(tok).lstrip(" \t")[1:]
             notes.append(s[1:] if s.startswith(" ") else s)
             continue
-        s = str(tok).rstrip(" \t")
-        col = tok.column
+        raw = str(tok)
+        s = raw.strip(" \t")
+        col = tok.column + len(raw) - len(raw.lstrip(" \t"))
         m = _QUOTED.fullmatch(s)
         if m:
             s, col = m.group(1), col + 1
