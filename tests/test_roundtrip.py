@@ -1,0 +1,160 @@
+"""Round trips: write, read back, compare, for every puzzle notation and every pair of them."""
+from __future__ import annotations
+
+import itertools
+import warnings
+
+import numpy as np
+import pytest
+
+from converters import (FormatError, LossyConversionError, LossyConversionWarning, Puzzle, dumps, parse)
+from converters.cli import main
+from converters.registry import format_names, get_format, losses
+from converters.puzzle import neighbour_limit
+
+NOTATIONS = format_names("puzzle", "write")
+
+
+def test_every_notation_of_issue_2_is_registered():
+    assert {"native", "dat", "json", "pred-json", "mine", "dots"} <= set(NOTATIONS)
+    for name in NOTATIONS:
+        assert get_format(name).reader is not None, name
+
+
+def _random_puzzle(seed: int, rows: int, cols: int, **fields) -> Puzzle:
+    """A consistent board: mines placed at random, counts shown, then some cells hidden or marked."""
+    rng = np.random.default_rng(seed)
+    mines = rng.random((rows, cols)) < 0.2
+    padded = np.pad(mines, 1).astype(np.int8)
+    counts = sum(padded[1 + dr:1 + dr + rows, 1 + dc:1 + dc + cols]
+                 for dr in (-1, 0, 1) for dc in (-1, 0, 1) if (dr, dc) != (0, 0))
+    sym = np.frombuffer(b"012345678", dtype=np.uint8)[counts].copy()
+    hide = rng.random((rows, cols)) < 0.4
+    sym[mines | hide] = ord("?")
+    if fields.pop("marks", False):
+        sym[mines & (rng.random((rows, cols)) < 0.5)] = ord("*")
+        sym[~mines & hide & (rng.random((rows, cols)) < 0.3)] = ord(".")
+    assert (counts <= neighbour_limit(rows, cols)).all()
+    return Puzzle(rows, cols, sym.tobytes().decode(), **fields)
+
+
+PUZZLES = {
+    "seed": Puzzle.from_rows(["1??", "12?", "01?"]),
+    "dusautoy": Puzzle.from_rows(["??????", "?2222?", "?2002?", "?2002?", "?2222?", "??????"]),
+    "one-cell": Puzzle.from_rows(["?"]),
+    "one-row": Puzzle.from_rows(["1?1??0"]),
+    "one-col": Puzzle.from_rows(["?", "2", "?"]),
+    "with-total": Puzzle.from_rows(["1??", "12?", "01?"], mines=2),
+    "marks-total-name-notes": Puzzle.from_rows(["1?*", "12.", "01?"], mines=3, name="my puzzle",
+                                               notes=["first note", "", "third: with # and 'quotes'"]),
+    "random-7x11": _random_puzzle(1, 7, 11),
+    "random-12x5-marked": _random_puzzle(2, 12, 5, marks=True, mines=13),
+    "random-40x40-marked": _random_puzzle(3, 40, 40, marks=True, mines=300, name="r40"),
+}
+
+
+def expressible(p: Puzzle, fmt: str) -> bool:
+    """Whether the notation can hold every part of the puzzle."""
+    if losses(p, get_format(fmt)):
+        return False
+    try:
+        dumps(p, fmt, strict=True)
+    except FormatError:  # .mine needs a total mine count
+        return False
+    return True
+
+
+def roundtrip(p: Puzzle, fmt: str) -> Puzzle:
+    """Write p in fmt, read it back, check equality and that p itself is untouched."""
+    before = (p.rows, p.cols, p.cells, p.mines, p.name, p.notes)
+    text = dumps(p, fmt, strict=True)
+    back = parse(text, fmt)
+    assert back == p, f"{fmt}:\n{text}"
+    assert (p.rows, p.cols, p.cells, p.mines, p.name, p.notes) == before
+    assert dumps(back, fmt, strict=True) == text  # writing is deterministic
+    return back
+
+
+# only the pairs a notation can hold completely; what it cannot hold is covered by the lossy tests below
+EXPRESSIBLE = [(fmt, key) for fmt in NOTATIONS for key in sorted(PUZZLES) if expressible(PUZZLES[key], fmt)]
+
+
+@pytest.mark.parametrize("fmt,key", EXPRESSIBLE)
+def test_roundtrip_each_notation(fmt, key):
+    roundtrip(PUZZLES[key], fmt)
+
+
+def test_each_notation_roundtrips_something():
+    for fmt in NOTATIONS:
+        assert any(expressible(p, fmt) for p in PUZZLES.values()), fmt
+    # the full-featured notations hold everything, even the richest puzzle
+    for fmt in ("native", "dat", "json"):
+        assert expressible(PUZZLES["marks-total-name-notes"], fmt)
+
+
+@pytest.mark.parametrize("key", ["seed", "with-total", "marks-total-name-notes", "random-12x5-marked"])
+def test_roundtrip_across_every_pair(key):
+    p = PUZZLES[key]
+    for a, b in itertools.permutations(NOTATIONS, 2):
+        if expressible(p, a) and expressible(p, b):
+            via_a = parse(dumps(p, a, strict=True), a)
+            assert parse(dumps(via_a, b, strict=True), b) == p, (a, b)
+
+
+def test_counts_survive_every_notation_even_when_lossy():
+    # dropping metadata or marks must never move or change a revealed count
+    p = PUZZLES["random-40x40-marked"]
+    shown = p.codes() <= 8
+    shown &= p.codes() >= 0
+    for fmt in NOTATIONS:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", LossyConversionWarning)
+            back = parse(dumps(p, fmt), fmt)
+        assert (back.codes()[shown] == p.codes()[shown]).all(), fmt
+        assert ((back.codes() >= 0) & (back.codes() <= 8) == shown).all(), fmt
+
+
+LOSSY = [
+    ("pred-json", "with-total", "total mine count"),
+    ("pred-json", "marks-total-name-notes", "known mine"),
+    ("dots", "marks-total-name-notes", "known safe"),
+    ("dots", "with-total", "total mine count"),
+    ("mine", "marks-total-name-notes", "known safe"),
+    ("mine", "random-40x40-marked", "name"),
+]
+
+
+@pytest.mark.parametrize("fmt,key,what", LOSSY)
+def test_lossy_conversion_warns_and_strict_refuses(fmt, key, what):
+    p = PUZZLES[key]
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        dumps(p, fmt)
+    said = [str(w.message) for w in caught if issubclass(w.category, LossyConversionWarning)]
+    assert any(what in m for m in said), said
+    with pytest.raises(LossyConversionError, match=f"{fmt} cannot express .*--strict"):
+        dumps(p, fmt, strict=True)
+
+
+def test_native_name_with_hash_is_lossy():
+    p = Puzzle.from_rows(["?"], name="a # b")
+    with pytest.raises(LossyConversionError):
+        dumps(p, "native", strict=True)
+
+
+def test_mine_refuses_without_total():
+    with pytest.raises(FormatError, match="--mines"):
+        dumps(PUZZLES["seed"], "mine")
+
+
+@pytest.mark.parametrize("fmt,ext", [("pred-json", "pred.json"), ("dots", "txt"), ("mine", "mine")])
+def test_cli_lossy_conversion(tmp_path, capsys, fmt, ext):
+    src = tmp_path / "p.txt"
+    src.write_text(dumps(PUZZLES["marks-total-name-notes"], "native"))
+    out = tmp_path / f"out.{ext}"
+    assert main(["convert", str(src), "-o", str(out), "--to", fmt, "--strict"]) == 2
+    err = capsys.readouterr().err
+    assert "cannot express" in err and "--strict" in err and "Traceback" not in err
+    assert not out.exists() and sorted(f.name for f in tmp_path.iterdir()) == ["p.txt"]
+    assert main(["convert", str(src), "-o", str(out), "--to", fmt]) == 0
+    assert "warning" in capsys.readouterr().err and out.exists()
