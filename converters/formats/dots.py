@@ -1,4 +1,4 @@
-"""The dot notation of the Gecode / hakank Minesweeper problem sets (--from dots; never auto-detected).
+"""The dot notation of the Gecode / hakank Minesweeper problem sets (.dots or --from dots; no content detection).
 
 Gecode's examples/minesweeper.cc gives each board as rows of characters, '.' an unknown cell (or a
 mine) and a digit the count shown; hakank's problem files (read by his OR-tools, JaCoP, Choco...
@@ -9,7 +9,8 @@ models) put the number of rows and of columns on the first two lines:
     ..2.3.
     2.....
 
-Both layouts are read; rows copied from C or Python source as "..2.3." (quotes, optional trailing
+The content is never used to guess this notation (it is also valid native text, where '.' means a
+known safe cell): name it with --from dots, or use the .dots extension. Both layouts are read; rows copied from C or Python source as "..2.3." (quotes, optional trailing
 comma) are accepted too, and '#' or '%' comment lines are kept as notes. The writer produces hakank's
 layout, which his readers take as is. The notation has no known mines, no known safe cells, no
 total mine count and no name: the writer turns the first two into '.' and warns.
@@ -113,6 +114,6 @@ def _losses(puzzle: Puzzle, **options: Any) -> List[str]:
     return lost
 
 
-register_format("dots", [], "puzzle", reader=read_dots, writer=write_dots, losses=_losses, autodetect=False,
+register_format("dots", [".dots"], "puzzle", reader=read_dots, writer=write_dots, losses=_losses, autodetect=False,
                 aliases=("gecode", "hakank"),
                 description="Gecode/hakank dots: '.' unknown, 0-8 counts; optional row/col count lines (--from dots)")

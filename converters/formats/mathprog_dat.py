@@ -213,8 +213,7 @@ def read_dat(text: str, source: str = "<string>") -> Puzzle:
                 rest = rest[1:]
             tables[name] = _Table(name, name_tok.start_pos, rest[0], rest[1], default)
     if "R" not in tables:
-        raise PuzzleSyntaxError("no 'param R : 1 2 ... :=' table (the grid) found", source=source,
-                                line=text.count("\n") + 1 if text else 1, column=1)
+        raise error_at("no 'param R : 1 2 ... :=' table (the grid) found", text, len(text), source)
     name, notes = _notes(hashes, first_stmt)
     return _build(text, source, scalars, tables, name, notes)
 

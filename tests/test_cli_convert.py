@@ -1,0 +1,201 @@
+"""The CLI on puzzle notations: convert, info, formats, stdin/stdout, and every bad-input path."""
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import sys
+
+import pytest
+
+from converters import LossyConversionWarning, dumps, parse, read
+from converters.cli import main
+from tests.conftest import SAMPLES
+
+SEED_TXT = "1??\n12?\n01?\n"
+
+
+def run(capsys, *argv):
+    """main(argv) -> (exit status, stdout, stderr)."""
+    status = main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+@pytest.mark.parametrize("src,fmt,ext", [
+    ("dusautoy-6x6.txt", None, "dat"), ("dusautoy-6x6.dat", None, "json"), ("dusautoy-6x6.json", None, "txt"),
+    ("seed-3x3.pred.json", None, "dat"), ("dusautoy-6x6-flagged.mine", None, "json"),
+    ("gecode-0.dots", "dots", "json"), ("dusautoy-6x6-flagged.dat", None, "mine"),
+])
+def test_convert_samples_by_extension(tmp_path, capsys, src, fmt, ext):
+    out = tmp_path / f"out.{ext}"
+    argv = ["convert", SAMPLES / src, "-o", out] + (["--from", fmt] if fmt else [])
+    status, _, err = run(capsys, *argv)
+    assert status == 0, err
+    assert read(out).cells == read(SAMPLES / src, fmt).cells
+
+
+def test_convert_output_equals_library_output(tmp_path, capsys):
+    for fmt, ext in (("dat", "dat"), ("json", "json"), ("pred-json", "pred.json"), ("native", "txt")):
+        out = tmp_path / f"o.{ext}"
+        assert run(capsys, "convert", SAMPLES / "seed-3x3.txt", "-o", out, "--to", fmt)[0] == 0
+        with pytest.warns(LossyConversionWarning) if fmt == "pred-json" else contextlib.nullcontext():
+            want = dumps(read(SAMPLES / "seed-3x3.txt"), fmt)  # pred-json drops the notes
+        assert out.read_text() == want
+
+
+def test_dots_by_extension_or_by_name(tmp_path, capsys):
+    assert run(capsys, "convert", SAMPLES / "gecode-0.dots", "-o", tmp_path / "x.txt")[0] == 0
+    assert read(tmp_path / "x.txt").cells == read(SAMPLES / "gecode-0.txt").cells
+    hakank = tmp_path / "minesweeper_config3.txt"  # hakank's own file names end in .txt
+    hakank.write_text((SAMPLES / "kaye-config3.dots").read_text())
+    status, _, err = run(capsys, "convert", hakank, "-o", tmp_path / "y.json")
+    assert status == 2 and "Traceback" not in err  # read as native text, "8" is no row of an 8-wide grid
+    assert run(capsys, "convert", hakank, "--from", "dots", "-o", tmp_path / "y.json")[0] == 0
+    assert run(capsys, "convert", SAMPLES / "gecode-0.txt", "-o", tmp_path / "g.dots", "--to", "dots")[0] == 0
+    assert (tmp_path / "g.dots").read_text() == "6\n6\n" + (SAMPLES / "gecode-0.dots").read_text()
+
+
+def test_mines_option_lets_mine_be_written(tmp_path, capsys):
+    out = tmp_path / "s.mine"
+    status, _, err = run(capsys, "convert", SAMPLES / "seed-3x3.txt", "-o", out)
+    assert status == 2 and "--mines" in err and not out.exists()
+    assert run(capsys, "convert", SAMPLES / "seed-3x3.txt", "-o", out, "--mines", "2")[0] == 0
+    assert out.read_text() == "3x3x2\n1HH\n12H\n01H\n"
+
+
+def test_stdin_and_stdout(monkeypatch, capsys):
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(SEED_TXT.encode())))
+    status, out, err = run(capsys, "convert", "-", "-o", "-", "--to", "pred-json")
+    assert status == 0, err
+    assert parse(out, "pred-json").cells == "1??12?01?"
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"3x3x2\n1HH\n12H\n01H\n")))
+    status, out, err = run(capsys, "convert", "-", "--from", "mine", "-o", "-", "--to", "dat")
+    assert status == 0 and "param mines := 2;" in out
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"1?x\n")))
+    status, out, err = run(capsys, "convert", "-", "-o", "-", "--from", "native", "--to", "json")
+    assert status == 2 and out == "" and err.startswith("mineconv: <stdin>:1:3: ")
+
+
+def test_info_on_each_notation(capsys):
+    for name, fmt in (("dusautoy-6x6-flagged.dat", None), ("dusautoy-6x6-flagged.mine", None),
+                      ("kaye-config3.dots", "dots"), ("seed-3x3.pred.json", None)):
+        status, out, err = run(capsys, "info", SAMPLES / name, "--json", *(["--from", fmt] if fmt else []))
+        assert status == 0, err
+        data = json.loads(out)
+        want = read(SAMPLES / name, fmt)
+        assert (data["rows"], data["cols"], data["mines"]) == (want.rows, want.cols, want.mines)
+        assert data["known_mines"] == want.known_mine_count
+    status, out, _ = run(capsys, "info", SAMPLES / "dusautoy-6x6-flagged.mine")
+    assert "known mines: 2" in out and "total mines: 8" in out
+
+
+def test_formats_lists_the_notations(capsys):
+    status, out, _ = run(capsys, "formats", "--json")
+    rows = {r["name"]: r for r in json.loads(out)}
+    for name, ext in (("dat", ".dat"), ("json", ".json"), ("pred-json", ".json"), ("mine", ".mine")):
+        assert rows[name]["kind"] == "puzzle" and rows[name]["read"] and rows[name]["write"]
+        assert ext in rows[name]["extensions"]
+    assert rows["dots"]["read"] and rows["dots"]["extensions"] == [".dots"]
+    status, out, _ = run(capsys, "formats")
+    assert "pred-json" in out and "dots" in out
+
+
+# every bad-input path: one line FILE:LINE:COL: message, the offending line, exit 2, no output file ----
+BAD = [
+    # (file name, --from, content, line, column, message part)
+    ("a.txt", None, "1??\n1x?\n", 2, 2, "'x' is not a cell symbol"),
+    ("a.txt", None, "1??\n12\n", 2, 1, "rectangular"),
+    ("a.txt", None, "4?\n??\n", 1, 1, "only 3 neighbours"),
+    ("a.txt", None, "rows: 3\n1?\n", 1, 1, "header says rows: 3"),
+    ("a.dat", None, "/* never closed\nparam n := 1;", 1, 1, "never closed"),
+    ("a.dat", None, "param n := 2;\n", 2, 1, "no 'param R"),
+    ("a.dat", None, "param n := 3;\nparam R : 1 2 := 1 -1 -1 2 -1 -1;", 1, 12, "param n says 3 columns"),
+    ("a.dat", None, "param n := 2;\nparam R : 1 2 :=\n1 -1 -1\n2 -1 x;", 4, 6, "'x' is not a number"),
+    ("a.dat", None, "param n := 2;\nparam R : 1 2 :=\n1 -1 -1\n2 -1 9;", 4, 6, "R[2,2] = 9"),
+    ("a.dat", None, "param n := 2;\nparam R : 1 2 :=\n1 -1 -1\n3 -1 -1;", 4, 1, "row label '3'"),
+    ("a.dat", None, "param n := 2;\nparam R : 1 3 :=\n1 -1 -1\n2 -1 -1;", 2, 13, "column labels of R"),
+    ("a.dat", None, "param n := 2;\nparam R : 1 2 :=\n1 -1 -1\n2 -1;", 4, 1, "row 2 is incomplete"),
+    ("a.dat", None, "param n := 2;\nparam R : 1 2 :=\n1 -1 -1\n2 1 -1;\nparam M : 1 2 :=\n1 0 0\n2 1 0;", 7, 3,
+     "M[2,1] = 1 marks a known mine"),
+    ("a.dat", None, "param n := 2;\nparam R : 1 2 :=\n1 -1 -1\n2 -1 4;", 4, 6, "only 3 neighbours"),
+    ("a.dat", None, "param n := 2;\nparam q := 2;", 2, 7, "unknown parameter 'q'"),
+    ("a.dat", None, "param n := 2\nparam R : 1 2 := 1 -1 -1 2 -1 -1;", 2, 1, "unexpected"),
+    ("a.dat", None, "param n := 1;\nparam mines := 5;\nparam R : 1 := 1 -1;", 2, 16, "exceeds"),
+    ("a.json", None, '{"format": "mineconv-puzzle", "version": 1,\n "grid": ["1?", "1?"\n}', 3, 1,
+     "not valid JSON"),
+    ("a.json", None, '{"format": "mineconv-puzzle", "version": 1, "grid": ["1?"], "colour": 2}', 1, 61,
+     "unknown key 'colour'"),
+    ("a.json", None, '{"format": "mineconv-puzzle", "version": 2, "grid": ["1?"]}', 1, 31, "unsupported version"),
+    ("a.json", None, '{"format": "mineconv-puzzle", "version": 1,\n "grid": ["1?",\n          "?x"]}', 3, 13,
+     "'x' is not a cell symbol"),
+    ("a.json", None, '{"format": "mineconv-puzzle", "version": 1, "grid": ["4?", "??"]}', 1, 55, "only 3 neighbours"),
+    ("a.json", None, '{"format": "mineconv-puzzle", "version": 1, "mines": -1, "grid": ["?"]}', 1, 45, '"mines"'),
+    ("p.json", None, '{"rows": 1, "cols": 2, "revealed": [[0, 0, 1]], "unrevealed": [[0, 1], [0, 0]]}', 1, 72,
+     "cell (0, 0) is listed twice"),
+    ("p.json", None, '{"rows": 1, "cols": 3, "revealed": [[0, 0, 1]], "unrevealed": [[0, 1]]}', 1, 49,
+     "cell (0, 2) is neither revealed nor unrevealed"),
+    ("p.json", None, '{"rows": 1, "cols": 2, "revealed": [[0, 0, 1]], "unrevealed": [[0, 2]]}', 1, 64,
+     "outside the 1 x 2 grid"),
+    ("p.json", None, '{"rows": 1, "cols": 2,\n "revealed": [[0, 0, 9]], "unrevealed": [[0, 1]]}', 2, 15,
+     "count 9 is not 0-8"),
+    ("p.json", None, '{"type": "Minesweeper", "data": {"rows": 1, "cols": 2, "revealed": [[0, 0, "1"]], '
+                     '"unrevealed": [[0, 1]]}}', 1, 69, "revealed item 0 must be"),
+    ("a.mine", None, "3x2\nHHH\n", 1, 1, "WIDTHxHEIGHTxMINES"),
+    ("a.mine", None, "3x2x1\nHHH\nHH\n", 3, 3, "row 2 has 2 cells"),
+    ("a.mine", None, "3x2x1\nHHH\nH?H\n", 3, 2, "'?' is not a JSMinesweeper cell"),
+    ("a.mine", None, "3x2x1\nHHH\n", 3, 1, "only 1 rows"),
+    ("a.mine", None, "2x1x1\nH8\n", 2, 2, "only 1 neighbours"),
+    ("a.mine", None, "2x1x3\nHH\n", 1, 1, "exceeds"),
+    ("a.dots", "dots", "..1\n.a.\n", 2, 2, "'a' is not a cell of the dot notation"),
+    ("a.dots", "dots", "3\n3\n...\n...\n", 1, 1, "says 3 rows but 2 follow"),
+    ("a.dots", "dots", "...\n..\n", 2, 1, "rectangular"),
+]
+
+
+@pytest.mark.parametrize("name,fmt,content,line,col,message", BAD)
+def test_bad_input_is_one_located_error(tmp_path, capsys, name, fmt, content, line, col, message):
+    src = tmp_path / name
+    src.write_text(content)
+    out = tmp_path / "out.txt"
+    argv = ["convert", src, "-o", out] + (["--from", fmt] if fmt else [])
+    status, stdout, err = run(capsys, *argv)
+    assert status == 2, err
+    first = err.splitlines()[0]
+    assert first.startswith(f"mineconv: {src}:{line}:{col}: "), err
+    assert message in first, err
+    # the offending line and a caret under the column follow the message
+    assert err.splitlines()[1].strip() == content.split("\n")[line - 1].strip()
+    assert err.splitlines()[2].index("^") == 4 + col - 1
+    assert "Traceback" not in err and stdout == ""
+    assert sorted(p.name for p in tmp_path.iterdir()) == [name]  # no output, no temp file left behind
+    # info reports the same error
+    status, _, err2 = run(capsys, "info", src, *(["--from", fmt] if fmt else []))
+    assert status == 2 and err2.splitlines()[0] == first
+
+
+def test_file_level_errors(tmp_path, capsys):
+    out = tmp_path / "o.txt"
+    status, _, err = run(capsys, "convert", tmp_path / "missing.dat", "-o", out)
+    assert status == 2 and err.strip() == f"mineconv: {tmp_path / 'missing.dat'}: no such file"
+    bad = tmp_path / "b.txt"
+    bad.write_bytes(b"1??\n1\xff?\n")
+    status, _, err = run(capsys, "convert", bad, "-o", out)
+    assert status == 2 and err.startswith(f"mineconv: {bad}:2:2: not UTF-8")
+    status, _, err = run(capsys, "convert", SAMPLES / "seed-3x3.txt", "-o", out, "--to", "nonsense")
+    assert status == 2 and "unknown writable format 'nonsense'" in err and "dat" in err
+    status, _, err = run(capsys, "convert", SAMPLES / "seed-3x3.txt", "-o", out, "--from", "nonsense")
+    assert status == 2 and "unknown readable format 'nonsense'" in err
+    unknown = tmp_path / "u.json"
+    unknown.write_text('{"something": "else"}')
+    status, _, err = run(capsys, "convert", unknown, "-o", out)
+    assert status == 2 and "cannot tell the input format" in err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["b.txt", "u.json"]
+
+
+def test_failed_conversion_keeps_an_existing_output(tmp_path, capsys):
+    out = tmp_path / "o.mine"
+    out.write_text("old\n")
+    status, _, err = run(capsys, "convert", SAMPLES / "seed-3x3.txt", "-o", out)  # .mine needs --mines
+    assert status == 2 and out.read_text() == "old\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["o.mine"]
