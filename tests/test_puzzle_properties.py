@@ -1,0 +1,98 @@
+"""Property tests: any text given to a puzzle reader either parses or raises the toolkit's own error."""
+from __future__ import annotations
+
+import warnings
+
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from converters import LossyConversionWarning, MineconvError, Puzzle, dumps
+from converters.registry import format_names, get_format
+from tests.conftest import SAMPLES
+
+READERS = format_names("puzzle", "read")
+SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+# characters each notation is made of, so mutations produce near-misses rather than only noise
+ALPHABET = "?012345678*.HFMOI-+x:;=,#%/\"[]{} \t\n\r\ufeffparmRnedtu"
+SEEDS = {
+    "native": SAMPLES / "dusautoy-6x6-flagged.txt",
+    "dat": SAMPLES / "dusautoy-6x6-flagged.dat",
+    "json": SAMPLES / "dusautoy-6x6-flagged.json",
+    "pred-json": SAMPLES / "seed-3x3.pred.json",
+    "mine": SAMPLES / "dusautoy-6x6-flagged.mine",
+    "dots": SAMPLES / "kaye-config3.dots",
+}
+
+
+def check(fmt: str, text: str) -> None:
+    """The reader returns a Puzzle or raises MineconvError with a sane position; nothing else escapes."""
+    try:
+        p = get_format(fmt).reader(text, "<hypothesis>")
+    except MineconvError as exc:
+        str(exc)  # formatting the message must not fail either
+        if exc.line is not None:
+            assert 1 <= exc.line <= text.count("\n") + text.count("\r") + 2, (exc.line, text)
+        return
+    assert isinstance(p, Puzzle)
+    # whatever parsed can be written again in its own notation and reads back with the same grid
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", LossyConversionWarning)
+        try:
+            again = dumps(p, fmt)
+        except MineconvError:  # e.g. .mine needs a total; the reader guarantees one, others may not
+            return
+    assert get_format(fmt).reader(again, "<again>").codes().shape == p.codes().shape
+
+
+def test_every_reader_has_a_seed():
+    assert set(READERS) <= set(SEEDS), set(READERS) - set(SEEDS)
+
+
+@pytest.mark.parametrize("fmt", sorted(SEEDS))
+@SETTINGS
+@given(text=st.text(max_size=200))
+def test_arbitrary_text(fmt, text):
+    check(fmt, text)
+
+
+@pytest.mark.parametrize("fmt", sorted(SEEDS))
+@SETTINGS
+@given(text=st.text(alphabet=ALPHABET, max_size=120))
+def test_text_from_the_notations_alphabet(fmt, text):
+    check(fmt, text)
+
+
+@st.composite
+def mutated(draw, fmt):
+    """A valid file of the notation with a few random edits: delete, insert, replace, duplicate, cut."""
+    text = SEEDS[fmt].read_text()
+    for _ in range(draw(st.integers(1, 4))):
+        op = draw(st.sampled_from(["delete", "insert", "replace", "duplicate", "truncate", "swap"]))
+        i = draw(st.integers(0, max(0, len(text) - 1)))
+        j = draw(st.integers(i, min(len(text), i + 12)))
+        if op == "delete":
+            text = text[:i] + text[j:]
+        elif op == "insert":
+            text = text[:i] + draw(st.text(alphabet=ALPHABET, min_size=1, max_size=4)) + text[i:]
+        elif op == "replace" and text:
+            text = text[:i] + draw(st.sampled_from(ALPHABET)) + text[i + 1:]
+        elif op == "duplicate":
+            text = text[:j] + text[i:j] + text[j:]
+        elif op == "truncate":
+            text = text[:i]
+        elif op == "swap" and j < len(text):
+            text = text[:i] + text[j] + text[i + 1:j] + text[i] + text[j + 1:]
+    return text
+
+
+@pytest.mark.parametrize("fmt", sorted(SEEDS))
+@SETTINGS
+@given(data=st.data())
+def test_mutated_valid_inputs(fmt, data):
+    check(fmt, data.draw(mutated(fmt)))
+
+
+@pytest.mark.parametrize("fmt", sorted(SEEDS))
+def test_seeds_parse(fmt):
+    assert isinstance(get_format(fmt).reader(SEEDS[fmt].read_text(), str(SEEDS[fmt])), Puzzle)
