@@ -56,6 +56,13 @@ def test_dots_by_extension_or_by_name(tmp_path, capsys):
     assert (tmp_path / "g.dots").read_text() == "6\n6\n" + (SAMPLES / "gecode-0.dots").read_text()
 
 
+def test_output_format_from_compound_extension(tmp_path, capsys):
+    assert run(capsys, "convert", SAMPLES / "seed-3x3.txt", "-o", tmp_path / "s.pred.json")[0] == 0
+    assert (tmp_path / "s.pred.json").read_text() == (SAMPLES / "seed-3x3.pred.json").read_text()
+    assert run(capsys, "convert", SAMPLES / "seed-3x3.pred.json", "-o", tmp_path / "s.json")[0] == 0
+    assert '"format": "mineconv-puzzle"' in (tmp_path / "s.json").read_text()
+
+
 def test_mines_option_lets_mine_be_written(tmp_path, capsys):
     out = tmp_path / "s.mine"
     status, _, err = run(capsys, "convert", SAMPLES / "seed-3x3.txt", "-o", out)
@@ -93,7 +100,7 @@ def test_info_on_each_notation(capsys):
 def test_formats_lists_the_notations(capsys):
     status, out, _ = run(capsys, "formats", "--json")
     rows = {r["name"]: r for r in json.loads(out)}
-    for name, ext in (("dat", ".dat"), ("json", ".json"), ("pred-json", ".json"), ("mine", ".mine")):
+    for name, ext in (("dat", ".dat"), ("json", ".json"), ("pred-json", ".pred.json"), ("mine", ".mine")):
         assert rows[name]["kind"] == "puzzle" and rows[name]["read"] and rows[name]["write"]
         assert ext in rows[name]["extensions"]
     assert rows["dots"]["read"] and rows["dots"]["extensions"] == [".dots"]

@@ -28,7 +28,7 @@ import re
 from typing import Any, Dict, List, Optional, TextIO, Tuple
 
 import numpy as np
-from lark.exceptions import UnexpectedInput
+from lark.exceptions import UnexpectedInput, UnexpectedToken
 
 from .. import __version__
 from ..errors import PuzzleError, PuzzleSyntaxError
@@ -171,7 +171,10 @@ def read_dat(text: str, source: str = "<string>") -> Puzzle:
     try:
         tree = parser("dat").parse(blank)
     except UnexpectedInput as exc:
-        raise syntax_error(exc, text, source, "MathProg data") from None
+        err = syntax_error(exc, text, source, "MathProg data")
+        if isinstance(exc, UnexpectedToken) and exc.token.type != "$END":
+            err.message = _explain(exc)
+        raise err from None
     first_stmt = len(text)
     scalars: Dict[str, Tuple[int, int]] = {}   # canonical key -> (value, offset)
     tables: Dict[str, _Table] = {}
@@ -216,6 +219,19 @@ def read_dat(text: str, source: str = "<string>") -> Puzzle:
         raise error_at("no 'param R : 1 2 ... :=' table (the grid) found", text, len(text), source)
     name, notes = _notes(hashes, first_stmt)
     return _build(text, source, scalars, tables, name, notes)
+
+
+def _explain(exc: UnexpectedToken) -> str:
+    """A message naming the token as written and what could have come instead."""
+    tok = str(exc.token)
+    if exc.token.type == "NAME" and exc.expected <= {"PARAM", "END", "DATA"}:
+        return (f"unexpected {tok!r}: a puzzle's MathProg data holds only 'param' statements (n, m, rows, cols, "
+                "mines, R, M)")
+    words = []
+    for name in sorted(exc.expected):
+        pattern = parser("dat").get_terminal(name).pattern
+        words.append(repr(pattern.value) if pattern.type == "str" else name.lower())
+    return f"unexpected {tok!r} in MathProg data (expected {' or '.join(words)})"
 
 
 def _notes(hashes: List[Tuple[int, str]], first_stmt: int) -> Tuple[Optional[str], List[str]]:
