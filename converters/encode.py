@@ -1,0 +1,222 @@
+"""The two encoders: a Puzzle as CNF clauses (binomial, no auxiliary variables) and as a 0-1 linear model.
+
+These are the only places that know the formulations; the writers in converters/formats/ know only their
+file syntax.
+
+CNF: variable i is unknown cell id i (build_system's row-major numbering). A revealed cell whose d unknown
+neighbours must hold c mines (its count minus known-mine neighbours) gives, for every (c+1)-subset of the
+neighbours, a clause of negated literals (at most c) and, for every (d-c+1)-subset, a clause of positive
+literals (at least c). A count no assignment can meet (c < 0 or c > d) gives an empty clause. Clauses are
+in constraint order (row-major), each constraint's at-most clauses first, subsets in lexicographic order.
+The total mine count is a pysat.card encoding over all k cell variables, auxiliary variables after k.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from itertools import combinations
+from typing import Dict, List, Optional, Tuple
+
+import numpy as np
+
+from .errors import FormatError
+from .naming import TOTAL_CONSTRAINT, con_name, var_name
+from .puzzle import Puzzle
+from .system import LinearSystem, build_system
+
+# pysat.card.EncType names usable for the total mine count; pairwise, bitwise and ladder handle only
+# bounds of 1 (pysat raises for others), native needs a solver with cardinality support (no CNF).
+CARD_ENCODINGS: Tuple[str, ...] = ("seqcounter", "sortnetwrk", "cardnetwrk", "totalizer", "mtotalizer",
+                                   "kmtotalizer", "pairwise", "bitwise", "ladder")
+# the k-modulo totalizer gave the fewest clauses and the fastest encoding of the candidates measured on
+# boards of 1,000 to 10,000 unknowns (seqcounter and totalizer grow as unknowns x bound)
+DEFAULT_CARD_ENCODING = "kmtotalizer"
+
+
+@dataclass(frozen=True)
+class ClauseArrays:
+    """Clauses in bulk: clause i is lits[i, :lens[i]] (zero-padded); an empty clause has length 0."""
+
+    lits: np.ndarray   # (n, w) int32
+    lens: np.ndarray   # (n,) int8
+
+    @property
+    def count(self) -> int:
+        """Number of clauses."""
+        return int(self.lens.shape[0])
+
+    def as_lists(self) -> List[List[int]]:
+        """The clauses as lists of ints (for pysat)."""
+        return [row[:n] for row, n in zip(self.lits.tolist(), self.lens.tolist())]
+
+
+@dataclass(frozen=True)
+class CnfEncoding:
+    """A puzzle's CNF: the count clauses (arrays) then the total-count clauses (lists), over nv variables."""
+
+    system: LinearSystem
+    cells: ClauseArrays          # one block per revealed cell, row-major
+    card: List[List[int]]        # the total mine count (empty without one)
+    nv: int                      # highest variable: k cell variables, then the auxiliary ones
+    card_encoding: Optional[str]  # the pysat encoding used for the total (None when not needed)
+
+    @property
+    def num_clauses(self) -> int:
+        """Total number of clauses."""
+        return self.cells.count + len(self.card)
+
+    def clause_lists(self) -> List[List[int]]:
+        """Every clause as a list of ints, count clauses first."""
+        return self.cells.as_lists() + [list(c) for c in self.card]
+
+
+@lru_cache(maxsize=None)
+def _subsets(d: int, size: int) -> np.ndarray:
+    """Every size-subset of range(d), lexicographic, as a (count, size) int array."""
+    combos = list(combinations(range(d), size))
+    return np.array(combos, dtype=np.intp).reshape(len(combos), size)
+
+
+def _block_pattern(d: int, c: int) -> Tuple[List[np.ndarray], np.ndarray, np.ndarray]:
+    """For a constraint 'd variables sum to c': subset patterns, the sign of each, clause lengths."""
+    neg = _subsets(d, c + 1)       # at most c: no c+1 of them are all mines
+    pos = _subsets(d, d - c + 1)   # at least c: no d-c+1 of them are all safe
+    lens = np.concatenate([np.full(len(neg), c + 1), np.full(len(pos), d - c + 1)]).astype(np.int8)
+    signs = np.concatenate([np.full(len(neg), -1), np.full(len(pos), 1)]).astype(np.int32)
+    return [neg, pos], signs, lens
+
+
+def cnf_clauses(system: LinearSystem) -> ClauseArrays:
+    """The binomial clauses of every count constraint, built in bulk per (d, c) group."""
+    d_all = system.con_len.astype(np.int64)
+    c_all = system.con_rhs.astype(np.int64)
+    bad = system.impossible()
+    keys = np.where(bad, -1, d_all * 16 + c_all)
+    width = 1
+    parts: List[Tuple[np.ndarray, np.ndarray, np.ndarray]] = []  # (sort key, lits, lens)
+    for key in np.unique(keys).tolist():
+        if key < 0:
+            continue
+        d, c = divmod(key, 16)
+        pats, signs, lens = _block_pattern(d, c)
+        if not lens.size:
+            continue  # d = 0, c = 0: nothing to say
+        idx = np.nonzero(keys == key)[0]
+        V = system.con_vars[idx, :d]
+        w = int(lens.max())
+        width = max(width, w)
+        g, n_cl = idx.shape[0], lens.shape[0]
+        block = np.zeros((g, n_cl, w), dtype=np.int32)
+        at = 0
+        for pat in pats:
+            if len(pat):
+                block[:, at:at + len(pat), :pat.shape[1]] = V[:, pat]
+                at += len(pat)
+        block *= signs[None, :, None]
+        order = (idx[:, None] * 128 + np.arange(n_cl)[None, :]).ravel()
+        parts.append((order, block.reshape(g * n_cl, w), np.tile(lens, g)))
+    empty = np.nonzero(bad)[0]
+    if empty.size:
+        parts.append((empty * 128, np.zeros((empty.size, 1), dtype=np.int32), np.zeros(empty.size, np.int8)))
+    if not parts:
+        return ClauseArrays(np.zeros((0, 1), dtype=np.int32), np.zeros(0, dtype=np.int8))
+    order = np.concatenate([p[0] for p in parts])
+    lits = np.zeros((order.shape[0], width), dtype=np.int32)
+    at = 0
+    for _, blk, _ in parts:
+        lits[at:at + blk.shape[0], :blk.shape[1]] = blk
+        at += blk.shape[0]
+    lens = np.concatenate([p[2] for p in parts])
+    perm = np.argsort(order, kind="stable")
+    return ClauseArrays(lits[perm], lens[perm])
+
+
+def check_card_encoding(name: Optional[str]) -> str:
+    """The cardinality encoding name to use (the default for None); FormatError lists the valid ones."""
+    if name is None:
+        return DEFAULT_CARD_ENCODING
+    key = str(name).strip().lower()
+    if key not in CARD_ENCODINGS:
+        raise FormatError(f"unknown cardinality encoding {name!r}; valid names: {', '.join(CARD_ENCODINGS)}")
+    return key
+
+
+def card_clauses(system: LinearSystem, encoding: Optional[str] = None) -> Tuple[List[List[int]], int, Optional[str]]:
+    """Clauses saying exactly `system.total` cell variables are true: (clauses, highest variable, encoding).
+
+    Bounds that need no counter (0, k, or out of range) become unit clauses or one empty clause.
+    """
+    name = check_card_encoding(encoding)
+    k = system.num_vars
+    t = system.total
+    if t is None:
+        return [], k, None
+    if t < 0 or t > k:
+        return [[]], k, None
+    if t == 0:
+        return [[-v] for v in range(1, k + 1)], k, None
+    if t == k:
+        return [[v] for v in range(1, k + 1)], k, None
+    from pysat.card import CardEnc, EncType, UnsupportedBound
+
+    try:
+        enc = CardEnc.equals(lits=list(range(1, k + 1)), bound=t, top_id=k, encoding=getattr(EncType, name))
+    except UnsupportedBound:
+        raise FormatError(f"the {name} cardinality encoding cannot express 'exactly {t} of {k}' (it handles "
+                          f"only bounds of 1); use one of seqcounter, totalizer, kmtotalizer, cardnetwrk, "
+                          "sortnetwrk, mtotalizer") from None
+    return [list(c) for c in enc.clauses], max(k, int(enc.nv)), name
+
+
+def encode_cnf(puzzle: Puzzle, mines: Optional[int] = None, card_encoding: Optional[str] = None,
+               system: Optional[LinearSystem] = None) -> CnfEncoding:
+    """The puzzle's CNF encoding (count clauses in bulk arrays, total-count clauses as lists)."""
+    name = check_card_encoding(card_encoding)
+    if system is None:
+        system = build_system(puzzle, mines)
+    cells = cnf_clauses(system)
+    card, nv, used = card_clauses(system, name)
+    return CnfEncoding(system, cells, card, nv, used)
+
+
+def to_cnf(puzzle: Puzzle, mines: Optional[int] = None, card_encoding: Optional[str] = None):
+    """The puzzle as a pysat.formula.CNF: variable i = unknown cell id i, auxiliary variables after k."""
+    from pysat.formula import CNF
+
+    enc = encode_cnf(puzzle, mines, card_encoding)
+    cnf = CNF(from_clauses=enc.clause_lists())
+    cnf.nv = enc.nv  # keep unused cell variables declared, as the DIMACS header does
+    return cnf
+
+
+def to_pulp(puzzle: Puzzle, mines: Optional[int] = None):
+    """The puzzle as a pulp.LpProblem (binary x<row>_<col> per unknown cell, one equality per count)."""
+    import pulp
+
+    system = build_system(puzzle, mines)
+    prob = pulp.LpProblem(puzzle.name.replace(" ", "_") if puzzle.name else "minesweeper", pulp.LpMinimize)
+    add = getattr(prob, "add_variable", None)  # PuLP >= 3.3 deprecates building LpVariable directly
+    make = add if add is not None else (lambda name, lo, up, cat: pulp.LpVariable(name, lo, up, cat))
+    xs = [make(var_name(r, c), 0, 1, pulp.LpBinary) for r, c in system.var_rc.tolist()]
+    prob.addVariables(xs)  # cells no count mentions are variables of the model all the same
+    # explicit zero terms keep every variable in the objective, in id order, as the LP writer does
+    prob += pulp.LpAffineExpression([(x, 0) for x in xs])
+    for (r, c), n, row, rhs in zip(system.con_rc.tolist(), system.con_len.tolist(), system.con_vars.tolist(),
+                                   system.con_rhs.tolist()):
+        if n == 0 and rhs == 0:
+            continue  # nothing around this count is unknown and it is met: no constraint to state
+        prob += pulp.lpSum(xs[v - 1] for v in row[:n]) == rhs, con_name(r, c)
+    if system.total is not None:
+        prob += pulp.lpSum(xs) == system.total, TOTAL_CONSTRAINT
+    return prob
+
+
+def constraint_rows(system: LinearSystem) -> np.ndarray:
+    """Indices of the constraints a linear file states: all but the met ones with no variable (0 = 0)."""
+    return np.nonzero((system.con_len > 0) | (system.con_rhs != 0))[0]
+
+
+def card_options(options: Dict) -> Optional[str]:
+    """The card_encoding writer option, validated (None means the default)."""
+    name = options.get("card_encoding")
+    return None if name is None else check_card_encoding(name)

@@ -1,0 +1,96 @@
+"""Bulk text building for the solver-file writers: many lines at once from numpy arrays, no per-line Python.
+
+Each line is a row of fixed-width byte fields (decimal numbers right-aligned, padded with NUL bytes, and
+constant pieces that a mask can blank out); the rows are laid out in one byte matrix and the NUL bytes are
+squeezed out at the end. That keeps a million-line file to a handful of numpy operations.
+"""
+from __future__ import annotations
+
+from typing import Iterator, List, Optional, Tuple
+
+import numpy as np
+
+# 4-digit groups as 4-byte words: zero-padded ('0042'), and left-trimmed with NUL padding ('\0\0\x0042');
+# the trimmed table comes in two flavours for zero: blank (a leading group) or '0' (the last group).
+_PADDED = np.frombuffer("".join(f"{i:04d}" for i in range(10000)).encode("ascii"), dtype=np.uint32)
+_TRIMMED = np.frombuffer(b"".join(str(i).encode("ascii").rjust(4, b"\0") for i in range(10000)),
+                         dtype=np.uint32).copy()
+_LEAD = _TRIMMED.copy()
+_LEAD[0] = 0
+_TABLE_LAST = np.concatenate([_PADDED, _TRIMMED])   # index r + 10000 * (no digit printed yet)
+_TABLE_LEAD = np.concatenate([_PADDED, _LEAD])
+_MINUS = np.frombuffer(b"\0\0\0-", dtype=np.uint32)[0]
+
+CHUNK = 1 << 16  # lines rendered per numpy pass: bounds memory on million-line files
+
+
+def ascii_numbers(values: np.ndarray, signed: bool = False) -> np.ndarray:
+    """Decimal text of integers as a (n, width) uint8 matrix, right-aligned and padded with NUL bytes."""
+    x = np.asarray(values, dtype=np.int64).ravel()
+    n = x.shape[0]
+    neg = None
+    if signed:
+        neg = x < 0
+        x = np.abs(x)
+    elif n and int(x.min()) < 0:
+        raise ValueError("negative number given to an unsigned field")
+    top = int(x.max()) if n else 0
+    groups = max(1, (len(str(top)) + 3) // 4)
+    words = np.empty((n, groups + (1 if signed else 0)), dtype=np.uint32)
+    parts: List[np.ndarray] = []
+    rest = x
+    for _ in range(groups):
+        rest, r = np.divmod(rest, 10000)
+        parts.append(r)
+    first = 1 if signed else 0
+    blank = np.ones(n, dtype=bool)  # no digit printed yet, so zeros are leading zeros
+    for i, r in enumerate(reversed(parts)):
+        table = _TABLE_LAST if i == groups - 1 else _TABLE_LEAD
+        words[:, first + i] = table[r + 10000 * blank]
+        blank &= r == 0
+    if signed:
+        words[:, 0] = np.where(neg, _MINUS, 0)
+    return words.view(np.uint8).reshape(n, -1)
+
+
+class Lines:
+    """Lines assembled column by column from constant text and numbers, rendered in one pass."""
+
+    def __init__(self, n: int) -> None:
+        self.n = n
+        self._blocks: List[np.ndarray] = []
+
+    def text(self, piece: str, mask: Optional[np.ndarray] = None) -> "Lines":
+        """Append constant text to every line (or only where mask is True)."""
+        raw = np.frombuffer(piece.encode("ascii"), dtype=np.uint8)
+        block = np.broadcast_to(raw, (self.n, raw.shape[0]))
+        if mask is not None:
+            block = block * np.asarray(mask, dtype=np.uint8)[:, None]
+        self._blocks.append(block)
+        return self
+
+    def number(self, values: np.ndarray, mask: Optional[np.ndarray] = None, signed: bool = False) -> "Lines":
+        """Append each line's integer in decimal (or nothing where mask is False)."""
+        block = ascii_numbers(values, signed=signed)
+        if mask is not None:
+            block = block * np.asarray(mask, dtype=np.uint8)[:, None]
+        self._blocks.append(block)
+        return self
+
+    def render(self) -> str:
+        """All lines as one string (each line's pieces concatenated, NUL padding removed)."""
+        if not self.n or not self._blocks:
+            return ""
+        return np.hstack(self._blocks).tobytes().translate(None, b"\0").decode("ascii")
+
+
+def chunks(n: int, size: int = CHUNK) -> Iterator[Tuple[int, int]]:
+    """(start, stop) ranges covering 0..n in steps of size."""
+    for start in range(0, n, size):
+        yield start, min(n, start + size)
+
+
+def add_rc(lines: Lines, prefix: str, rows: np.ndarray, cols: np.ndarray,
+           mask: Optional[np.ndarray] = None) -> Lines:
+    """Append a name '<prefix><row>_<col>' (naming.var_name / con_name) to each line, or nothing where masked."""
+    return lines.text(prefix, mask).number(rows, mask).text("_", mask).number(cols, mask)

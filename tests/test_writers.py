@@ -1,0 +1,112 @@
+"""The solver-file writers: golden files, headers, line limits, legal names, determinism, CLI = library."""
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+from converters import registry
+from converters.cli import main
+from converters.generate import full_reveal, place_mines
+from converters.header import read_header
+from converters.puzzle import Puzzle
+
+HERE = Path(__file__).resolve().parent
+GOLDEN = HERE / "golden"
+sys.path.insert(0, str(HERE))
+from regen_golden import CASES, FORMATS, golden_name, render  # noqa: E402
+
+MODEL_FORMATS = FORMATS
+NAME_RE = re.compile(r"[A-Za-z][A-Za-z0-9_]*\Z")
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+@pytest.mark.parametrize("fmt", MODEL_FORMATS)
+def test_golden(case: str, fmt: str) -> None:
+    path = GOLDEN / golden_name(case, fmt)
+    assert path.is_file(), f"missing golden file {path.name}: run python3 tests/regen_golden.py"
+    assert render(CASES[case], fmt) == path.read_text(encoding="utf-8"), \
+        f"{path.name} differs; if the change is intended, run python3 tests/regen_golden.py and review the diff"
+
+
+@pytest.mark.parametrize("fmt", MODEL_FORMATS)
+def test_header_recovers_the_puzzle(fmt: str) -> None:
+    puzzle = Puzzle.from_rows(["1??*", "12?.", "01??"], mines=4, name="header check")
+    back = read_header(registry.dumps(puzzle, fmt))
+    assert back == puzzle
+
+
+@pytest.mark.parametrize("fmt", MODEL_FORMATS)
+def test_output_is_deterministic_and_lines_are_short(fmt: str) -> None:
+    puzzle = full_reveal(place_mines(40, 60, density=0.25, seed=11))
+    a = registry.dumps(puzzle, fmt)
+    b = registry.dumps(puzzle, fmt)
+    assert a == b
+    limit = 255
+    body = [ln for ln in a.splitlines() if not ln.startswith(("c ", "\\ ", "* ", "# ", "; "))]
+    assert max(len(ln) for ln in body) <= limit
+
+
+def test_dimacs_header_counts_are_exact() -> None:
+    puzzle = Puzzle.from_rows(["1??*?", "12?.?", "01???"], mines=5)
+    text = registry.dumps(puzzle, "cnf")
+    lines = [ln for ln in text.splitlines() if not ln.startswith("c")]
+    assert lines[0].startswith("p cnf ")
+    nv, nc = map(int, lines[0].split()[2:])
+    clauses = lines[1:]
+    assert len(clauses) == nc
+    assert all(ln.endswith(" 0") or ln == "0" for ln in clauses)
+    used = {abs(int(t)) for ln in clauses for t in ln.split()[:-1]}
+    assert max(used) == nv
+
+
+def test_dimacs_empty_clause_for_an_impossible_count() -> None:
+    text = registry.dumps(Puzzle.from_rows(["1.", "..", "?."]), "cnf")
+    body = [ln for ln in text.splitlines() if not ln.startswith("c")]
+    assert body == ["p cnf 1 1", "0"]
+
+
+def test_lp_names_are_legal_and_sections_in_order() -> None:
+    puzzle = Puzzle.from_rows(["1??*", "12?.", "01??"], mines=4)
+    text = registry.dumps(puzzle, "lp")
+    body = [ln for ln in text.splitlines() if not ln.startswith("\\")]
+    assert [ln for ln in body if not ln.startswith(" ")] == ["Minimize", "Subject To", "Binary", "End"]
+    names = set(re.findall(r"\b([A-Za-z]\w*)\b", " ".join(body[1:])))
+    names -= {"Subject", "To", "Binary", "End", "obj"}
+    assert all(NAME_RE.match(n) for n in names)
+    assert {"x0_1", "x0_2", "x1_2", "x2_2", "x2_3", "c0_0", "total"} <= names
+
+
+def test_cli_convert_equals_library(tmp_path: Path) -> None:
+    src = tmp_path / "p.txt"
+    src.write_text("1??\n12?\n01?\n", encoding="utf-8")
+    for fmt in MODEL_FORMATS:
+        ext = registry.get_format(fmt).extensions[0]
+        out = tmp_path / f"p-{fmt}{ext}"
+        assert main(["convert", str(src), "-o", str(out), "--to", fmt, "--mines", "2"]) == 0
+        puzzle = registry.read(src).replace(mines=2)
+        assert out.read_text(encoding="utf-8") == registry.dumps(puzzle, fmt)
+
+
+def test_extension_picks_the_format(tmp_path: Path) -> None:
+    src = tmp_path / "p.txt"
+    src.write_text("1??\n12?\n01?\n", encoding="utf-8")
+    for fmt in MODEL_FORMATS:
+        ext = registry.get_format(fmt).extensions[0]
+        if fmt == "fixed-mps":
+            continue  # .mps means free MPS
+        out = tmp_path / f"q{ext}"
+        assert main(["convert", str(src), "-o", str(out)]) == 0
+        assert out.read_text(encoding="utf-8") == registry.dumps(registry.read(src), fmt), fmt
+
+
+def test_bad_card_encoding_exits_2_and_leaves_no_file(tmp_path: Path, capsys) -> None:
+    src = tmp_path / "p.txt"
+    src.write_text("1??\n12?\n01?\n", encoding="utf-8")
+    out = tmp_path / "p.cnf"
+    assert main(["convert", str(src), "-o", str(out), "--mines", "2", "--card-encoding", "bogus"]) == 2
+    assert "unknown cardinality encoding 'bogus'" in capsys.readouterr().err
+    assert not out.exists()
+    assert list(tmp_path.iterdir()) == [src]
