@@ -128,6 +128,7 @@ BAD = [
     ("a.dat", None, "param n := 2;\nparam R : 1 2 :=\n1 -1 -1\n2 -1 4;", 4, 6, "only 3 neighbours"),
     ("a.dat", None, "param n := 2;\nparam q := 2;", 2, 7, "unknown parameter 'q'"),
     ("a.dat", None, "param n := 2\nparam R : 1 2 := 1 -1 -1 2 -1 -1;", 2, 1, "unexpected"),
+    ("a.dat", None, "param n := 1;\nparam R : 1 := 1 -1;\nend;\nx", 4, 1, "after 'end;'"),
     ("a.dat", None, "param n := 1;\nparam mines := 5;\nparam R : 1 := 1 -1;", 2, 16, "exceeds"),
     ("a.json", None, '{"format": "mineconv-puzzle", "version": 1,\n "grid": ["1?", "1?"\n}', 3, 1,
      "not valid JSON"),

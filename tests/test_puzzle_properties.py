@@ -87,7 +87,7 @@ def mutated(draw, fmt):
 
 
 @pytest.mark.parametrize("fmt", sorted(SEEDS))
-@SETTINGS
+@settings(SETTINGS, max_examples=150)
 @given(data=st.data())
 def test_mutated_valid_inputs(fmt, data):
     check(fmt, data.draw(mutated(fmt)))

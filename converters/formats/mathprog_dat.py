@@ -42,7 +42,6 @@ _TABLES = ("R", "M")
 _BAD = 1000            # marks a value token that is not one of the usual small integers
 _DOT = 999             # marks a '.' (default) entry
 _LUT = {str(v): v for v in range(-9, 10)}
-_LUT.update({"+" + str(v): v for v in range(10)})
 _LUT["."] = _DOT
 # R value + 2 -> index into the symbol table; known mines are patched in afterwards
 _R_SYMBOLS = np.frombuffer(b".?012345678", dtype=np.uint8)
@@ -86,11 +85,44 @@ def _number(tok: str) -> Optional[int]:
     return int(v) if v.is_integer() and abs(v) < 2 ** 53 else None
 
 
+def _tokens(body: str) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Start and end offsets of the whitespace-separated tokens of a table body, and their values.
+
+    Values -9..9 and '.' (_DOT) are decoded here with numpy, without a Python string per token (a
+    4000 x 4000 table has 16 million); anything else is _BAD and left to the caller.
+    """
+    if body.isascii():
+        b = np.frombuffer(body.encode("ascii"), dtype=np.uint8)
+        solid = b > 32
+        pad = np.zeros(1, dtype=np.int8)  # int8 all the way: a 4000 x 4000 body is 50 MB of characters
+        edges = np.diff(np.concatenate((pad, solid.view(np.int8), pad)))
+        starts = np.flatnonzero(edges == 1)
+        ends = np.flatnonzero(edges == -1)
+        length = ends - starts
+        c0 = b[starts]
+        c1 = b[np.minimum(starts + 1, len(b) - 1)]
+        vals = np.full(len(starts), _BAD, dtype=np.int16)
+        one = length == 1
+        digit0 = (c0 >= 48) & (c0 <= 57)
+        digit1 = (c1 >= 48) & (c1 <= 57)
+        vals[one & digit0] = c0[one & digit0].astype(np.int16) - 48
+        vals[one & (c0 == 46)] = _DOT
+        neg = (length == 2) & (c0 == 45) & digit1
+        vals[neg] = 48 - c1[neg].astype(np.int16)
+        return starts, ends, vals
+    spans = [m.span() for m in re.finditer(r"\S+", body)]
+    starts = np.array([a for a, _ in spans], dtype=np.int64)
+    ends = np.array([e for _, e in spans], dtype=np.int64)
+    vals = np.fromiter((_LUT.get(body[a:e], _BAD) for a, e in spans), dtype=np.int16, count=len(spans))
+    return starts, ends, vals
+
+
 class _Table:
     """One tabular parameter: its header and body tokens, decoded into a (rows, cols) int array."""
 
     def __init__(self, name: str, name_pos: int, head: Any, body: Any, default: Optional[int]) -> None:
         self.name, self.name_pos, self.head, self.body, self.default = name, name_pos, head, body, default
+        self._starts = np.zeros(0, dtype=np.int64)
 
     def decode(self, text: str, source: str) -> Tuple[np.ndarray, np.ndarray]:
         """(values in row-label order, the body token index of each value) after checking labels."""
@@ -104,64 +136,53 @@ class _Table:
             raise error_at(f"the column labels of {self.name} must be 1 2 ... {cols} (each once); "
                            f"found {symbol_name(heads[bad])}", text, self.head.start_pos + offs[bad], source)
         body = str(self.body)
-        toks = body.split()
+        starts, ends, vals = _tokens(body)
+        self._starts = starts
         width = cols + 1
-        if len(toks) % width:
-            whole = len(toks) // width
-            # the first row that is short: the token after its last full row is a label followed by too few
-            raise self._fail(f"the table {self.name} has {len(toks)} entries, not a whole number of rows of "
+        if len(starts) % width:
+            whole = len(starts) // width
+            raise self._fail(f"the table {self.name} has {len(starts)} entries, not a whole number of rows of "
                              f"{width} (a row label then {cols} values); row {whole + 1} is incomplete or a "
                              "';' is missing", text, source, whole * width)
-        nrows = len(toks) // width
-        if nrows == 0:
-            raise error_at(f"the table {self.name} has no rows", text, self.body.start_pos, source)
-        labels = [_number(t) for t in toks[0::width]]
+        nrows = len(starts) // width
+        label_toks = [body[a:e] for a, e in zip(starts[0::width].tolist(), ends[0::width].tolist())]
+        labels = [_number(t) for t in label_toks]
         order = list(range(1, nrows + 1))
         if labels != order:
             seen = set()
             for i, v in enumerate(labels):
                 if v is None or not 1 <= v <= nrows or v in seen:
-                    raise self._fail(f"row label {symbol_name(toks[i * width])} of {self.name}: rows must be "
+                    raise self._fail(f"row label {symbol_name(label_toks[i])} of {self.name}: rows must be "
                                      f"labelled 1..{nrows}, each once", text, source, i * width)
                 seen.add(v)
-        vals = np.fromiter(map(_LUT.get, (t for i, t in enumerate(toks) if i % width), itertools.repeat(_BAD)),
-                           dtype=np.int16, count=nrows * cols) if nrows * cols < 50_000 else \
-            self._bulk(toks, nrows, cols)
-        bad = np.flatnonzero(vals == _BAD)
-        for k in bad:  # unusual spellings of numbers ('1.0', '-01'): rare, so one at a time
-            tok = toks[(k // cols) * width + 1 + k % cols]
+        grid = vals.reshape(nrows, width)[:, 1:]
+        for k in np.flatnonzero(grid == _BAD):  # unusual spellings ('1.0', '+2', '-01'): rare, one at a time
+            r, c = divmod(int(k), cols)
+            i = r * width + 1 + c
+            tok = body[starts[i]:ends[i]]
             v = _number(tok)
             if v is None:
-                raise self._fail(f"{symbol_name(tok)} is not a number (in the table {self.name})", text, source,
-                                 (k // cols) * width + 1 + k % cols)
-            vals[k] = v if -9 <= v <= 9 else _BAD - 1
-        vals = vals.reshape(nrows, cols)
+                raise self._fail(f"{symbol_name(tok)} is not a number (in the table {self.name})", text, source, i)
+            grid[r, c] = v if -9 <= v <= 9 else _BAD - 1
         index = (np.arange(nrows)[:, None] * width + 1 + np.arange(cols)[None, :]).astype(np.int64)
         if col_labels != list(range(1, cols + 1)):
             perm = np.argsort(np.array(col_labels))
-            vals, index = vals[:, perm], index[:, perm]
+            grid, index = grid[:, perm], index[:, perm]
         if labels != order:
             perm = np.argsort(np.array(labels))
-            vals, index = vals[perm], index[perm]
-        return vals, index
-
-    @staticmethod
-    def _bulk(toks: List[str], nrows: int, cols: int) -> np.ndarray:
-        """Values of a big table without a Python-level filter: drop the label column with numpy."""
-        width = cols + 1
-        arr = np.fromiter(map(_LUT.get, toks, itertools.repeat(_BAD)), dtype=np.int16, count=len(toks))
-        return np.ascontiguousarray(arr.reshape(nrows, width)[:, 1:]).ravel()
+            grid, index = grid[perm], index[perm]
+        return np.ascontiguousarray(grid), index
 
     def _fail(self, msg: str, text: str, source: str, token_index: int) -> PuzzleSyntaxError:
-        body = str(self.body)
-        m = next(itertools.islice(re.finditer(r"\S+", body), token_index, None), None)
-        off = self.body.start_pos + (m.start() if m else len(body.rstrip()))
+        if token_index < len(self._starts):
+            off = self.body.start_pos + int(self._starts[token_index])
+        else:
+            off = self.body.start_pos + len(str(self.body).rstrip())
         return error_at(msg, text, off, source)  # type: ignore[return-value]
 
     def token_offset(self, token_index: int) -> int:
         """Offset in the text of the body token with this index (used only on the error path)."""
-        m = next(itertools.islice(re.finditer(r"\S+", str(self.body)), int(token_index), None))
-        return self.body.start_pos + m.start()
+        return self.body.start_pos + int(self._starts[int(token_index)])
 
 
 def read_dat(text: str, source: str = "<string>") -> Puzzle:
@@ -227,8 +248,11 @@ def _explain(exc: UnexpectedToken) -> str:
     if exc.token.type == "NAME" and exc.expected <= {"PARAM", "END", "DATA"}:
         return (f"unexpected {tok!r}: a puzzle's MathProg data holds only 'param' statements (n, m, rows, cols, "
                 "mines, R, M)")
+    ends = {"$END", "<END-OF-FILE>"}
+    if exc.expected <= ends:
+        return f"unexpected {tok!r} after 'end;' (the data section ends there)"
     words = []
-    for name in sorted(exc.expected):
+    for name in sorted(exc.expected - ends):
         pattern = parser("dat").get_terminal(name).pattern
         words.append(repr(pattern.value) if pattern.type == "str" else name.lower())
     return f"unexpected {tok!r} in MathProg data (expected {' or '.join(words)})"
