@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import re
-from typing import Optional, Type
+from typing import Any, Dict, List, Optional, Tuple, Type
 
 from ..errors import MineconvError, PuzzleSyntaxError
 from ..fileio import locate
@@ -22,6 +22,28 @@ def symbol_name(token: str) -> str:
 
 
 _STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
+
+
+class DuplicateKey(ValueError):
+    """Raised by unique_keys: JSON's own parser would keep the last value silently."""
+
+    def __init__(self, key: str) -> None:
+        super().__init__(key)
+        self.key = key
+
+    def after(self, text: str) -> int:
+        """Where to search for the second occurrence: just past the first one."""
+        return json_key_offset(text, self.key) + 1
+
+
+def unique_keys(pairs: List[Tuple[str, Any]]) -> Dict[str, Any]:
+    """object_pairs_hook for json.loads that refuses a key given twice in one object."""
+    out: Dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise DuplicateKey(key)
+        out[key] = value
+    return out
 
 
 def json_key_offset(text: str, key: str, start: int = 0) -> int:

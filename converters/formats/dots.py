@@ -18,7 +18,7 @@ total mine count and no name: the writer turns the first two into '.' and warns.
 from __future__ import annotations
 
 import re
-from typing import Any, List, Optional, TextIO, Tuple
+from typing import Any, List, TextIO, Tuple
 
 from lark.exceptions import UnexpectedInput
 
@@ -63,13 +63,11 @@ def read_dots(text: str, source: str = "<string>") -> Puzzle:
         found.append((tok.line, col, s))
     if not found:
         raise PuzzleSyntaxError("no grid rows found", source=source, line=max(1, len(lines) - 1), column=1)
-    header: Optional[Tuple[int, int]] = None
     if len(found) >= 3 and found[0][2].isdigit() and found[1][2].isdigit():
         want_r, want_c = int(found[0][2]), int(found[1][2])
         grid = found[2:]
         as_rows_ok = len({len(f[2]) for f in found}) == 1
         if (want_r, want_c) == (len(grid), len(grid[0][2])) or not as_rows_ok:
-            header = (want_r, want_c)
             if want_r != len(grid):
                 raise fail(f"the first line says {want_r} rows but {len(grid)} follow", found[0][0], found[0][1])
             if want_c != len(grid[0][2]):

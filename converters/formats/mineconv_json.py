@@ -18,13 +18,13 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any, List, Optional, TextIO
+from typing import Any, Optional, TextIO
 
 from ..errors import PuzzleError, PuzzleSyntaxError
 from ..grammar import normalise_newlines
 from ..puzzle import Puzzle
 from ..registry import register_format
-from ._located import error_at, json_item_offset, json_key_offset
+from ._located import DuplicateKey, error_at, json_item_offset, json_key_offset, unique_keys
 
 FORMAT_TAG = "mineconv-puzzle"
 VERSION = 1
@@ -40,7 +40,10 @@ def read_json(text: str, source: str = "<string>") -> Puzzle:
     """Parse mineconv's JSON puzzle notation."""
     text = normalise_newlines(text)
     try:
-        doc = json.loads(text)
+        doc = json.loads(text, object_pairs_hook=unique_keys)
+    except DuplicateKey as exc:
+        raise error_at(f"the key {exc.key!r} is given twice", text, json_key_offset(text, exc.key, exc.after(text)),
+                       source) from None
     except json.JSONDecodeError as exc:
         raise PuzzleSyntaxError(f"not valid JSON: {exc.msg}", source=source, line=exc.lineno, column=exc.colno,
                                 line_text=text.split("\n")[exc.lineno - 1]) from None

@@ -14,7 +14,7 @@ from __future__ import annotations
 import itertools
 import json
 import re
-from typing import Any, List, Optional, TextIO, Tuple
+from typing import Any, List, Optional, TextIO
 
 import numpy as np
 
@@ -22,10 +22,9 @@ from ..errors import PuzzleError, PuzzleSyntaxError
 from ..grammar import normalise_newlines
 from ..puzzle import CODE_MINE, CODE_SAFE, CODE_UNKNOWN, Puzzle
 from ..registry import register_format
-from ._located import error_at, json_item_offset, json_key_offset
+from ._located import DuplicateKey, error_at, json_item_offset, json_key_offset, unique_keys
 
 _DATA_KEYS = ("rows", "cols", "revealed", "unrevealed")
-_DIGITS = np.frombuffer(b"012345678", dtype=np.uint8)
 
 
 def _whole(value: Any) -> bool:
@@ -36,7 +35,10 @@ def read_pred_json(text: str, source: str = "<string>") -> Puzzle:
     """Parse the problem-reductions Minesweeper shape, plain or wrapped in {"type": "Minesweeper", ...}."""
     text = normalise_newlines(text)
     try:
-        doc = json.loads(text)
+        doc = json.loads(text, object_pairs_hook=unique_keys)
+    except DuplicateKey as exc:
+        raise error_at(f"the key {exc.key!r} is given twice", text, json_key_offset(text, exc.key, exc.after(text)),
+                       source) from None
     except json.JSONDecodeError as exc:
         raise PuzzleSyntaxError(f"not valid JSON: {exc.msg}", source=source, line=exc.lineno, column=exc.colno,
                                 line_text=text.split("\n")[exc.lineno - 1]) from None
