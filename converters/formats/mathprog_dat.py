@@ -23,7 +23,6 @@ and files without 'data;' or 'end;'.
 """
 from __future__ import annotations
 
-import itertools
 import re
 from typing import Any, Dict, List, Optional, TextIO, Tuple
 
