@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import combinations
-from typing import Dict, List, Optional, Tuple
+from itertools import chain, combinations
+from typing import Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -38,7 +38,7 @@ class ClauseArrays:
     """Clauses in bulk: clause i is lits[i, :lens[i]] (zero-padded); an empty clause has length 0."""
 
     lits: np.ndarray   # (n, w) int32
-    lens: np.ndarray   # (n,) int8
+    lens: np.ndarray   # (n,) small ints
 
     @property
     def count(self) -> int:
@@ -56,18 +56,18 @@ class CnfEncoding:
 
     system: LinearSystem
     cells: ClauseArrays          # one block per revealed cell, row-major
-    card: List[List[int]]        # the total mine count (empty without one)
+    card: ClauseArrays           # the total mine count (no clause without one)
     nv: int                      # highest variable: k cell variables, then the auxiliary ones
     card_encoding: Optional[str]  # the pysat encoding used for the total (None when not needed)
 
     @property
     def num_clauses(self) -> int:
         """Total number of clauses."""
-        return self.cells.count + len(self.card)
+        return self.cells.count + self.card.count
 
     def clause_lists(self) -> List[List[int]]:
         """Every clause as a list of ints, count clauses first."""
-        return self.cells.as_lists() + [list(c) for c in self.card]
+        return self.cells.as_lists() + self.card.as_lists()
 
 
 @lru_cache(maxsize=None)
@@ -141,7 +141,26 @@ def check_card_encoding(name: Optional[str]) -> str:
     return key
 
 
-def card_clauses(system: LinearSystem, encoding: Optional[str] = None) -> Tuple[List[List[int]], int, Optional[str]]:
+def clause_arrays(clauses: Sequence[Sequence[int]]) -> ClauseArrays:
+    """Clause lists (e.g. from pysat) as ClauseArrays, without a Python loop per literal."""
+    n = len(clauses)
+    lens = np.fromiter(map(len, clauses), dtype=np.int64, count=n)
+    total = int(lens.sum())
+    flat = np.fromiter(chain.from_iterable(clauses), dtype=np.int32, count=total)
+    width = max(1, int(lens.max()) if n else 1)
+    lits = np.zeros((n, width), dtype=np.int32)
+    if total:
+        starts = np.cumsum(lens) - lens
+        row = np.repeat(np.arange(n), lens)
+        lits[row, np.arange(total) - np.repeat(starts, lens)] = flat
+    return ClauseArrays(lits, lens.astype(np.int16))
+
+
+def _units(k: int, sign: int) -> ClauseArrays:
+    return ClauseArrays((sign * np.arange(1, k + 1, dtype=np.int32))[:, None], np.ones(k, dtype=np.int16))
+
+
+def card_clauses(system: LinearSystem, encoding: Optional[str] = None) -> Tuple[ClauseArrays, int, Optional[str]]:
     """Clauses saying exactly `system.total` cell variables are true: (clauses, highest variable, encoding).
 
     Bounds that need no counter (0, k, or out of range) become unit clauses or one empty clause.
@@ -150,13 +169,13 @@ def card_clauses(system: LinearSystem, encoding: Optional[str] = None) -> Tuple[
     k = system.num_vars
     t = system.total
     if t is None:
-        return [], k, None
+        return clause_arrays([]), k, None
     if t < 0 or t > k:
-        return [[]], k, None
+        return clause_arrays([[]]), k, None
     if t == 0:
-        return [[-v] for v in range(1, k + 1)], k, None
+        return _units(k, -1), k, None
     if t == k:
-        return [[v] for v in range(1, k + 1)], k, None
+        return _units(k, 1), k, None
     from pysat.card import CardEnc, EncType, UnsupportedBound
 
     try:
@@ -165,7 +184,7 @@ def card_clauses(system: LinearSystem, encoding: Optional[str] = None) -> Tuple[
         raise FormatError(f"the {name} cardinality encoding cannot express 'exactly {t} of {k}' (it handles "
                           f"only bounds of 1); use one of seqcounter, totalizer, kmtotalizer, cardnetwrk, "
                           "sortnetwrk, mtotalizer") from None
-    return [list(c) for c in enc.clauses], max(k, int(enc.nv)), name
+    return clause_arrays(enc.clauses), max(k, int(enc.nv)), name
 
 
 def encode_cnf(puzzle: Puzzle, mines: Optional[int] = None, card_encoding: Optional[str] = None,

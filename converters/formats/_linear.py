@@ -1,4 +1,4 @@
-"""What the 0-1 linear writers (LP, MPS, OPB, SMT-LIB) share: the stated rows and the names in bulk."""
+"""What the 0-1 linear writers (LP, MPS, OPB, SMT-LIB) share: the stated rows and their terms, in bulk."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -10,6 +10,7 @@ from ..encode import constraint_rows
 from ..naming import var_name
 from ..puzzle import Puzzle
 from ..system import LinearSystem, build_system
+from ._text import render_tokens
 
 # the one column a linear file declares when the puzzle has no unknown cell: glpsol needs a variable in
 # the objective, and a count that cannot be met needs a variable to hang its '0 v = rhs' on; fixed to 0
@@ -19,23 +20,61 @@ EMPTY_ROW = "none"
 
 
 @dataclass(frozen=True)
+class Rows:
+    """Stated constraints start..stop-1 of a LinearModel with their terms (flat, in row then slot order)."""
+
+    con_r: np.ndarray     # (n,) row of each constraint's revealed cell
+    con_c: np.ndarray
+    lens: np.ndarray      # (n,) number of terms
+    rhs: np.ndarray       # (n,)
+    term_line: np.ndarray  # (t,) which constraint (0..n-1) each term belongs to
+    term_slot: np.ndarray  # (t,) position of the term in its sum (0 = first)
+    term_id: np.ndarray    # (t,) variable id
+    term_r: np.ndarray     # (t,) row and column of the variable's cell
+    term_c: np.ndarray
+
+    @property
+    def n(self) -> int:
+        """Number of constraints."""
+        return int(self.lens.shape[0])
+
+    def assemble(self, head: np.ndarray, terms: np.ndarray, empty: np.ndarray, tail: np.ndarray) -> str:
+        """Lines 'head term term ... tail', one per constraint ('empty' stands in for a sum with no term).
+
+        head and tail are (n, w) byte matrices, terms (t, w), empty (1, w) or (n, w).
+        """
+        n = self.n
+        items = np.maximum(self.lens.astype(np.int64), 1)
+        per_line = items + 2
+        starts = np.cumsum(per_line) - per_line
+        blank = np.nonzero(self.lens == 0)[0]
+        empty_rows = np.broadcast_to(empty, (n, empty.shape[1]))[blank] if blank.size else empty[:0]
+        return render_tokens(int(per_line.sum()), [
+            (starts, head),
+            (starts[self.term_line] + 1 + self.term_slot, terms),
+            (starts[blank] + 1, empty_rows),
+            (starts + 1 + items, tail),
+        ])
+
+
+@dataclass(frozen=True)
 class LinearModel:
-    """The rows a linear file states, with the (row, col) of every variable slot, in bulk."""
+    """The rows a linear file states, with their terms, in bulk."""
 
     system: LinearSystem
-    rows: np.ndarray      # indices into the system's constraints that are written
-    con_r: np.ndarray     # (n,) row of each stated constraint's revealed cell
-    con_c: np.ndarray
-    lens: np.ndarray      # (n,) number of variables
-    rhs: np.ndarray       # (n,)
-    ids: np.ndarray       # (n, 8) variable ids, 0-padded
-    var_r: np.ndarray     # (n, 8) row of each slot's cell (garbage where padded)
-    var_c: np.ndarray
+    rows: np.ndarray       # indices into the system's constraints that are written
+    term_ptr: np.ndarray   # (n+1,) terms of stated constraint i are term_id[term_ptr[i]:term_ptr[i+1]]
+    term_id: np.ndarray    # (t,) variable ids, row-major by constraint then ascending
 
     @property
     def k(self) -> int:
         """Number of cell variables."""
         return self.system.num_vars
+
+    @property
+    def n(self) -> int:
+        """Number of stated constraints."""
+        return int(self.rows.shape[0])
 
     @property
     def any_var(self) -> str:
@@ -45,12 +84,27 @@ class LinearModel:
             return var_name(r, c)
         return PLACEHOLDER
 
+    def chunk(self, start: int, stop: int) -> Rows:
+        """Stated constraints start..stop-1 and their terms."""
+        s = self.system
+        idx = self.rows[start:stop]
+        lens = s.con_len[idx].astype(np.int64)
+        t0, t1 = int(self.term_ptr[start]), int(self.term_ptr[stop])
+        ids = self.term_id[t0:t1]
+        line = np.repeat(np.arange(stop - start), lens)
+        slot = np.arange(t1 - t0) - np.repeat(self.term_ptr[start:stop] - t0, lens)
+        rc = s.var_rc[ids - 1] if ids.size else np.zeros((0, 2), dtype=np.int32)
+        return Rows(s.con_rc[idx, 0], s.con_rc[idx, 1], lens, s.con_rhs[idx], line, slot, ids,
+                    rc[:, 0], rc[:, 1])
+
 
 def linear_model(puzzle: Puzzle, mines: Optional[int] = None) -> LinearModel:
     """The stated rows of the puzzle's linear system: every count except the met ones with no variable."""
     system = build_system(puzzle, mines)
     rows = constraint_rows(system)
-    ids = system.con_vars[rows]
-    rc = system.var_rc[np.maximum(ids, 1) - 1] if system.num_vars else np.zeros(ids.shape + (2,), np.int32)
-    return LinearModel(system, rows, system.con_rc[rows, 0], system.con_rc[rows, 1], system.con_len[rows],
-                       system.con_rhs[rows], ids, rc[..., 0], rc[..., 1])
+    lens = system.con_len[rows].astype(np.int64)
+    ptr = np.zeros(rows.shape[0] + 1, dtype=np.int64)
+    np.cumsum(lens, out=ptr[1:])
+    vars_ = system.con_vars[rows]
+    term_id = vars_[np.arange(vars_.shape[1])[None, :] < lens[:, None]]
+    return LinearModel(system, rows, ptr, term_id)

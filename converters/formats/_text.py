@@ -50,7 +50,7 @@ def ascii_numbers(values: np.ndarray, signed: bool = False) -> np.ndarray:
         blank &= r == 0
     if signed:
         words[:, 0] = np.where(neg, _MINUS, 0)
-    return words.view(np.uint8).reshape(n, -1)
+    return words.view(np.uint8).reshape(n, 4 * words.shape[1])
 
 
 class Lines:
@@ -77,11 +77,38 @@ class Lines:
         self._blocks.append(block)
         return self
 
+    def matrix(self) -> np.ndarray:
+        """The lines as a (n, width) uint8 matrix, NUL-padded."""
+        if not self._blocks:
+            return np.zeros((self.n, 0), dtype=np.uint8)
+        return np.hstack(self._blocks)
+
     def render(self) -> str:
         """All lines as one string (each line's pieces concatenated, NUL padding removed)."""
         if not self.n or not self._blocks:
             return ""
-        return np.hstack(self._blocks).tobytes().translate(None, b"\0").decode("ascii")
+        return squeeze(self.matrix())
+
+
+def squeeze(matrix: np.ndarray) -> str:
+    """The bytes of a NUL-padded uint8 matrix, row after row, with every NUL removed, as text."""
+    return np.ascontiguousarray(matrix).tobytes().translate(None, b"\0").decode("ascii")
+
+
+def render_tokens(count: int, parts: List[Tuple[np.ndarray, np.ndarray]]) -> str:
+    """Text made of `count` tokens, part by part: (positions, (n, w) uint8 matrix) puts row i at positions[i].
+
+    Lets lines hold a varying number of items (the terms of a sum) without padding every line to the
+    longest one: each item is one token, placed by its position in the output.
+    """
+    if not count:
+        return ""
+    width = max(block.shape[1] for _, block in parts)
+    buf = np.zeros((count, width), dtype=np.uint8)
+    for pos, block in parts:
+        if block.shape[0]:
+            buf[pos, :block.shape[1]] = block
+    return squeeze(buf)
 
 
 def chunks(n: int, size: int = CHUNK) -> Iterator[Tuple[int, int]]:

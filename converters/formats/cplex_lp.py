@@ -38,15 +38,13 @@ def _sum(model: LinearModel, out: TextIO, term: str, sep: str, per_line: int, in
 
 def constraint_lines(model: LinearModel, start: int, stop: int) -> str:
     """' c<r>_<c>: x.. + x.. = rhs' lines of stated constraints start..stop-1."""
-    n = stop - start
-    lens = model.lens[start:stop]
-    lines = add_rc(Lines(n), " c", model.con_r[start:stop], model.con_c[start:stop]).text(":")
-    for j in range(model.ids.shape[1]):
-        present = lens > j
-        lines.text(" +", present & (j > 0))
-        add_rc(lines, " x", model.var_r[start:stop, j], model.var_c[start:stop, j], present)
-    lines.text(f" 0 {model.any_var}", lens == 0)  # a count that cannot be met, with nothing unknown around
-    return lines.text(" = ").number(model.rhs[start:stop], signed=True).text("\n").render()
+    rows = model.chunk(start, stop)
+    head = add_rc(Lines(rows.n), " c", rows.con_r, rows.con_c).text(":").matrix()
+    terms = add_rc(Lines(rows.term_id.shape[0]).text(" +", rows.term_slot > 0), " x", rows.term_r, rows.term_c)
+    # a count that cannot be met, with nothing unknown around it, still needs a variable to be a row
+    empty = Lines(1).text(f" 0 {model.any_var}").matrix()
+    tail = Lines(rows.n).text(" = ").number(rows.rhs, signed=True).text("\n").matrix()
+    return rows.assemble(head, terms.matrix(), empty, tail)
 
 
 def write_lp(puzzle: Puzzle, out: TextIO, *, mines: Optional[int] = None, **_: Any) -> None:
@@ -61,7 +59,7 @@ def write_lp(puzzle: Puzzle, out: TextIO, *, mines: Optional[int] = None, **_: A
         extra.append(f"row {TOTAL_CONSTRAINT}: the {k} cell variables sum to {system.total} (mines left to place)")
     if not k:
         extra.append(f"no unknown cell: the column {PLACEHOLDER}, fixed at 0, only keeps the file valid")
-    if not model.rows.shape[0] and system.total is None:
+    if not model.n and system.total is None:
         extra.append(f"no count to state: the row {EMPTY_ROW} (0 = 0) only keeps the file valid")
     out.write(header_text(puzzle, system, "\\", "CPLEX LP", extra))
     out.write("Minimize\n obj:")
@@ -70,9 +68,9 @@ def write_lp(puzzle: Puzzle, out: TextIO, *, mines: Optional[int] = None, **_: A
     else:
         out.write(f" 0 {PLACEHOLDER}")
     out.write("\nSubject To\n")
-    for start, stop in chunks(model.rows.shape[0]):
+    for start, stop in chunks(model.n):
         out.write(constraint_lines(model, start, stop))
-    if not model.rows.shape[0] and system.total is None:
+    if not model.n and system.total is None:
         out.write(f" {EMPTY_ROW}: 0 {model.any_var} = 0\n")  # glpsol needs a constraint
     if system.total is not None:
         out.write(f" {TOTAL_CONSTRAINT}:")

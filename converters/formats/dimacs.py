@@ -33,10 +33,10 @@ def cnf_header(enc: CnfEncoding, title: str = "DIMACS CNF") -> str:
         if enc.card_encoding:
             extra.append(f"total: exactly {system.total} of the {k} cell variables are true (pysat "
                          f"{enc.card_encoding} encoding, auxiliary variables {k + 1}..{enc.nv}), last "
-                         f"{len(enc.card)} clauses")
+                         f"{enc.card.count} clauses")
         else:
             extra.append(f"total: exactly {system.total} of the {k} cell variables are true, last "
-                         f"{len(enc.card)} clauses (no auxiliary variables needed)")
+                         f"{enc.card.count} clauses (no auxiliary variables needed)")
     return header_text(system.puzzle, system, "c", title, extra)
 
 
@@ -48,10 +48,8 @@ def write_dimacs(puzzle: Puzzle, out: TextIO, *, mines: Optional[int] = None,
     out.write(f"p cnf {enc.nv} {enc.num_clauses}\n")
     for start, stop in chunks(enc.cells.count):
         out.write(clause_text(enc.cells, start, stop))
-    card = enc.card
-    step = 1 << 15
-    for start in range(0, len(card), step):
-        out.write("".join(" ".join(map(str, c)) + " 0\n" if c else "0\n" for c in card[start:start + step]))
+    for start, stop in chunks(enc.card.count):
+        out.write(clause_text(enc.card, start, stop))
 
 
 def _detect(text: str) -> bool:
