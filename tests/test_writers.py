@@ -110,3 +110,54 @@ def test_bad_card_encoding_exits_2_and_leaves_no_file(tmp_path: Path, capsys) ->
     assert "unknown cardinality encoding 'bogus'" in capsys.readouterr().err
     assert not out.exists()
     assert list(tmp_path.iterdir()) == [src]
+
+
+def test_fixed_mps_fields_sit_in_their_columns() -> None:
+    text = registry.dumps(Puzzle.from_rows(["1??*", "12?.", "01??"], mines=4), "fixed-mps")
+    body = [ln for ln in text.splitlines() if not ln.startswith("*")]
+    assert body[0] == "NAME          MINES"
+    section = None
+    for ln in body[1:]:
+        if not ln.startswith(" "):
+            section = ln
+            continue
+        if section == "ROWS":
+            assert ln[0] == " " and ln[3] == " " and ln[1] in "NE" and len(ln[4:]) <= 8
+        elif section in ("COLUMNS", "RHS") and "MARKER" not in ln:
+            assert ln[:4] == "    " and ln[12:14] == "  " and ln[22:24] == "  "
+            assert ln[14:22].strip() and ln[24:36].strip().lstrip("-").isdigit()
+            if len(ln) > 36:
+                assert ln[36:39] == "   " and ln[39:47].strip() and ln[49:61].strip().lstrip("-").isdigit()
+        elif section == "BOUNDS":
+            assert ln[:4] == " BV " and ln[4:12] == "BND     " and ln[14:22].strip()
+
+
+def test_fixed_mps_refuses_long_names_and_points_to_free_mps(tmp_path: Path, capsys) -> None:
+    wide = Puzzle.from_rows(["?" * 1001, "1" + "?" * 1000] + ["?" * 1001] * 999)
+    with pytest.raises(Exception) as err:
+        registry.dumps(wide, "fixed-mps")
+    assert "free MPS" in str(err.value) and "8 characters" in str(err.value)
+    assert registry.dumps(Puzzle.from_rows(["?" * 1000]), "fixed-mps").count("x0_999") == 3
+    src = tmp_path / "wide.txt"
+    registry.write(wide, src, "native")
+    out = tmp_path / "wide.mps"
+    assert main(["convert", str(src), "-o", str(out), "--to", "fixed-mps"]) == 2
+    assert "free MPS" in capsys.readouterr().err
+    assert not out.exists()
+
+
+def test_mps_extension_means_free_mps() -> None:
+    assert registry.guess_format("a.mps", kind=None, direction="write").name == "mps"
+
+
+def test_columns_in_id_order() -> None:
+    puzzle = Puzzle.from_rows(["1??*?", "12?.?", "01???"], mines=5)
+    text = registry.dumps(puzzle, "mps")
+    cols = text[text.index("COLUMNS"):text.index("RHS\n")].splitlines()[2:-1]
+    seen = []
+    for ln in cols:
+        name = ln.split()[0]
+        if not seen or seen[-1] != name:
+            seen.append(name)
+    expected = [f"x{r}_{c}" for r, c in puzzle.unknown_cells()]
+    assert seen == expected

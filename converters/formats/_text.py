@@ -121,3 +121,23 @@ def add_rc(lines: Lines, prefix: str, rows: np.ndarray, cols: np.ndarray,
            mask: Optional[np.ndarray] = None) -> Lines:
     """Append a name '<prefix><row>_<col>' (naming.var_name / con_name) to each line, or nothing where masked."""
     return lines.text(prefix, mask).number(rows, mask).text("_", mask).number(cols, mask)
+
+
+def fixed_field(block: np.ndarray, width: int, right: bool = False) -> np.ndarray:
+    """A NUL-padded byte matrix as a space-padded field of exactly `width` bytes, left- or right-aligned.
+
+    Raises ValueError when some row's text is longer than the field.
+    """
+    n, w = block.shape
+    filled = block != 0
+    count = filled.sum(axis=1, dtype=np.int32)
+    if n and int(count.max()) > width:
+        raise ValueError(f"text longer than a {width}-character field")
+    # each text byte goes to its rank among the row's text bytes (shifted right when right-aligned)
+    dest = np.cumsum(filled, axis=1, dtype=np.int32) - 1
+    if right:
+        dest += (width - count)[:, None]
+    rows, cols = np.nonzero(filled)
+    out = np.full((n, width), 32, dtype=np.uint8)
+    out[rows, dest[rows, cols]] = block[rows, cols]
+    return out

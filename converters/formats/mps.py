@@ -1,0 +1,246 @@
+"""MPS writers: free MPS (`mps`, .mps) and fixed MPS (`fixed-mps`), read by glpsol, CBC, HiGHS, lp_solve.
+
+Same model as the LP file: a zero objective row `obj`, one E row per stated count (c<row>_<col>) and the
+total as row `total`; COLUMNS in variable id order, each column's zero objective entry first (so that every
+column appears, in order), all inside one INTORG/INTEND marker pair; explicit `BV` bounds.
+
+Free MPS puts FREE on the NAME line: CBC reads files named .mps as fixed MPS unless told so, and
+glpsol --freemps, HiGHS and lp_solve -fmps accept it. Fixed MPS keeps every field in its columns (glpsol
+--mps is strictly positional) and names to 8 characters: a board whose names do not fit is refused.
+"""
+from __future__ import annotations
+
+from typing import Any, List, Optional, TextIO
+
+import numpy as np
+
+from ..errors import FormatError
+from ..header import header_text
+from ..naming import TOTAL_CONSTRAINT
+from ..puzzle import Puzzle
+from ..registry import register_format
+from ._linear import PLACEHOLDER, LinearModel, linear_model
+from ._text import CHUNK, Lines, add_rc, chunks, fixed_field, render_tokens
+
+PROBLEM_NAME = "MINES"
+OBJ = "obj"
+FIXED_NAME_WIDTH = 8
+
+
+class _Style:
+    """Field layout of one MPS flavour."""
+
+    def __init__(self, fixed: bool) -> None:
+        self.fixed = fixed
+
+    def name(self, block: np.ndarray) -> np.ndarray:
+        return fixed_field(block, FIXED_NAME_WIDTH) if self.fixed else block
+
+    def number(self, block: np.ndarray) -> np.ndarray:
+        return fixed_field(block, 12, right=True) if self.fixed else block
+
+    def const(self, text: str, n: int, width: Optional[int] = None) -> np.ndarray:
+        raw = text.ljust(width) if (self.fixed and width) else text
+        return Lines(n).text(raw).matrix()
+
+    def head(self, names: np.ndarray) -> np.ndarray:
+        """'    NAME      ' (fields 1-2, up to column 14) / ' NAME'."""
+        n = names.shape[0]
+        if self.fixed:
+            return np.hstack([self.const("    ", n), self.name(names), self.const("  ", n)])
+        return np.hstack([self.const(" ", n), names])
+
+    def entry(self, names: np.ndarray, values: np.ndarray, second: np.ndarray) -> np.ndarray:
+        """'ROWNAME   value' in fields 3-4 (first) or 5-6 (second) / ' ROWNAME value'."""
+        n = names.shape[0]
+        if self.fixed:
+            gap = Lines(n).text("   ", second).matrix()
+            return np.hstack([gap, self.name(names), self.const("  ", n), self.number(values)])
+        return np.hstack([self.const(" ", n), names, self.const(" ", n), values])
+
+    def line(self, *pieces: str) -> str:
+        """A line of constant fields, positioned like head + entries."""
+        if not self.fixed:
+            return " " + " ".join(pieces) + "\n"
+        first, rest = pieces[0], pieces[1:]
+        text = "    " + first.ljust(FIXED_NAME_WIDTH) + "  "
+        for i in range(0, len(rest), 2):
+            if i:
+                text += "   "
+            text += rest[i].ljust(FIXED_NAME_WIDTH) + "  " + rest[i + 1].rjust(12)
+        return text.rstrip() + "\n"
+
+
+def _pairs(style: _Style, group: np.ndarray, heads: np.ndarray, names: np.ndarray, values: np.ndarray) -> str:
+    """Lines 'head entry [entry]' with each group's entries (sorted by group) two to a line."""
+    ngroups = heads.shape[0]
+    count = np.bincount(group, minlength=ngroups)
+    lines_per = (count + 1) // 2
+    line_start = np.cumsum(lines_per) - lines_per
+    first_entry = np.cumsum(count) - count
+    p = np.arange(group.shape[0]) - first_entry[group]
+    line = line_start[group] + p // 2
+    nlines = int(lines_per.sum())
+    line_group = np.repeat(np.arange(ngroups), lines_per)
+    nl = Lines(nlines).text("\n").matrix()
+    entries = style.entry(names, values, (p % 2) == 1)
+    return render_tokens(4 * nlines, [
+        (4 * np.arange(nlines), heads[line_group]),
+        (4 * line + 1 + p % 2, entries),
+        (4 * np.arange(nlines) + 3, nl),
+    ])
+
+
+def _check_fixed_names(model: LinearModel) -> None:
+    system = model.system
+    rc = np.concatenate([system.var_rc, system.con_rc[model.rows]]) if model.k or model.n else None
+    if rc is None or not rc.shape[0]:
+        return
+    longest = 2 + len(str(int(rc[:, 0].max()))) + len(str(int(rc[:, 1].max())))
+    if longest > FIXED_NAME_WIDTH:
+        p = system.puzzle
+        raise FormatError(f"fixed MPS allows names of at most {FIXED_NAME_WIDTH} characters, and the names of "
+                          f"this {p.rows} x {p.cols} board take up to {longest} (x<row>_<col>); write free MPS "
+                          "instead (--to mps, or a .mps output name)")
+
+
+def _rows_section(style: _Style, model: LinearModel, out: TextIO) -> None:
+    out.write("ROWS\n N  obj\n" if style.fixed else "ROWS\n N obj\n")
+    for start, stop in chunks(model.n):
+        rows = model.chunk(start, stop)
+        out.write(add_rc(Lines(rows.n).text(" E  " if style.fixed else " E "), "c", rows.con_r, rows.con_c)
+                  .text("\n").render())
+    if model.system.total is not None:
+        out.write((" E  " if style.fixed else " E ") + TOTAL_CONSTRAINT + "\n")
+
+
+def _columns_section(style: _Style, model: LinearModel, out: TextIO) -> None:
+    system = model.system
+    k = model.k
+    if style.fixed:
+        intorg = "    MARKER    'MARKER'                 'INTORG'\n"
+        intend = "    MARKER    'MARKER'                 'INTEND'\n"
+    else:
+        intorg, intend = " MARKER 'MARKER' 'INTORG'\n", " MARKER 'MARKER' 'INTEND'\n"
+    out.write("COLUMNS\n" + intorg)
+    if not k:
+        out.write(style.line(PLACEHOLDER, OBJ, "0"))
+        out.write(intend)
+        return
+    # entries (variable, kind, constraint): the objective's 0 first, then the counts, then the total
+    whole = model.chunk(0, model.n)
+    t = whole.term_id.shape[0]
+    has_total = system.total is not None
+    var = np.concatenate([np.arange(1, k + 1), whole.term_id.astype(np.int64)] +
+                         ([np.arange(1, k + 1)] if has_total else []))
+    kind = np.concatenate([np.zeros(k, np.int64), np.ones(t, np.int64)] + ([np.full(k, 2)] if has_total else []))
+    con = np.concatenate([np.zeros(k, np.int64), whole.term_line.astype(np.int64)] +
+                         ([np.zeros(k, np.int64)] if has_total else []))
+    order = np.argsort(var * 3 + kind, kind="stable")
+    var, kind, con = var[order], kind[order], con[order]
+    bounds = np.searchsorted(var, np.arange(1, k + 2, CHUNK // 4).clip(max=k + 1))
+    bounds = np.unique(np.append(bounds, var.shape[0]))
+    for a, b in zip(bounds[:-1], bounds[1:]):
+        v, kd, cn = var[a:b], kind[a:b], con[a:b]
+        v0 = int(v[0])
+        group = v - v0
+        ng = int(v[-1]) - v0 + 1
+        rc = system.var_rc[v0 - 1:v0 - 1 + ng]
+        heads = style.head(add_rc(Lines(ng), "x", rc[:, 0], rc[:, 1]).matrix())
+        is_con = kd == 1
+        names = Lines(b - a).text(OBJ, kd == 0).text(TOTAL_CONSTRAINT, kd == 2)
+        safe = np.where(is_con, cn, 0) if model.n else np.zeros_like(cn)
+        con_r = whole.con_r if model.n else np.zeros(1, np.int32)
+        con_c = whole.con_c if model.n else np.zeros(1, np.int32)
+        add_rc(names, "c", con_r[safe], con_c[safe], is_con)
+        values = Lines(b - a).number((kd != 0).astype(np.int64)).matrix()
+        out.write(_pairs(style, group, heads, names.matrix(), values))
+    out.write(intend)
+
+
+def _rhs_section(style: _Style, model: LinearModel, out: TextIO) -> None:
+    out.write("RHS\n")
+    system = model.system
+    whole = model.chunk(0, model.n)
+    nz = np.nonzero(whole.rhs != 0)[0]
+    total = system.total
+    names = add_rc(Lines(nz.shape[0]), "c", whole.con_r[nz], whole.con_c[nz]).matrix()
+    values = Lines(nz.shape[0]).number(whole.rhs[nz], signed=True).matrix()
+    if total:
+        extra_n = Lines(1).text(TOTAL_CONSTRAINT).matrix()
+        extra_v = Lines(1).number(np.array([total]), signed=True).matrix()
+        names = _stack(names, extra_n)
+        values = _stack(values, extra_v)
+    if names.shape[0]:
+        heads = style.head(Lines(1).text("RHS").matrix())
+        out.write(_pairs(style, np.zeros(names.shape[0], dtype=np.int64), heads, names, values))
+
+
+def _stack(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    w = max(a.shape[1], b.shape[1])
+    out = np.zeros((a.shape[0] + b.shape[0], w), dtype=np.uint8)
+    out[:a.shape[0], w - a.shape[1]:] = a
+    out[a.shape[0]:, w - b.shape[1]:] = b
+    return out
+
+
+def _bounds_section(style: _Style, model: LinearModel, out: TextIO) -> None:
+    out.write("BOUNDS\n")
+    if not model.k:
+        out.write(f" FX {'BND':<8}  {PLACEHOLDER:<8}  {0:>12}\n" if style.fixed else f" FX BND {PLACEHOLDER} 0\n")
+        return
+    lead = " BV BND       " if style.fixed else " BV BND "
+    for start, stop in chunks(model.k):
+        rc = model.system.var_rc[start:stop]
+        out.write(add_rc(Lines(stop - start).text(lead), "x", rc[:, 0], rc[:, 1]).text("\n").render())
+
+
+def _write(puzzle: Puzzle, out: TextIO, fixed: bool, mines: Optional[int]) -> None:
+    model = linear_model(puzzle, mines)
+    system = model.system
+    if fixed:
+        _check_fixed_names(model)
+    style = _Style(fixed)
+    extra: List[str] = [
+        "minimise the zero row obj; one E row per revealed cell with an unknown neighbour (or whose count "
+        "cannot be met), named c<row>_<col>: the sum of its unknown neighbours = its count minus its "
+        "known-mine neighbours; columns in id order, integer markers, BV bounds"]
+    if system.total is not None:
+        extra.append(f"row {TOTAL_CONSTRAINT}: the {model.k} cell variables sum to {system.total}")
+    if not model.k:
+        extra.append(f"no unknown cell: the column {PLACEHOLDER}, fixed at 0, only keeps the file valid")
+    out.write(header_text(puzzle, system, "*", "fixed MPS" if fixed else "free MPS", extra))
+    out.write(f"NAME          {PROBLEM_NAME}\n" if fixed else f"NAME {PROBLEM_NAME} FREE\n")
+    _rows_section(style, model, out)
+    _columns_section(style, model, out)
+    _rhs_section(style, model, out)
+    _bounds_section(style, model, out)
+    out.write("ENDATA\n")
+
+
+def write_free_mps(puzzle: Puzzle, out: TextIO, *, mines: Optional[int] = None, **_: Any) -> None:
+    """Write the puzzle as free MPS."""
+    _write(puzzle, out, False, mines)
+
+
+def write_fixed_mps(puzzle: Puzzle, out: TextIO, *, mines: Optional[int] = None, **_: Any) -> None:
+    """Write the puzzle as fixed MPS (names of at most 8 characters, else FormatError)."""
+    _write(puzzle, out, True, mines)
+
+
+def _detect(text: str) -> bool:
+    lines = [ln for ln in text[:8192].splitlines() if ln.strip() and not ln.startswith("*")]
+    return bool(lines) and lines[0].startswith("NAME") and any(ln.startswith("ROWS") for ln in lines[1:4])
+
+
+def _detect_fixed(text: str) -> bool:
+    return _detect(text) and not any(ln.startswith("NAME") and ln.split()[-1] == "FREE"
+                                     for ln in text[:8192].splitlines())
+
+
+# registration order matters: for a .mps output name the registry picks the first candidate, free MPS
+register_format("mps", [".mps", ".fmps"], "model", writer=write_free_mps, detect=_detect,
+                description="free MPS for MIP solvers (glpsol --freemps, cbc, HiGHS, lp_solve -fmps)",
+                aliases=("free-mps",))
+register_format("fixed-mps", [".mps"], "model", writer=write_fixed_mps, detect=_detect_fixed,
+                description="fixed MPS, names up to 8 characters (glpsol --mps, cbc, HiGHS, lp_solve -mps)")
