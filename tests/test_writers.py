@@ -44,9 +44,12 @@ def test_output_is_deterministic_and_lines_are_short(fmt: str) -> None:
     a = registry.dumps(puzzle, fmt)
     b = registry.dumps(puzzle, fmt)
     assert a == b
-    limit = 255
     body = [ln for ln in a.splitlines() if not ln.startswith(("c ", "\\ ", "* ", "# ", "; "))]
-    assert max(len(ln) for ln in body) <= limit
+    if fmt == "opb":
+        # minisat+ wants each constraint on one line: only the total may be long, the counts are short
+        body = [ln for ln in body if ln.count(" x") <= 8]
+        assert len(body) >= len(a.splitlines()) - 1 - sum(ln.startswith("* ") for ln in a.splitlines())
+    assert max(len(ln) for ln in body) <= 255
 
 
 def test_dimacs_header_counts_are_exact() -> None:
