@@ -106,9 +106,10 @@ def _check_fixed_names(model: LinearModel) -> None:
 
 def _rows_section(style: _Style, model: LinearModel, out: TextIO) -> None:
     out.write("ROWS\n N  obj\n" if style.fixed else "ROWS\n N obj\n")
+    rc = model.system.con_rc
     for start, stop in chunks(model.n):
-        rows = model.chunk(start, stop)
-        out.write(add_rc(Lines(rows.n).text(" E  " if style.fixed else " E "), "c", rows.con_r, rows.con_c)
+        idx = model.rows[start:stop]
+        out.write(add_rc(Lines(stop - start).text(" E  " if style.fixed else " E "), "c", rc[idx, 0], rc[idx, 1])
                   .text("\n").render())
     if model.system.total is not None:
         out.write((" E  " if style.fixed else " E ") + TOTAL_CONSTRAINT + "\n")
@@ -127,33 +128,38 @@ def _columns_section(style: _Style, model: LinearModel, out: TextIO) -> None:
         out.write(style.line(PLACEHOLDER, OBJ, "0"))
         out.write(intend)
         return
-    # entries (variable, kind, constraint): the objective's 0 first, then the counts, then the total
-    whole = model.chunk(0, model.n)
-    t = whole.term_id.shape[0]
+    # the count terms, column-major: by variable, then by constraint (stable sort keeps row-major order)
+    lens = system.con_len[model.rows]
+    term_con = np.repeat(np.arange(model.n, dtype=np.int32), lens)
+    order = np.argsort(model.term_id, kind="stable")
+    term_var = model.term_id[order]
+    term_con = term_con[order]
+    del order
+    con_rc = system.con_rc[model.rows]
     has_total = system.total is not None
-    var = np.concatenate([np.arange(1, k + 1), whole.term_id.astype(np.int64)] +
-                         ([np.arange(1, k + 1)] if has_total else []))
-    kind = np.concatenate([np.zeros(k, np.int64), np.ones(t, np.int64)] + ([np.full(k, 2)] if has_total else []))
-    con = np.concatenate([np.zeros(k, np.int64), whole.term_line.astype(np.int64)] +
-                         ([np.zeros(k, np.int64)] if has_total else []))
-    order = np.argsort(var * 3 + kind, kind="stable")
-    var, kind, con = var[order], kind[order], con[order]
-    bounds = np.searchsorted(var, np.arange(1, k + 2, CHUNK // 4).clip(max=k + 1))
-    bounds = np.unique(np.append(bounds, var.shape[0]))
-    for a, b in zip(bounds[:-1], bounds[1:]):
-        v, kd, cn = var[a:b], kind[a:b], con[a:b]
-        v0 = int(v[0])
-        group = v - v0
-        ng = int(v[-1]) - v0 + 1
-        rc = system.var_rc[v0 - 1:v0 - 1 + ng]
-        heads = style.head(add_rc(Lines(ng), "x", rc[:, 0], rc[:, 1]).matrix())
-        is_con = kd == 1
-        names = Lines(b - a).text(OBJ, kd == 0).text(TOTAL_CONSTRAINT, kd == 2)
-        safe = np.where(is_con, cn, 0) if model.n else np.zeros_like(cn)
-        con_r = whole.con_r if model.n else np.zeros(1, np.int32)
-        con_c = whole.con_c if model.n else np.zeros(1, np.int32)
-        add_rc(names, "c", con_r[safe], con_c[safe], is_con)
-        values = Lines(b - a).number((kd != 0).astype(np.int64)).matrix()
+    step = max(1, CHUNK // 8)
+    for v0 in range(1, k + 1, step):
+        v1 = min(k + 1, v0 + step)
+        a, b = np.searchsorted(term_var, [v0, v1])
+        nv = v1 - v0
+        # each column's entries: its objective 0 first, then its counts, then the total
+        per = 1 + np.bincount(term_var[a:b] - v0, minlength=nv) + (1 if has_total else 0)
+        first = np.cumsum(per) - per
+        n_ent = int(per.sum())
+        kind = np.ones(n_ent, dtype=np.int8)
+        kind[first] = 0
+        if has_total:
+            kind[first + per - 1] = 2
+        is_con = kind == 1
+        con = np.zeros(n_ent, dtype=np.int64)
+        con[is_con] = term_con[a:b]
+        group = np.repeat(np.arange(nv), per)
+        rc = system.var_rc[v0 - 1:v1 - 1]
+        heads = style.head(add_rc(Lines(nv), "x", rc[:, 0], rc[:, 1]).matrix())
+        names = Lines(n_ent).text(OBJ, kind == 0).text(TOTAL_CONSTRAINT, kind == 2)
+        if model.n:
+            add_rc(names, "c", con_rc[con, 0], con_rc[con, 1], is_con)
+        values = Lines(n_ent).number((kind != 0).astype(np.int64)).matrix()
         out.write(_pairs(style, group, heads, names.matrix(), values))
     out.write(intend)
 
@@ -161,18 +167,17 @@ def _columns_section(style: _Style, model: LinearModel, out: TextIO) -> None:
 def _rhs_section(style: _Style, model: LinearModel, out: TextIO) -> None:
     out.write("RHS\n")
     system = model.system
-    whole = model.chunk(0, model.n)
-    nz = np.nonzero(whole.rhs != 0)[0]
+    nz = model.rows[np.nonzero(system.con_rhs[model.rows])[0]]
+    heads = style.head(Lines(1).text("RHS").matrix())
     total = system.total
-    names = add_rc(Lines(nz.shape[0]), "c", whole.con_r[nz], whole.con_c[nz]).matrix()
-    values = Lines(nz.shape[0]).number(whole.rhs[nz], signed=True).matrix()
-    if total:
-        extra_n = Lines(1).text(TOTAL_CONSTRAINT).matrix()
-        extra_v = Lines(1).number(np.array([total]), signed=True).matrix()
-        names = _stack(names, extra_n)
-        values = _stack(values, extra_v)
-    if names.shape[0]:
-        heads = style.head(Lines(1).text("RHS").matrix())
+    n = nz.shape[0] + (1 if total else 0)
+    for start, stop in chunks(n, CHUNK):  # CHUNK is even: the pairs of one line stay together
+        idx = nz[start:stop]
+        names = add_rc(Lines(idx.shape[0]), "c", system.con_rc[idx, 0], system.con_rc[idx, 1]).matrix()
+        values = Lines(idx.shape[0]).number(system.con_rhs[idx], signed=True).matrix()
+        if total and stop == n:
+            names = _stack(names, Lines(1).text(TOTAL_CONSTRAINT).matrix())
+            values = _stack(values, Lines(1).number(np.array([total]), signed=True).matrix())
         out.write(_pairs(style, np.zeros(names.shape[0], dtype=np.int64), heads, names, values))
 
 
