@@ -5,6 +5,7 @@ import re
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from converters import registry
@@ -164,3 +165,27 @@ def test_columns_in_id_order() -> None:
             seen.append(name)
     expected = [f"x{r}_{c}" for r, c in puzzle.unknown_cells()]
     assert seen == expected
+
+
+@pytest.mark.parametrize("fmt", ["lp", "mps", "fixed-mps", "smt2"])
+def test_names_are_the_naming_module_s_and_legal_everywhere(fmt: str) -> None:
+    from converters.naming import con_name, var_name
+
+    puzzle = Puzzle.from_rows(["1??*?", "12?.?", "01???"], mines=5)
+    text = registry.dumps(puzzle, fmt)
+    body = "\n".join(ln for ln in text.splitlines() if not ln.startswith(("\\", "*", ";")))
+    words = set(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", body))
+    cells = {var_name(r, c) for r, c in puzzle.unknown_cells()}
+    assert cells <= words
+    assert {w for w in words if re.fullmatch(r"x\d+_\d+", w)} == cells
+    if fmt != "smt2":
+        from converters.encode import constraint_rows
+        from converters.system import build_system
+
+        system = build_system(puzzle)
+        # every count with an unknown neighbour; (2, 0) shows 0 with none around it: nothing to state
+        counts = {con_name(r, c) for r, c in system.con_rc[constraint_rows(system)].tolist()}
+        assert "c2_0" not in counts and len(counts) == system.num_constraints - 1
+        assert {w for w in words if re.fullmatch(r"c\d+_\d+", w)} == counts
+        assert "total" in words
+    assert all(NAME_RE.match(w) and not re.fullmatch(r"[eE]\d.*", w) for w in words)

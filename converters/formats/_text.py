@@ -128,16 +128,15 @@ def fixed_field(block: np.ndarray, width: int, right: bool = False) -> np.ndarra
 
     Raises ValueError when some row's text is longer than the field.
     """
-    n, w = block.shape
-    filled = block != 0
-    count = filled.sum(axis=1, dtype=np.int32)
+    n = block.shape[0]
+    count = np.count_nonzero(block, axis=1)
     if n and int(count.max()) > width:
         raise ValueError(f"text longer than a {width}-character field")
-    # each text byte goes to its rank among the row's text bytes (shifted right when right-aligned)
-    dest = np.cumsum(filled, axis=1, dtype=np.int32) - 1
+    # squeeze the text bytes out, then drop each row's run at its place in the space-filled field
+    data = np.frombuffer(np.ascontiguousarray(block).tobytes().translate(None, b"\0"), dtype=np.uint8)
+    base = np.arange(n, dtype=np.int64) * width - (np.cumsum(count) - count)
     if right:
-        dest += (width - count)[:, None]
-    rows, cols = np.nonzero(filled)
-    out = np.full((n, width), 32, dtype=np.uint8)
-    out[rows, dest[rows, cols]] = block[rows, cols]
-    return out
+        base += width - count
+    out = np.full(n * width, 32, dtype=np.uint8)
+    out[np.arange(data.shape[0], dtype=np.int64) + np.repeat(base, count)] = data
+    return out.reshape(n, width)

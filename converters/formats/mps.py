@@ -36,8 +36,15 @@ class _Style:
     def name(self, block: np.ndarray) -> np.ndarray:
         return fixed_field(block, FIXED_NAME_WIDTH) if self.fixed else block
 
-    def number(self, block: np.ndarray) -> np.ndarray:
-        return fixed_field(block, 12, right=True) if self.fixed else block
+    def number(self, block: np.ndarray, aligned: bool = False) -> np.ndarray:
+        """A number field; `aligned` when the block is unsigned numbers (already right-aligned)."""
+        if not self.fixed:
+            return block
+        if aligned and block.shape[1] <= 12:
+            out = np.full((block.shape[0], 12), 32, dtype=np.uint8)
+            out[:, 12 - block.shape[1]:] = np.where(block == 0, np.uint8(32), block)
+            return out
+        return fixed_field(block, 12, right=True)
 
     def const(self, text: str, n: int, width: Optional[int] = None) -> np.ndarray:
         raw = text.ljust(width) if (self.fixed and width) else text
@@ -50,12 +57,12 @@ class _Style:
             return np.hstack([self.const("    ", n), self.name(names), self.const("  ", n)])
         return np.hstack([self.const(" ", n), names])
 
-    def entry(self, names: np.ndarray, values: np.ndarray, second: np.ndarray) -> np.ndarray:
+    def entry(self, names: np.ndarray, values: np.ndarray, second: np.ndarray, aligned: bool = False) -> np.ndarray:
         """'ROWNAME   value' in fields 3-4 (first) or 5-6 (second) / ' ROWNAME value'."""
         n = names.shape[0]
         if self.fixed:
             gap = Lines(n).text("   ", second).matrix()
-            return np.hstack([gap, self.name(names), self.const("  ", n), self.number(values)])
+            return np.hstack([gap, self.name(names), self.const("  ", n), self.number(values, aligned)])
         return np.hstack([self.const(" ", n), names, self.const(" ", n), values])
 
     def line(self, *pieces: str) -> str:
@@ -71,7 +78,8 @@ class _Style:
         return text.rstrip() + "\n"
 
 
-def _pairs(style: _Style, group: np.ndarray, heads: np.ndarray, names: np.ndarray, values: np.ndarray) -> str:
+def _pairs(style: _Style, group: np.ndarray, heads: np.ndarray, names: np.ndarray, values: np.ndarray,
+           aligned: bool = False) -> str:
     """Lines 'head entry [entry]' with each group's entries (sorted by group) two to a line."""
     ngroups = heads.shape[0]
     count = np.bincount(group, minlength=ngroups)
@@ -83,7 +91,7 @@ def _pairs(style: _Style, group: np.ndarray, heads: np.ndarray, names: np.ndarra
     nlines = int(lines_per.sum())
     line_group = np.repeat(np.arange(ngroups), lines_per)
     nl = Lines(nlines).text("\n").matrix()
-    entries = style.entry(names, values, (p % 2) == 1)
+    entries = style.entry(names, values, (p % 2) == 1, aligned)
     return render_tokens(4 * nlines, [
         (4 * np.arange(nlines), heads[line_group]),
         (4 * line + 1 + p % 2, entries),
@@ -160,7 +168,7 @@ def _columns_section(style: _Style, model: LinearModel, out: TextIO) -> None:
         if model.n:
             add_rc(names, "c", con_rc[con, 0], con_rc[con, 1], is_con)
         values = Lines(n_ent).number((kind != 0).astype(np.int64)).matrix()
-        out.write(_pairs(style, group, heads, names.matrix(), values))
+        out.write(_pairs(style, group, heads, names.matrix(), values, aligned=True))
     out.write(intend)
 
 

@@ -1,0 +1,192 @@
+"""Time parse + write of every solver format on a big board, against PuLP and glpsol doing the same job.
+
+    python benchmarks/bench_formats.py                      # 1000x1000, 20% mines, every safe cell revealed
+    python benchmarks/bench_formats.py --size 300 --skip-pulp
+    python benchmarks/bench_formats.py --formats lp,mps --keep /tmp/bench
+
+The board is Chlond's setting: a random mine placement (fixed seed) with every safe cell showing its count
+and the total mine count given. Each measurement runs in a fresh Python process, so "wall" is what a user
+waits for `mineconv convert` (interpreter start-up and imports included) and "peak MB" is that process's
+own maximum resident size. Every format is written twice and the two outputs must be byte-identical.
+Baselines, also in fresh processes: PuLP building the same model (converters.encode.to_pulp) then
+`writeLP` / `writeMPS`, and glpsol translating the MathProg model (`glpsol --check -m FILE.mod --wlp`).
+Targets: each format at least 20x faster than PuLP build + write, peak memory under 300 MB.
+"""
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Dict, List, Optional
+
+ROOT = Path(__file__).resolve().parent.parent
+FORMATS = ["cnf", "lp", "mps", "fixed-mps", "mathprog", "opb", "smt2"]
+EXT = {"cnf": ".cnf", "lp": ".lp", "mps": ".mps", "fixed-mps": ".mps", "mathprog": ".mod", "opb": ".opb",
+       "smt2": ".smt2"}
+SPEED_TARGET = 20.0
+MEMORY_TARGET_MB = 300.0
+
+CHILD_WRITE = r"""
+import json, resource, sys, time
+t0 = time.perf_counter()
+from converters import registry
+t1 = time.perf_counter()
+puzzle = registry.read(sys.argv[1])
+t2 = time.perf_counter()
+registry.write(puzzle, sys.argv[2], sys.argv[3])
+t3 = time.perf_counter()
+print(json.dumps({"import": t1 - t0, "parse": t2 - t1, "write": t3 - t2,
+                  "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
+"""
+
+CHILD_PULP = r"""
+import json, resource, sys, time, warnings
+warnings.simplefilter("ignore")
+from converters import registry
+from converters.encode import to_pulp
+puzzle = registry.read(sys.argv[1])
+t0 = time.perf_counter()
+prob = to_pulp(puzzle)
+t1 = time.perf_counter()
+prob.writeLP(sys.argv[2])
+t2 = time.perf_counter()
+prob.writeMPS(sys.argv[3])
+t3 = time.perf_counter()
+print(json.dumps({"build": t1 - t0, "writeLP": t2 - t1, "writeMPS": t3 - t2,
+                  "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
+"""
+
+
+def sha256(path: Path) -> str:
+    """Digest of a file, read in chunks."""
+    h = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def child(code: str, *args: str) -> Dict:
+    """Run code in a fresh interpreter; its JSON report plus the wall time of the whole process."""
+    t = time.perf_counter()
+    proc = subprocess.run([sys.executable, "-c", code, *args], cwd=ROOT, capture_output=True, text=True)
+    wall = time.perf_counter() - t
+    if proc.returncode != 0:
+        raise SystemExit(f"child failed ({' '.join(args)}):\n{proc.stderr}")
+    report = json.loads(proc.stdout.strip().splitlines()[-1])
+    report["wall"] = wall
+    return report
+
+
+def make_board(size: int, density: float, seed: int, folder: Path) -> Path:
+    """Write the benchmark board in the native notation; return its path."""
+    sys.path.insert(0, str(ROOT))
+    from converters import registry
+    from converters.generate import full_reveal, place_mines
+
+    puzzle = full_reveal(place_mines(size, size, density=density, seed=seed))
+    path = folder / f"board-{size}.txt"
+    registry.write(puzzle, path, "native")
+    print(f"board: {size} x {size}, {puzzle.unknown_count} unknown cells (mines), "
+          f"{puzzle.stats['revealed']} counts, total {puzzle.mines}")
+    return path
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    """Run the benchmark and print the table and the verdicts."""
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--size", type=int, default=1000, help="board side (default 1000)")
+    ap.add_argument("--density", type=float, default=0.2, help="mine density (default 0.2)")
+    ap.add_argument("--seed", type=int, default=1, help="random seed of the mine placement (default 1)")
+    ap.add_argument("--formats", default=",".join(FORMATS), help="comma-separated formats (default all)")
+    ap.add_argument("--skip-pulp", action="store_true", help="do not run the PuLP baseline (slow: minutes)")
+    ap.add_argument("--skip-glpsol", action="store_true", help="do not run the glpsol baseline")
+    ap.add_argument("--keep", metavar="DIR", help="write the files here and keep them (default: a temp folder)")
+    args = ap.parse_args(argv)
+    formats = [f for f in args.formats.split(",") if f]
+    folder = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="mineconv-bench-"))
+    folder.mkdir(parents=True, exist_ok=True)
+    try:
+        return run(args, formats, folder)
+    finally:
+        if not args.keep:
+            shutil.rmtree(folder, ignore_errors=True)
+
+
+def run(args: argparse.Namespace, formats: List[str], folder: Path) -> int:
+    """The measurements (files in folder)."""
+    board = make_board(args.size, args.density, args.seed, folder)
+    results: Dict[str, Dict] = {}
+    for fmt in formats:
+        runs = []
+        for i in range(2):
+            out = folder / f"out-{fmt}-{i}{EXT[fmt]}"
+            report = child(CHILD_WRITE, str(board), str(out), fmt)
+            report["bytes"] = out.stat().st_size
+            report["sha"] = sha256(out)
+            if i:
+                out.unlink()
+            runs.append(report)
+        best = min(runs, key=lambda r: r["wall"])
+        best["identical"] = runs[0]["sha"] == runs[1]["sha"]
+        best["peak_mb"] = max(r["peak_mb"] for r in runs)
+        results[fmt] = best
+        print(f"  {fmt:<10} wall {best['wall']:6.2f} s  (parse {best['parse']:.2f} + write {best['write']:.2f}"
+              f" + start-up {best['import']:.2f})  peak {best['peak_mb']:6.1f} MB", flush=True)
+
+    pulp = None
+    if not args.skip_pulp:
+        print("PuLP baseline (build + writeLP + writeMPS) ...", flush=True)
+        pulp = child(CHILD_PULP, str(board), str(folder / "pulp.lp"), str(folder / "pulp.mps"))
+        print(f"  PuLP: build {pulp['build']:.1f} s, writeLP {pulp['writeLP']:.1f} s, "
+              f"writeMPS {pulp['writeMPS']:.1f} s, peak {pulp['peak_mb']:.0f} MB", flush=True)
+
+    glpsol_s = None
+    glpsol = shutil.which("glpsol")
+    if not args.skip_glpsol and glpsol:
+        mod = folder / "glpsol-input.mod"
+        if "mathprog" in results:
+            mod = folder / "out-mathprog-0.mod"
+        else:
+            child(CHILD_WRITE, str(board), str(mod), "mathprog")
+        t = time.perf_counter()
+        proc = subprocess.run([glpsol, "--check", "-m", str(mod), "--wlp", str(folder / "glpsol.lp")],
+                              capture_output=True, text=True)
+        glpsol_s = time.perf_counter() - t
+        if proc.returncode != 0:
+            print(proc.stdout[-2000:])
+            glpsol_s = None
+        else:
+            print(f"glpsol translating the MathProg model to LP: {glpsol_s:.1f} s", flush=True)
+
+    print()
+    print(f"{'format':<10} {'wall s':>7} {'write s':>8} {'peak MB':>8} {'out MB':>7} {'same':>5} "
+          f"{'x PuLP':>7} {'x PuLP(w)':>9} {'x glpsol':>8}")
+    ok = True
+    for fmt, r in results.items():
+        pulp_s = None
+        if pulp:
+            pulp_s = pulp["build"] + (pulp["writeMPS"] if "mps" in fmt else pulp["writeLP"])
+        ratio = pulp_s / r["wall"] if pulp_s else None
+        ratio_w = pulp_s / (r["parse"] + r["write"]) if pulp_s else None
+        g = glpsol_s / r["wall"] if glpsol_s else None
+        fmt_ratio = (lambda x: f"{x:7.1f}" if x is not None else "      -")
+        print(f"{fmt:<10} {r['wall']:7.2f} {r['write']:8.2f} {r['peak_mb']:8.1f} {r['bytes'] / 1e6:7.1f} "
+              f"{'yes' if r['identical'] else 'NO':>5} {fmt_ratio(ratio)} {fmt_ratio(ratio_w):>9} {fmt_ratio(g):>8}")
+        ok &= r["identical"] and r["peak_mb"] < MEMORY_TARGET_MB and (ratio is None or ratio >= SPEED_TARGET)
+    print()
+    print("x PuLP: PuLP build + writeLP (writeMPS for MPS) over our whole `mineconv convert` process; "
+          "x PuLP(w): over our parse + write alone; x glpsol: glpsol translating the .mod over our process")
+    print(f"targets: >= {SPEED_TARGET:.0f}x PuLP, peak < {MEMORY_TARGET_MB:.0f} MB, identical bytes: "
+          f"{'met' if ok else 'NOT met'}")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
