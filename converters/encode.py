@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import chain, combinations
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import List, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -233,9 +233,3 @@ def to_pulp(puzzle: Puzzle, mines: Optional[int] = None):
 def constraint_rows(system: LinearSystem) -> np.ndarray:
     """Indices of the constraints a linear file states: all but the met ones with no variable (0 = 0)."""
     return np.nonzero((system.con_len > 0) | (system.con_rhs != 0))[0]
-
-
-def card_options(options: Dict) -> Optional[str]:
-    """The card_encoding writer option, validated (None means the default)."""
-    name = options.get("card_encoding")
-    return None if name is None else check_card_encoding(name)

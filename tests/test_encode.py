@@ -5,7 +5,6 @@ import itertools
 import random
 from typing import List, Optional, Set, Tuple
 
-import numpy as np
 import pytest
 
 from converters.encode import (CARD_ENCODINGS, DEFAULT_CARD_ENCODING, cnf_clauses, encode_cnf, to_cnf,
@@ -223,3 +222,16 @@ def test_to_pulp_names_and_rows() -> None:
     assert sorted(prob.constraints) == ["c0_0", "c1_0", "c1_1", "c2_1", "total"]
     assert sorted(v.name for v in prob.variables()) == ["x0_1", "x0_2", "x1_2", "x2_2"]
     assert all(v.cat == "Integer" and v.upBound == 1 for v in prob.variables())
+
+
+@pytest.mark.parametrize("rows, mines, verdict", [
+    (["1.", "..", "?."], None, "Infeasible"),   # a count with nothing unknown around it that is not met
+    (["1*", "11"], 1, "Optimal"),               # no unknown cell at all, consistent
+    (["2*", "11"], None, "Infeasible"),         # no unknown cell at all, inconsistent
+    (["??", "??"], 5, "Infeasible"),            # total above the number of cells left
+])
+def test_to_pulp_edge_boards(rows: List[str], mines: Optional[int], verdict: str) -> None:
+    import pulp
+
+    prob = to_pulp(Puzzle.from_rows(rows), mines=mines)
+    assert pulp.LpStatus[prob.solve(pulp.PULP_CBC_CMD(msg=False))] == verdict
