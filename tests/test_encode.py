@@ -235,3 +235,66 @@ def test_to_pulp_edge_boards(rows: List[str], mines: Optional[int], verdict: str
 
     prob = to_pulp(Puzzle.from_rows(rows), mines=mines)
     assert pulp.LpStatus[prob.solve(pulp.PULP_CBC_CMD(msg=False))] == verdict
+
+
+def brute_force_vectorised(puzzle: Puzzle, mines: Optional[int] = None) -> Set[Solution]:
+    """All solutions over up to ~20 unknown cells, every assignment at once with numpy (geometry by hand)."""
+    import numpy as np
+
+    cells = puzzle.unknown_cells()
+    index = {rc: i for i, rc in enumerate(cells)}
+    k = len(cells)
+    bits = ((np.arange(2 ** k, dtype=np.int64)[:, None] >> np.arange(k)) & 1).astype(np.int8)
+    ok = np.ones(2 ** k, dtype=bool)
+    for r in range(puzzle.rows):
+        for c in range(puzzle.cols):
+            n = puzzle.count(r, c)
+            if n is None:
+                continue
+            around = [(r + dr, c + dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1)
+                      if (dr or dc) and 0 <= r + dr < puzzle.rows and 0 <= c + dc < puzzle.cols]
+            known = sum(puzzle[rc] == "*" for rc in around)
+            cols = [index[rc] for rc in around if rc in index]
+            ok &= bits[:, cols].sum(axis=1) == n - known
+    total = puzzle.mines if mines is None else mines
+    if total is not None:
+        ok &= bits.sum(axis=1) == total - puzzle.known_mine_count
+    # bit i of an assignment is cell i, i.e. DIMACS variable i + 1
+    return {tuple(int(b) for b in row) for row in bits[ok]}
+
+
+def twenty_unknowns(rng: random.Random) -> Puzzle:
+    """A 6x6 board from a real mine placement with 18-20 unknown cells, the rest mostly counts."""
+    from converters.generate import full_reveal, place_mines
+
+    board = full_reveal(place_mines(6, 6, mines=rng.randint(5, 9), seed=rng.randint(0, 10 ** 6)))
+    cells = list(board.cells)
+    counts = [i for i, ch in enumerate(cells) if ch != "?"]
+    rng.shuffle(counts)
+    for i in counts[:max(0, rng.randint(18, 20) - board.unknown_count)]:
+        cells[i] = "?"
+    mines = [i for i, ch in enumerate(board.cells) if ch == "?"]
+    for i in mines[:rng.randint(0, 2)]:
+        cells[i] = "*"
+    return board.replace(cells="".join(cells), mines=board.mines if rng.random() < 0.5 else None)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_cnf_on_boards_of_about_twenty_unknowns(seed: int) -> None:
+    rng = random.Random(500 + seed)
+    if seed == 0:
+        puzzle = Puzzle.from_rows(["??????", "?2222?", "?2002?", "?2002?", "?2222?", "??????"], mines=8)
+    else:
+        puzzle = twenty_unknowns(rng)
+    expected = brute_force_vectorised(puzzle)
+    if seed == 0:
+        assert len(expected) == 1  # du Sautoy's puzzle has exactly one solution
+    got = cnf_solutions(to_cnf(puzzle).clauses, puzzle.unknown_count)
+    assert got == expected, repr(puzzle)
+
+
+def test_vectorised_brute_force_agrees_with_the_plain_one() -> None:
+    rng = random.Random(99)
+    for _ in range(40):
+        puzzle = random_puzzle(rng, max_unknown=8)
+        assert brute_force_vectorised(puzzle) == brute_force(puzzle)
