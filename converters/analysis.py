@@ -13,9 +13,12 @@
 """
 from __future__ import annotations
 
+import contextlib
+import math
+import sys
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Dict, Iterator, List, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -32,6 +35,30 @@ SAT_SOLVER = "cadical153"
 Poly = List[int]  # coefficient j = number of solutions placing j mines
 
 
+@contextlib.contextmanager
+def unlimited_int_digits() -> Iterator[None]:
+    """Let str()/json print integers of any length (solution counts of big boards pass Python's 4300)."""
+    get = getattr(sys, "get_int_max_str_digits", None)
+    if get is None:  # Python before 3.11 has no limit
+        yield
+        return
+    old = get()
+    sys.set_int_max_str_digits(0)
+    try:
+        yield
+    finally:
+        sys.set_int_max_str_digits(old)
+
+
+def count_text(n: int, max_digits: int = 30) -> str:
+    """A solution count for people: exact when short, else mantissa, exponent and number of digits."""
+    with unlimited_int_digits():
+        s = str(n)
+    if len(s) <= max_digits:
+        return s
+    return f"{s[0]}.{s[1:4]}e{len(s) - 1} ({len(s)} digits)"
+
+
 class CountingLimitError(MineconvError, RuntimeError):
     """A component too entangled for the exact counter within its state budget."""
 
@@ -41,8 +68,9 @@ class Analysis:
     """The answer to `analyze`: decisions of one level, and the exact count and probabilities.
 
     `values[i]` is the decision for variable i + 1 (the unknown cells in row-major order): -1 open,
-    0 safe, 1 mine. `mine_solutions[i]` is the number of solutions with a mine on variable i + 1.
-    `solutions` is None only when the counter gave up (`count_error` says why).
+    0 safe, 1 mine. `mine_solutions[i]` is the number of solutions with a mine on variable i + 1 (None
+    on big boards where only `approx_probabilities` were affordable). `solutions` is None only when
+    the counter gave up (`count_error` says why).
     """
 
     puzzle: Puzzle
@@ -53,6 +81,7 @@ class Analysis:
     mine_solutions: Optional[Tuple[int, ...]]
     count_error: Optional[str] = None
     by_level: Dict[str, int] = field(default_factory=dict)
+    approx_probabilities: Optional[Tuple[float, ...]] = None
 
     @property
     def feasible(self) -> bool:
@@ -66,6 +95,11 @@ class Analysis:
             return self.solutions == 1
         return self.level == "full" and bool((self.values != UNDECIDED).all())
 
+    @property
+    def probabilities_exact(self) -> bool:
+        """True when the probabilities are exact fractions (not double-precision approximations)."""
+        return self.mine_solutions is not None
+
     def safe_cells(self) -> List[Tuple[int, int]]:
         """Unknown cells the level proves safe, row-major."""
         return [tuple(rc) for rc in self.system.var_rc[self.values == SAFE].tolist()]
@@ -74,11 +108,16 @@ class Analysis:
         """Unknown cells the level proves to be mines, row-major."""
         return [tuple(rc) for rc in self.system.var_rc[self.values == MINE].tolist()]
 
-    def probabilities(self) -> Optional[List[Fraction]]:
-        """Exact mine probability of each variable (id order), or None without a count or a solution."""
-        if not self.solutions or self.mine_solutions is None:
+    def probabilities(self) -> Optional[list]:
+        """Mine probability of each variable (id order): Fractions, or floats on big boards (see
+        probabilities_exact); None without a count or a solution."""
+        if not self.solutions:
             return None
-        return [Fraction(n, self.solutions) for n in self.mine_solutions]
+        if self.mine_solutions is not None:
+            return [Fraction(n, self.solutions) for n in self.mine_solutions]
+        if self.approx_probabilities is not None:
+            return list(self.approx_probabilities)
+        return None
 
     def probability_grid(self) -> List[List[Optional[float]]]:
         """Rows of floats (mine probability of each unknown cell) with None on every other cell."""
@@ -116,6 +155,8 @@ class Analysis:
             "total_mines": None if self.system.total is None
             else self.system.total + self.puzzle.known_mine_count,
         }
+        if self.solutions and not self.probabilities_exact:
+            data["probabilities_exact"] = False
         if self.by_level:
             data["decided_by_level"] = dict(self.by_level)
         if self.count_error:
@@ -133,10 +174,10 @@ def sat_backbone(puzzle: Puzzle, mines: Optional[int] = None, system: Optional[L
 
     `known` (k,) int8 holds values already proven (e.g. by propagation); they are added as unit clauses
     and not asked about again. With use_total=False the CNF leaves out the total mine count: the result
-    is then the backbone of the counts alone (plus `known`), a subset of the full one.
+    is then the backbone of the counts alone (plus `known`), a subset of the full one. Without the total,
+    cells linked by no chain of counts are independent, so the clauses are split into those independent
+    parts and each part gets its own incremental solver (a call then only touches its own part).
     """
-    from pysat.solvers import Solver
-
     from .encode import to_cnf
 
     system = system if system is not None else build_system(puzzle, mines)
@@ -145,58 +186,97 @@ def sat_backbone(puzzle: Puzzle, mines: Optional[int] = None, system: Optional[L
     if known is not None:
         values[:] = known
     total = None if system.total is None or not use_total else system.total + puzzle.known_mine_count
-    cnf = to_cnf(puzzle.replace(mines=total), mines=total)
+    clauses = to_cnf(puzzle.replace(mines=total), mines=total).clauses
+    if k == 0:
+        return None if any(len(c) == 0 for c in clauses) else values
+    if total is not None:
+        parts = [(np.arange(k), clauses)]
+    else:
+        parts = _split_clauses(clauses, system, k)
     free = ~system.constrained_vars()
-    with Solver(name=solver, bootstrap_with=cnf.clauses) as sat:
-        for i in np.flatnonzero(values != UNDECIDED).tolist():
-            sat.add_clause([i + 1 if values[i] == MINE else -(i + 1)])
-        if not sat.solve():
+    for cells, part in parts:
+        if not _part_backbone(part, cells, values, free, solver):
             return None
-        if k == 0:
-            return values
-        model, absent = _model_array(sat.get_model(), k)
-        candidate = values == UNDECIDED
-        # a cell in no clause takes either value: never part of the backbone
-        candidate &= ~absent
-        # free cells only meet the total count, so they are interchangeable: one stands for all of them
-        free_open = np.flatnonzero(free & candidate)
-        representative = int(free_open[0]) if free_open.size else -1
-        if free_open.size > 1:
-            candidate[free_open[1:]] = False
-        seen = np.zeros((k, 2), dtype=bool)
-        seen[np.arange(k), model.astype(np.int64)] = True
-        if free_open.size and seen[free_open, 0].any() and seen[free_open, 1].any():
-            candidate[representative] = False  # free cells of both values in one model: none is fixed
-        for i in np.flatnonzero(candidate).tolist():
-            if seen[i, 0] and seen[i, 1]:
-                continue
-            lit = i + 1 if model[i] else -(i + 1)
-            try:
-                # steer the search away from the models seen so far, to filter more cells per call
-                sat.set_phases([-(j + 1) if model[j] else j + 1 for j in range(k)])
-            except NotImplementedError:
-                pass
-            if sat.solve(assumptions=[-lit]):
-                model, _ = _model_array(sat.get_model(), k)
-                seen[np.arange(k), model.astype(np.int64)] = True
-            else:
-                values[i] = MINE if lit > 0 else SAFE
-                sat.add_clause([lit])
-        if representative >= 0:
-            if values[representative] != UNDECIDED:
-                values[free_open] = values[representative]
     return values
 
 
-def _model_array(lits: Sequence[int], k: int) -> Tuple[np.ndarray, np.ndarray]:
-    """(values, absent) of the first k variables of a SAT model; absent marks variables the model omits."""
-    arr = np.asarray(lits if lits is not None else [], dtype=np.int64)
-    arr = arr[np.abs(arr) <= k]
-    model = np.zeros(k, dtype=bool)
-    absent = np.ones(k, dtype=bool)
-    model[arr[arr > 0] - 1] = True
-    absent[np.abs(arr) - 1] = False
-    return model, absent
+def _split_clauses(clauses: Sequence[Sequence[int]], system: LinearSystem, k: int):
+    """[(cell ids - 1 of the part, clauses of the part)] for parts of cells linked through counts."""
+    label = np.arange(k + 1)
+    for vs, _ in _components([(tuple(x for x in row if x), 0) for row in system.con_vars.tolist() if row[0]]):
+        label[vs] = vs[0]
+    groups: Dict[int, list] = {}
+    for cl in clauses:
+        if not cl:
+            groups.setdefault(-1, []).append(cl)
+            continue
+        groups.setdefault(int(label[abs(cl[0])]), []).append(cl)
+    if -1 in groups:  # an empty clause: nothing satisfies the counts
+        return [(np.zeros(0, dtype=np.int64), [[]])]
+    members: Dict[int, List[int]] = {}
+    for i, lab in enumerate(label[1:].tolist()):
+        if lab in groups:
+            members.setdefault(lab, []).append(i)
+    return [(np.asarray(members.get(lab, []), dtype=np.int64), groups[lab]) for lab in sorted(groups)]
+
+
+def _part_backbone(clauses: Sequence[Sequence[int]], cells: np.ndarray, values: np.ndarray,
+                   free: np.ndarray, solver: str) -> bool:
+    """Fill values[cells] with the backbone of one independent part; False when the part is unsatisfiable."""
+    from pysat.solvers import Solver
+
+    with Solver(name=solver, bootstrap_with=clauses) as sat:
+        for i in cells[values[cells] != UNDECIDED].tolist():
+            sat.add_clause([i + 1 if values[i] == MINE else -(i + 1)])
+        if not sat.solve():
+            return False
+        open_cells = cells[values[cells] == UNDECIDED]
+        if open_cells.size == 0:
+            return True
+        lits = open_cells + 1
+        model, absent = _model_array(sat.get_model(), lits)
+        # a cell in no clause takes either value: never part of the backbone
+        candidate = ~absent
+        # free cells only meet the total count, so they are interchangeable: one stands for all of them
+        is_free = free[open_cells]
+        free_pos = np.flatnonzero(is_free & candidate)
+        if free_pos.size > 1:
+            candidate[free_pos[1:]] = False
+        seen = np.zeros((open_cells.size, 2), dtype=bool)
+        seen[np.arange(open_cells.size), model.astype(np.int64)] = True
+        if free_pos.size and seen[free_pos, 0].any() and seen[free_pos, 1].any():
+            candidate[free_pos[0]] = False  # free cells of both values in one model: none is fixed
+        for j in np.flatnonzero(candidate).tolist():
+            if seen[j, 0] and seen[j, 1]:
+                continue
+            lit = int(lits[j]) if model[j] else -int(lits[j])
+            try:
+                # steer the search away from the model just seen, to filter more cells per call
+                sat.set_phases(np.where(model, -lits, lits).tolist())
+            except NotImplementedError:
+                pass
+            if sat.solve(assumptions=[-lit]):
+                model, _ = _model_array(sat.get_model(), lits)
+                seen[np.arange(open_cells.size), model.astype(np.int64)] = True
+            else:
+                values[open_cells[j]] = MINE if lit > 0 else SAFE
+                sat.add_clause([lit])
+        if free_pos.size:
+            rep = open_cells[free_pos[0]]
+            if values[rep] != UNDECIDED:
+                values[open_cells[free_pos]] = values[rep]
+    return True
+
+
+def _model_array(model_lits: Sequence[int], variables: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
+    """(values, absent) of the given variables in a SAT model; absent marks variables the model omits."""
+    arr = np.asarray(model_lits if model_lits is not None else [], dtype=np.int64)
+    top = int(variables.max()) if variables.size else 0
+    value = np.zeros(top + 1, dtype=np.int8)  # 0 absent, 1 false, 2 true
+    arr = arr[(np.abs(arr) <= top) & (arr != 0)]
+    value[np.abs(arr)] = np.where(arr > 0, 2, 1)
+    v = value[variables]
+    return v == 2, v == 0
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -425,9 +505,39 @@ def _components(cons: Sequence[Tuple[Tuple[int, ...], int]]) -> List[Tuple[List[
     return [groups[r] for r in sorted(groups, key=lambda r: groups[r][0][0])]
 
 
+@dataclass(frozen=True)
+class Count:
+    """The exact number of solutions and, per variable, how many put a mine there.
+
+    `mine_solutions` holds exact integers. On big boards with a total mine count the exact per-cell
+    numbers cost too much (tens of thousands of huge binomials); `approx` then holds the probabilities
+    in double precision instead, exactly 0.0 or 1.0 wherever the exact value is 0 or 1.
+    """
+
+    solutions: int
+    mine_solutions: Optional[Tuple[int, ...]]
+    approx: Optional[Tuple[float, ...]] = None
+
+    def never_mine(self) -> np.ndarray:
+        """Bool (k,): variables no solution puts a mine on (all of them when there is no solution)."""
+        if self.mine_solutions is not None:
+            return np.asarray([x == 0 for x in self.mine_solutions], dtype=bool)
+        return np.asarray(self.approx) == 0.0
+
+    def always_mine(self) -> np.ndarray:
+        """Bool (k,): variables every solution puts a mine on."""
+        if self.mine_solutions is not None:
+            n = self.solutions
+            return np.asarray([n > 0 and x == n for x in self.mine_solutions], dtype=bool)
+        return np.asarray(self.approx) == 1.0
+
+
+EXACT_WORK_BUDGET = 10 ** 8  # ~ seconds of big-integer products for exact per-cell numbers
+
+
 def count_solutions(system: LinearSystem, values: Optional[np.ndarray] = None,
-                    max_states: int = DEFAULT_MAX_STATES) -> Tuple[int, Tuple[int, ...]]:
-    """(number of solutions, per variable the number of solutions with a mine there).
+                    max_states: int = DEFAULT_MAX_STATES, exact_budget: int = EXACT_WORK_BUDGET) -> Count:
+    """Count the solutions exactly, and per variable the solutions with a mine there.
 
     `values` (k,) int8 fixes cells proven safe (0) or mines (1) in every solution (-1 open); fixing them
     shrinks the components and never changes the answer.
@@ -443,64 +553,178 @@ def count_solutions(system: LinearSystem, values: Optional[np.ndarray] = None,
     need = system.con_rhs.astype(np.int64) - ((v == MINE) & pres).sum(axis=1)
     und = ((v == UNDECIDED) & pres).sum(axis=1)
     if ((need < 0) | (need > und)).any():
-        return 0, (0,) * k
+        return Count(0, (0,) * k)
     idx = np.flatnonzero(und > 0)
     cons = [(tuple(x for x in row if x and val[x] == UNDECIDED), r)
             for row, r in zip(cv[idx].tolist(), need[idx].tolist())]
     fixed_mines = int((val[1:] == MINE).sum())
-    open_vars = set(np.flatnonzero(val[1:] == UNDECIDED) + 1)
+    open_vars = set((np.flatnonzero(val[1:] == UNDECIDED) + 1).tolist())
     comps = _components(cons)
     in_comp = set(x for vs, _ in comps for x in vs)
     free = sorted(open_vars - in_comp)
     F = len(free)
     weighted = system.total is not None
     polys = []
-    margs: Dict[int, object] = {}
     for vs, cis in comps:
         P, M = count_component(vs, [cons[ci] for ci in cis], system.var_rc, weighted, max_states)
         polys.append((vs, P, M))
-        margs.update(M)
-    per_var = [0] * k
+    fixed = np.flatnonzero(val[1:] == MINE).tolist()
     if not weighted:
         N = 2 ** F
         for _, P, _ in polys:
             N *= P
+        per_var = [0] * k
         if N == 0:
-            return 0, tuple(per_var)
+            return Count(0, tuple(per_var))
         for vs, P, M in polys:
             rest = N // P
             for x in vs:
                 per_var[x - 1] = M[x] * rest
         for x in free:
             per_var[x - 1] = N // 2
-    else:
-        T = system.total - fixed_mines
-        P_all: Poly = [1]
-        for _, P, _ in polys:
-            P_all = _pmul(P_all, P)
-
-        row_f = _binomial_row(F)
-        row_f1 = _binomial_row(F - 1) if F else []
-
-        def binom(n_: int, r_: int) -> int:
-            row = row_f if n_ == F else row_f1
-            return row[r_] if 0 <= r_ < len(row) else 0
-
-        N = sum(c * binom(F, T - j) for j, c in enumerate(P_all) if c)
-        if N == 0:
-            return 0, tuple(per_var)
-        for vs, P, M in polys:
+        for i in fixed:
+            per_var[i] = N
+        return Count(N, tuple(per_var))
+    T = system.total - fixed_mines
+    P_all: Poly = [1]
+    for _, P, _ in polys:
+        P_all = _pmul(P_all, P)
+    D = len(P_all)
+    row_f = _binomial_row(F)
+    # G[m]: ways to put the remaining T - m mines on the F free cells when the components hold m
+    G = [row_f[T - m] if 0 <= T - m <= F else 0 for m in range(D)]
+    N = sum(c * g for c, g in zip(P_all, G) if c and g)
+    if N == 0:
+        return Count(0, (0,) * k)
+    distinct = {tuple(P) for _, P, _ in polys}
+    g_words = max(1, max(g.bit_length() for g in G) // 64)
+    work = sum(len(P) for P in distinct) * D * g_words
+    if work > exact_budget:
+        return Count(N, None, _approx_marginals(polys, P_all, G, free, T, k, fixed))
+    per_var = [0] * k
+    weights: Dict[Tuple[int, ...], List[int]] = {}
+    for vs, P, M in polys:
+        key = tuple(P)
+        if key not in weights:
             others = _pdiv_exact(P_all, P)
-            w = [sum(o * binom(F, T - j - kk) for kk, o in enumerate(others) if o) for j in range(len(P))]
-            for x in vs:
-                per_var[x - 1] = sum(m * w[j] for j, m in enumerate(M[x]) if m and j < len(w))
-        if F:
-            n_free = sum(c * binom(F - 1, T - j - 1) for j, c in enumerate(P_all) if c)
-            for x in free:
-                per_var[x - 1] = n_free
-    for i in np.flatnonzero(val[1:] == MINE).tolist():
+            weights[key] = [sum(o * G[j + kk] for kk, o in enumerate(others) if o and j + kk < D)
+                            for j in range(len(P))]
+        w = weights[key]
+        for x in vs:
+            per_var[x - 1] = sum(m * w[j] for j, m in enumerate(M[x]) if m and j < len(w))
+    if F:
+        row_f1 = _binomial_row(F - 1)
+        n_free = sum(c * row_f1[T - m - 1] for m, c in enumerate(P_all) if c and 0 <= T - m - 1 <= F - 1)
+        for x in free:
+            per_var[x - 1] = n_free
+    for i in fixed:
         per_var[i] = N
-    return N, tuple(per_var)
+    return Count(N, tuple(per_var))
+
+
+def _log2(x: int) -> float:
+    """log2 of a non-negative integer of any size (-inf for 0)."""
+    if x <= 0:
+        return float("-inf")
+    b = x.bit_length()
+    if b > 1000:
+        return (b - 60) + math.log2(x >> (b - 60))
+    return math.log2(x)
+
+
+def _tilted(values: Sequence[int], log_t: float, sign: int) -> np.ndarray:
+    """values[j] * t**(sign * j) as floats scaled so the largest is 1 (exponential tilting in log space)."""
+    logs = np.array([_log2(x) for x in values], dtype=float) + sign * log_t * np.arange(len(values))
+    top = logs.max() if len(values) else 0.0
+    if not np.isfinite(top):
+        return np.zeros(len(values))
+    return np.exp2(logs - top)
+
+
+def _approx_marginals(polys, P_all: Poly, G: List[int], free: List[int], T: int, k: int,
+                      fixed: List[int]) -> Tuple[float, ...]:
+    """Probabilities in floats by a product tree of the component polynomials; 0 and 1 decided exactly.
+
+    Going down the tree, each child receives the weights of its parent correlated with its sibling's
+    polynomial (a middle product), so every leaf gets the weights w_c[j] of "j mines in component c"
+    without dividing polynomials; every term is non-negative, so nothing cancels. To keep the huge
+    binomial weights and solution counts inside the range of a double, every polynomial is tilted by
+    t**j (and the binomials by t**-m), which leaves each product P_all[m] * G[m] unchanged; t makes the
+    binomials flat where the weight of the whole board peaks. Exact zeros are tracked by the same tree
+    on 0/1 supports.
+    """
+    F = len(free)
+    log_w = [_log2(c) + _log2(g) for c, g in zip(P_all, G)]
+    peak = int(np.argmax(log_w))
+    nxt = peak + 1 if peak + 1 < len(G) and G[peak + 1] else peak - 1
+    log_t = 0.0
+    if 0 <= nxt < len(G) and G[nxt] and G[peak]:
+        log_t = (_log2(G[nxt]) - _log2(G[peak])) / (nxt - peak)
+    leaves = [(_tilted(P, log_t, +1), np.asarray([x > 0 for x in P], dtype=np.int64)) for _, P, _ in polys]
+    tree = [leaves]
+    while len(tree[-1]) > 1:
+        level = tree[-1]
+        up = []
+        for i in range(0, len(level), 2):
+            if i + 1 == len(level):
+                up.append(level[i])
+                continue
+            (a, sa), (b, sb) = level[i], level[i + 1]
+            prod = np.convolve(a, b)
+            m = prod.max()
+            up.append((prod / m if m > 0 else prod, (np.convolve(sa, sb) > 0).astype(np.int64)))
+        tree.append(up)
+    g_float = _tilted(G, log_t, -1)
+    g_supp = np.asarray([x > 0 for x in G], dtype=np.int64)
+    down = [(g_float, g_supp)]
+    for depth in range(len(tree) - 1, 0, -1):
+        children = tree[depth - 1]
+        new = []
+        for i, (w, ws) in enumerate(down):
+            left = 2 * i
+            if left + 1 >= len(children):
+                new.append((w, ws))
+                continue
+            for sib in (left + 1, left):
+                sp, ss = children[sib]
+                cw = np.correlate(w, sp, "valid")
+                m = cw.max() if cw.size else 0.0
+                cs = (np.correlate(ws, ss, "valid") > 0).astype(np.int64)
+                new.append((cw / m if m > 0 else cw, cs))
+        down = new
+    probs = [0.0] * k
+    for (vs, P, M), (w, ws), (p_float, _) in zip(polys, down, leaves):
+        denom = float(np.dot(p_float, w))
+        logs_p = np.array([_log2(x) for x in P]) + log_t * np.arange(len(P))
+        top = logs_p.max()
+        for x in vs:
+            mv = (list(M[x]) + [0] * len(P))[:len(P)]
+            mine_supp = any(ws[j] and mv[j] > 0 for j in range(len(P)))
+            rest_supp = any(ws[j] and P[j] - mv[j] > 0 for j in range(len(P)))
+            if not mine_supp:
+                probs[x - 1] = 0.0
+            elif not rest_supp:
+                probs[x - 1] = 1.0
+            else:
+                logs_m = np.array([_log2(a) for a in mv]) + log_t * np.arange(len(P))
+                m_float = np.exp2(logs_m - top)
+                p = float(np.dot(m_float, w)) / denom if denom > 0 else 0.5
+                probs[x - 1] = min(max(p, 1e-300), 1 - 1e-16)
+    if F:
+        root = tree[-1][0][0] if tree[-1] else np.ones(1)
+        weights = root * g_float[:len(root)]
+        support = [c > 0 and g > 0 for c, g in zip(P_all, G)]
+        left = np.asarray([(T - m) / F for m in range(len(root))])
+        total_w = weights.sum()
+        has_mine = any(e and T - m > 0 for m, e in enumerate(support))
+        has_empty = any(e and T - m < F for m, e in enumerate(support))
+        p = float((weights * left).sum() / total_w) if total_w > 0 else 0.5
+        p = 0.0 if not has_mine else 1.0 if not has_empty else min(max(p, 1e-300), 1 - 1e-16)
+        for x in free:
+            probs[x - 1] = p
+    for i in fixed:
+        probs[i] = 1.0
+    return tuple(probs)
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -517,21 +741,19 @@ def full_backbone(puzzle: Puzzle, mines: Optional[int] = None, system: Optional[
     system = system if system is not None else build_system(puzzle, mines)
     values = sat_backbone(puzzle, mines, system=system, known=known, use_total=False)
     if values is None:
-        return None, (0, (0,) * system.num_vars), None
+        return None, Count(0, (0,) * system.num_vars), None
     try:
         counted = count_solutions(system, values, max_states)
     except CountingLimitError as exc:
         if system.total is not None:
             values = sat_backbone(puzzle, mines, system=system, known=values, use_total=True)
         return values, None, exc.message
-    n, per_var = counted
-    if n == 0:
+    if counted.solutions == 0:
         return None, counted, None
     if system.total is not None:
-        per = np.asarray([0 if x == 0 else (2 if x == n else 1) for x in per_var], dtype=np.int8)
         values = values.copy()
-        values[per == 0] = SAFE
-        values[per == 2] = MINE
+        values[counted.never_mine()] = SAFE
+        values[counted.always_mine()] = MINE
     return values, counted, None
 
 
@@ -580,7 +802,9 @@ def analyze(puzzle: Puzzle, mines: Optional[int] = None, level: str = "full", *,
             counted = count_solutions(system, values, max_states)
         except CountingLimitError as exc:
             error = exc.message
-    solutions, per_var = counted if counted is not None else (None, None)
-    if solutions == 0:
+    if counted is None:
+        return Analysis(puzzle, system, level, values, None, None, error, by_level)
+    if counted.solutions == 0:
         return infeasible
-    return Analysis(puzzle, system, level, values, solutions, per_var, error, by_level)
+    return Analysis(puzzle, system, level, values, counted.solutions, counted.mine_solutions, error,
+                    by_level, counted.approx)

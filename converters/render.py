@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import List, Optional, Sequence, Tuple
 from xml.sax.saxutils import escape
 
-from .analysis import Analysis
+from .analysis import Analysis, count_text
 from .propagation import MINE, SAFE
 from .puzzle import Puzzle
 
@@ -133,7 +133,7 @@ def _legend(analysis: Analysis, x0: int, y0: int, width: int, heat: bool) -> Seq
         for p, anchor in ((0.0, "start"), (0.5, "middle"), (1.0, "end")):
             out.append(f'<text x="{x0 + bar_w * p:g}" y="{y0 + 30}" text-anchor="{anchor}">{p:g}</text>')
         out.append(f'<text x="{x0 + bar_w + 8}" y="{y0 + 14}">mine probability</text>')
-    sols = "not counted" if analysis.solutions is None else str(analysis.solutions)
+    sols = "not counted" if analysis.solutions is None else count_text(analysis.solutions)
     first = f"solutions: {sols}" + ("   (unique)" if analysis.unique else "")
     second = (f"level {analysis.level}: {len(analysis.safe_cells())} safe, "
               f"{len(analysis.mine_cells())} certain mines")

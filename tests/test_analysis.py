@@ -9,7 +9,9 @@ import numpy as np
 import pytest
 
 from converters import Puzzle
-from converters.analysis import CountingLimitError, analyze, count_component, sat_backbone
+from converters import build_system
+from converters.analysis import (CountingLimitError, analyze, count_component, count_solutions,
+                                 sat_backbone)
 from converters.cli import main
 from converters.generate import full_reveal, place_mines, random_puzzle
 from converters.registry import read
@@ -231,3 +233,62 @@ def test_cli_infeasible_and_bad_input(capsys, tmp_path):
     status, out, err = run_cli(["analyze", str(broken), "--json", "-o", str(target)], capsys)
     assert status == 2 and f"{broken}:2:2:" in err and "Traceback" not in err
     assert not target.exists() and not list(tmp_path.glob(".report.json*"))
+
+
+def test_float_probabilities_on_big_boards_match_exact():
+    # the double-precision product tree (used when exact per-cell numbers cost too much) against exact
+    for seed in range(2):
+        p = random_puzzle(40, 40, density=0.16, reveal="game", seed=seed)
+        s = build_system(p)
+        exact = count_solutions(s)
+        approx = count_solutions(s, exact_budget=-1)
+        assert approx.solutions == exact.solutions and approx.mine_solutions is None
+        err = max(abs(x / exact.solutions - y) for x, y in zip(exact.mine_solutions, approx.approx))
+        assert err < 1e-12
+        assert (approx.never_mine() == exact.never_mine()).all()
+        assert (approx.always_mine() == exact.always_mine()).all()
+    rng = np.random.default_rng(5)
+    for _ in range(200):
+        p = random_board(rng)
+        s = build_system(p)
+        if p.mines is None or s.impossible().any() or not 0 <= s.total <= s.num_vars:
+            continue
+        exact, approx = count_solutions(s), count_solutions(s, exact_budget=-1)
+        if exact.solutions:
+            assert (approx.never_mine() == exact.never_mine()).all(), p
+            assert (approx.always_mine() == exact.always_mine()).all(), p
+
+
+def test_huge_counts_print(capsys, tmp_path):
+    # 14400 free cells holding 7200 mines: C(14400, 7200) has more digits than Python prints by default
+    board = tmp_path / "open.txt"
+    board.write_text("mines: 7200\n" + ("?" * 120 + "\n") * 120)
+    status, out, _ = run_cli(["analyze", str(board), "--json"], capsys)
+    assert status == 0
+    digits = out.split('"solutions": ', 1)[1].split(",", 1)[0]
+    assert len(digits) > 4300 and digits.isdigit()
+    status, out, _ = run_cli(["analyze", str(board)], capsys)
+    assert "digits)" in out and "# unique: no" in out
+
+
+def test_backbone_without_counts_falls_back_to_sat_with_total():
+    # when the counter gives up, the SAT solver takes the total count into its CNF itself
+    rng = np.random.default_rng(17)
+    checked = 0
+    for _ in range(400):
+        p = random_board(rng)
+        if p.mines is None:
+            continue
+        sols = brute_force(p)
+        a = analyze(p, max_states=0)
+        if sols.shape[0] == 0:
+            continue
+        if a.solutions is not None:  # everything decided before any component needed counting
+            assert a.solutions == sols.shape[0]
+            continue
+        assert a.count_error and a.probabilities() is None
+        never, always = ~sols.any(axis=0), sols.all(axis=0)
+        assert ((a.values == 0) == never).all() and ((a.values == 1) == always).all(), p
+        assert a.unique == (sols.shape[0] == 1)
+        checked += 1
+    assert checked >= 40

@@ -5,7 +5,7 @@ import argparse
 import json
 from typing import List
 
-from ..analysis import LEVELS, Analysis, analyze
+from ..analysis import LEVELS, Analysis, analyze, count_text, unlimited_int_digits
 from ..cli import load_puzzle
 from ..fileio import atomic_output
 from ..formats.native import canonical_text
@@ -31,7 +31,7 @@ def report_text(a: Analysis, probabilities: bool = False) -> str:
     if a.solutions is None:
         lines.append(f"# solutions: not counted ({a.count_error})")
     else:
-        lines.append(f"# solutions: {a.solutions}")
+        lines.append(f"# solutions: {count_text(a.solutions)}")
     lines.append(f"# unique: {'yes' if a.unique else 'no'}")
     if a.feasible:
         n_safe, n_mine = len(a.safe_cells()), len(a.mine_cells())
@@ -46,7 +46,7 @@ def report_text(a: Analysis, probabilities: bool = False) -> str:
     if probabilities and a.feasible and a.solutions is not None:
         lines.append("# mine probabilities (unknown cells; '-' elsewhere):")
         for row in a.probability_grid():
-            lines.append("#   " + " ".join("  -  " if p is None else f"{p:.3f}" for p in row))
+            lines.append(("#   " + " ".join("  -  " if p is None else f"{p:.3f}" for p in row)).rstrip())
     return "\n".join(lines) + "\n"
 
 
@@ -54,7 +54,11 @@ def run(args: argparse.Namespace) -> int:
     """Analyze one puzzle and print or write the report."""
     puzzle = load_puzzle(args.input, args.from_, args.mines)
     a = analyze(puzzle, level=args.level, compare_levels=args.compare_levels)
-    text = json.dumps(a.to_json()) + "\n" if args.json else report_text(a, args.probabilities)
+    if args.json:
+        with unlimited_int_digits():
+            text = json.dumps(a.to_json()) + "\n"
+    else:
+        text = report_text(a, args.probabilities)
     with atomic_output(args.output) as out:
         out.write(text)
     return 0 if a.feasible else 1

@@ -1,0 +1,62 @@
+"""Time `analyze` on random game-state boards (what a player sees mid-game) at every level.
+
+    python benchmarks/bench_analyze.py                 # 100x100, 16% and 20% mines, 3 boards each
+    python benchmarks/bench_analyze.py --size 200 --boards 2 --density 0.16
+
+Prints one line per board and level: unknown cells, cells decided, digits of the exact solution count,
+seconds. Boards come from converters.generate.random_puzzle(reveal="game") with fixed seeds, so runs are
+comparable across machines and versions.
+"""
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from typing import List, Optional
+
+from converters.analysis import LEVELS, analyze, unlimited_int_digits
+from converters.generate import random_puzzle
+
+
+def count_digits(n: int) -> int:
+    """Decimal digits of a (possibly huge) solution count."""
+    with unlimited_int_digits():
+        return len(str(n))
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    """Run the benchmark and print a table."""
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--size", type=int, default=100, help="board side (default 100)")
+    ap.add_argument("--density", type=float, action="append", help="mine density (repeatable; default 0.16 and 0.20)")
+    ap.add_argument("--boards", type=int, default=3, help="boards per density (default 3)")
+    ap.add_argument("--levels", default=",".join(LEVELS), help="comma-separated levels (default all)")
+    ap.add_argument("--no-total", action="store_true", help="boards without the total mine count")
+    args = ap.parse_args(argv)
+    densities = args.density or [0.16, 0.20]
+    levels = args.levels.split(",")
+    print(f"{'board':<28} {'level':<5} {'unknown':>7} {'decided':>7} {'digits':>6} {'seconds':>8}")
+    times = {lv: [] for lv in levels}
+    for density in densities:
+        for seed in range(args.boards):
+            p = random_puzzle(args.size, args.size, density=density, reveal="game", seed=seed,
+                              with_total=not args.no_total)
+            label = f"{args.size}x{args.size} d={density:g} seed={seed}"
+            for lv in levels:
+                t = time.perf_counter()
+                a = analyze(p, level=lv)
+                dt = time.perf_counter() - t
+                times[lv].append(dt)
+                digits = "-" if a.solutions is None else count_digits(a.solutions)
+                decided = len(a.safe_cells()) + len(a.mine_cells())
+                print(f"{label:<28} {lv:<5} {a.system.num_vars:>7} {decided:>7} {digits:>6} {dt:>8.2f}")
+                sys.stdout.flush()
+    print()
+    for lv in levels:
+        print(f"{lv:<5} mean {statistics.mean(times[lv]):.2f} s, max {max(times[lv]):.2f} s per board")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
