@@ -91,44 +91,37 @@ def cnf_clauses(system: LinearSystem) -> ClauseArrays:
     d_all = system.con_len.astype(np.int64)
     c_all = system.con_rhs.astype(np.int64)
     bad = system.impossible()
-    keys = np.where(bad, -1, d_all * 16 + c_all)
-    width = 1
-    parts: List[Tuple[np.ndarray, np.ndarray, np.ndarray]] = []  # (sort key, lits, lens)
-    for key in np.unique(keys).tolist():
-        if key < 0:
-            continue
-        d, c = divmod(key, 16)
-        pats, signs, lens = _block_pattern(d, c)
+    keys = np.where(bad, 0, d_all * 16 + c_all)
+    present = np.flatnonzero(np.bincount(keys[~bad], minlength=1)) if keys.size else np.zeros(0, np.int64)
+    patterns = {int(key): _block_pattern(*divmod(int(key), 16)) for key in present}
+    # clauses per constraint, so each constraint's block lands at its row-major place without a sort
+    per_key = np.zeros(16 * 9, dtype=np.int64)
+    for key, (_, _, lens) in patterns.items():
+        per_key[key] = lens.shape[0]
+    per = np.where(bad, 1, per_key[keys])
+    offsets = np.cumsum(per) - per
+    width = max([1] + [int(p[2].max()) for p in patterns.values() if p[2].size])
+    total = int(per.sum())
+    lits = np.zeros((total, width), dtype=np.int32)
+    lens_out = np.zeros(total, dtype=np.int16)  # impossible constraints keep length 0: the empty clause
+    for key, (pats, signs, lens) in patterns.items():
         if not lens.size:
             continue  # d = 0, c = 0: nothing to say
-        idx = np.nonzero(keys == key)[0]
+        d = key // 16
+        idx = np.flatnonzero((keys == key) & ~bad)
         V = system.con_vars[idx, :d]
-        w = int(lens.max())
-        width = max(width, w)
-        g, n_cl = idx.shape[0], lens.shape[0]
-        block = np.zeros((g, n_cl, w), dtype=np.int32)
+        n_cl = lens.shape[0]
+        block = np.zeros((idx.shape[0], n_cl, int(lens.max())), dtype=np.int32)
         at = 0
         for pat in pats:
             if len(pat):
                 block[:, at:at + len(pat), :pat.shape[1]] = V[:, pat]
                 at += len(pat)
         block *= signs[None, :, None]
-        order = (idx[:, None] * 128 + np.arange(n_cl)[None, :]).ravel()
-        parts.append((order, block.reshape(g * n_cl, w), np.tile(lens, g)))
-    empty = np.nonzero(bad)[0]
-    if empty.size:
-        parts.append((empty * 128, np.zeros((empty.size, 1), dtype=np.int32), np.zeros(empty.size, np.int8)))
-    if not parts:
-        return ClauseArrays(np.zeros((0, 1), dtype=np.int32), np.zeros(0, dtype=np.int8))
-    order = np.concatenate([p[0] for p in parts])
-    lits = np.zeros((order.shape[0], width), dtype=np.int32)
-    at = 0
-    for _, blk, _ in parts:
-        lits[at:at + blk.shape[0], :blk.shape[1]] = blk
-        at += blk.shape[0]
-    lens = np.concatenate([p[2] for p in parts])
-    perm = np.argsort(order, kind="stable")
-    return ClauseArrays(lits[perm], lens[perm])
+        pos = (offsets[idx][:, None] + np.arange(n_cl)[None, :]).ravel()
+        lits[pos, :block.shape[2]] = block.reshape(-1, block.shape[2])
+        lens_out[pos] = np.tile(lens, idx.shape[0])
+    return ClauseArrays(lits, lens_out)
 
 
 def check_card_encoding(name: Optional[str]) -> str:
