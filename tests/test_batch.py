@@ -440,3 +440,41 @@ def test_dask_executor_needs_a_scheduler(tmp_path, capsys):
     assert main(["batch", str(tmp_path / "in"), "-o", str(tmp_path / "out"), "-t", "native",
                  "--executor", "dask"]) == 2
     assert "--scheduler" in capsys.readouterr().err
+
+
+# --- progress ------------------------------------------------------------------------------------------
+def test_plain_progress_lines_when_not_a_terminal(capsys):
+    from converters.commands.batch import Progress
+
+    progress = Progress(quiet=False, bar=False, every=0.0)
+    progress.start(3)
+    progress.record({"status": "converted", "error": None})
+    progress.record({"status": "failed", "error": "f.txt:1:2: bad"})
+    progress.close("summary here")
+    err = capsys.readouterr().err.splitlines()
+    assert err == ["mineconv batch: 1/3 done, 0 failed", "mineconv: f.txt:1:2: bad",
+                   "mineconv batch: 2/3 done, 1 failed", "mineconv batch: summary here"]
+
+
+def test_progress_bar_on_a_terminal(capsys):
+    require_module("tqdm")
+    from converters.commands.batch import Progress
+
+    progress = Progress(quiet=False, bar=True)
+    progress.start(2)
+    progress.record({"status": "failed", "error": "f.txt:1:2: bad"})
+    progress.record({"status": "converted", "error": None})
+    progress.close("done")
+    err = capsys.readouterr().err
+    assert "2/2" in err and "mineconv: f.txt:1:2: bad" in err and err.endswith("mineconv batch: done\n")
+
+
+def test_quiet_prints_failures_and_the_summary_only(capsys):
+    from converters.commands.batch import Progress
+
+    progress = Progress(quiet=True, bar=True, every=0.0)
+    progress.start(2)
+    progress.record({"status": "converted", "error": None})
+    progress.record({"status": "failed", "error": "g.txt:3:1: bad"})
+    progress.close("s")
+    assert capsys.readouterr().err.splitlines() == ["mineconv: g.txt:3:1: bad", "mineconv batch: s"]
