@@ -574,7 +574,12 @@ def run_batch(inputs: Sequence[str], outdir: str, formats_: Sequence[str], *, jo
         get_format(from_, direction="read", kind="puzzle")
     if executor not in ("local", "dask"):
         raise MineconvError(f"unknown executor {executor!r}; valid: local, dask")
-    os.makedirs(outdir, exist_ok=True)
+    if manifest is not None and not os.path.isdir(os.path.dirname(os.path.abspath(manifest))):
+        raise MineconvError("the manifest's folder does not exist", source=manifest)
+    try:
+        os.makedirs(outdir, exist_ok=True)
+    except OSError as exc:
+        raise MineconvError(f"cannot create the output folder: {exc.strerror or exc}", source=outdir) from None
     settings = Settings(outdir=outdir, formats=tuple(f.name for f in fmts), from_=from_, strict=strict,
                         skip_existing=skip_existing, fsync=fsync, hash_outputs=manifest is not None,
                         options=dict(options or {}))
@@ -636,7 +641,10 @@ def write_manifest(path: str, records: Sequence[Dict[str, Any]]) -> None:
         if rec.get("warnings"):
             row["warnings"] = rec["warnings"]
         lines.append(json.dumps(row, ensure_ascii=False, sort_keys=True))
-    write_text_atomic(path, "".join(line + "\n" for line in lines))
+    try:
+        write_text_atomic(path, "".join(line + "\n" for line in lines))
+    except OSError as exc:
+        raise MineconvError(f"cannot write the manifest: {exc.strerror or exc}", source=path) from None
 
 
 def stderr_is_terminal() -> bool:

@@ -478,3 +478,14 @@ def test_quiet_prints_failures_and_the_summary_only(capsys):
     progress.record({"status": "failed", "error": "g.txt:3:1: bad"})
     progress.close("s")
     assert capsys.readouterr().err.splitlines() == ["mineconv: g.txt:3:1: bad", "mineconv batch: s"]
+
+
+def test_unusable_output_folder_or_manifest_is_a_usage_error(tmp_path, capsys):
+    _boards(tmp_path / "in", 1)
+    (tmp_path / "file").write_text("x")
+    assert main(["batch", str(tmp_path / "in"), "-o", str(tmp_path / "file"), "-t", "native"]) == 2
+    assert "cannot create the output folder" in capsys.readouterr().err
+    assert main(["batch", str(tmp_path / "in"), "-o", str(tmp_path / "out"), "-t", "native",
+                 "--manifest", str(tmp_path / "no" / "m.jsonl")]) == 2
+    assert "manifest's folder does not exist" in capsys.readouterr().err
+    assert not (tmp_path / "out").exists()
