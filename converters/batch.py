@@ -168,21 +168,22 @@ def collect_inputs(inputs: Sequence[str], outdir: str, *, from_: Optional[str] =
     def wanted(name: str) -> bool:
         return not name.startswith(".") and (from_ is not None or any(name.lower().endswith(e) for e in exts))
 
-    def walk(folder: str) -> None:
+    def walk(folder: str, base: str) -> None:
         for dirpath, dirnames, filenames in os.walk(folder):
             dirnames[:] = sorted(d for d in dirnames if not d.startswith(".")
                                  and not _inside(os.path.realpath(os.path.join(dirpath, d)), out_real))
             for name in sorted(filenames):
                 if wanted(name):
                     full = os.path.join(dirpath, name)
-                    add(full, os.path.relpath(full, folder))
+                    add(full, os.path.relpath(full, base))
 
     for spec in inputs:
         if os.path.isdir(spec):
             if _inside(os.path.realpath(spec), out_real):
-                missing.append(_failure(spec, f"{spec}: the input folder is inside the output folder"))
+                missing.append(_failure(spec, f"{spec}: the input folder is the output folder or inside it "
+                                              "(its outputs would become inputs)"))
                 continue
-            walk(spec)
+            walk(spec, spec)
         elif os.path.lexists(spec):
             add(spec, spec)
         elif glob.has_magic(spec):
@@ -192,7 +193,8 @@ def collect_inputs(inputs: Sequence[str], outdir: str, *, from_: Optional[str] =
                 missing.append(_failure(spec, f"{spec}: no file matches this pattern"))
             for m in matches:
                 if os.path.isdir(m):
-                    walk(m)
+                    if not _inside(os.path.realpath(m), out_real):
+                        walk(m, base)  # 'sets/*' keeps sets/a/x.txt and sets/b/x.txt apart
                 elif not _inside(os.path.realpath(m), out_real):
                     add(m, os.path.relpath(m, base))
         else:

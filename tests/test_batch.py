@@ -89,6 +89,9 @@ def test_folder_glob_and_file_inputs_name_their_outputs(tmp_path, monkeypatch):
     assert [i.rel for i in items] == ["b000", "deep/er/b000", "deep/er/b001"]
     items, _ = collect_inputs(["in/deep/*/*.txt"], "out")
     assert [i.rel for i in items] == ["er/b000", "er/b001"]
+    # a matched folder is named from the glob's base too; a matched file is taken whatever its extension
+    items, _ = collect_inputs(["in/*"], "out")
+    assert [i.rel for i in items] == ["b000", "deep/er/b000", "deep/er/b001", "notes.md"]
     items, _ = collect_inputs(["in/deep/er/b001.txt", str(tmp_path / "in" / "b000.txt")], "out")
     assert [i.rel for i in items] == ["in/deep/er/b001", "b000"]
     # with --from every file of a folder is an input, except hidden ones
