@@ -144,10 +144,10 @@ def collect_inputs(inputs: Sequence[str], outdir: str, *, from_: Optional[str] =
     """Expand files, folders (recursed) and globs into items, and records for inputs that match nothing.
 
     Folders contribute files with a puzzle extension (every file when the notation is named with from_),
-    hidden files and folders excluded, and nothing under OUTDIR. Explicit files are always taken. Output
-    names: a folder's files keep their path inside the folder, a glob's matches their path below the
-    glob's fixed prefix, an explicit file its path as given when that stays below the current folder
-    (else its bare name); any name that would climb out of OUTDIR falls back to the bare file name.
+    hidden files and folders excluded, and nothing under OUTDIR. Files named or matched by a glob are
+    always taken. Output names: a folder's files keep their path inside the folder, a glob's matches
+    their path below the glob's fixed prefix, an explicit file its path as given; any name that would
+    climb out of OUTDIR (absolute, or with '..') falls back to the bare file name.
     """
     exts = _puzzle_extensions()
     out_real = os.path.realpath(outdir)
