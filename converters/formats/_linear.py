@@ -10,7 +10,7 @@ from ..encode import constraint_rows
 from ..naming import var_name
 from ..puzzle import Puzzle
 from ..system import LinearSystem, build_system
-from ._text import render_tokens
+from ._text import Lines, Table, add_rc, render_tokens
 
 # the one column a linear file declares when the puzzle has no unknown cell: glpsol needs a variable in
 # the objective, and a count that cannot be met needs a variable to hang its '0 v = rhs' on; fixed to 0
@@ -83,6 +83,16 @@ class LinearModel:
             r, c = self.system.var_rc[0].tolist()
             return var_name(r, c)
         return PLACEHOLDER
+
+    def var_names(self) -> Table:
+        """'x<row>_<col>' of every variable, row i = id i (row 0, for padding, is empty)."""
+        cached = self.__dict__.get("_var_names")
+        if cached is None:
+            rc = np.vstack([np.zeros((1, 2), np.int32), self.system.var_rc])
+            present = np.arange(rc.shape[0]) > 0
+            cached = Table(add_rc(Lines(rc.shape[0]), "x", rc[:, 0], rc[:, 1], present).matrix())
+            object.__setattr__(self, "_var_names", cached)
+        return cached
 
     def chunk(self, start: int, stop: int) -> Rows:
         """Stated constraints start..stop-1 and their terms."""

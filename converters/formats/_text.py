@@ -35,6 +35,9 @@ def ascii_numbers(values: np.ndarray, signed: bool = False) -> np.ndarray:
     elif n and int(x.min()) < 0:
         raise ValueError("negative number given to an unsigned field")
     top = int(x.max()) if n else 0
+    if top < 10000 and not signed:
+        # one 4-digit group (row and column numbers): a single table lookup
+        return _TRIMMED[x].view(np.uint8).reshape(n, 4)
     groups = max(1, (len(str(top)) + 3) // 4)
     words = np.empty((n, groups + (1 if signed else 0)), dtype=np.uint32)
     parts: List[np.ndarray] = []
@@ -75,6 +78,13 @@ class Lines:
         if mask is not None:
             block = block * np.asarray(mask, dtype=np.uint8)[:, None]
         self._blocks.append(block)
+        return self
+
+    def block(self, matrix: np.ndarray, mask: Optional[np.ndarray] = None) -> "Lines":
+        """Append a ready (n, w) byte block (e.g. rows gathered from a name table)."""
+        if mask is not None:
+            matrix = matrix * np.asarray(mask, dtype=np.uint8)[:, None]
+        self._blocks.append(matrix)
         return self
 
     def matrix(self) -> np.ndarray:
@@ -140,3 +150,20 @@ def fixed_field(block: np.ndarray, width: int, right: bool = False) -> np.ndarra
     out = np.full(n * width, 32, dtype=np.uint8)
     out[np.arange(data.shape[0], dtype=np.int64) + np.repeat(base, count)] = data
     return out.reshape(n, width)
+
+
+class Table:
+    """Rows of text (a NUL-padded byte matrix) to gather by index: names built once, used many times."""
+
+    def __init__(self, matrix: np.ndarray) -> None:
+        self.width = matrix.shape[1]
+        packed = np.ascontiguousarray(matrix)
+        # a void view moves each row as one item, much faster than gathering byte columns
+        self._rows = packed.view(np.dtype((np.void, self.width))).ravel() if self.width else None
+
+    def take(self, index: np.ndarray) -> np.ndarray:
+        """The (len(index), width) rows at these indices."""
+        n = np.asarray(index).shape[0]
+        if self._rows is None:
+            return np.zeros((n, 0), dtype=np.uint8)
+        return self._rows[index].view(np.uint8).reshape(n, self.width)

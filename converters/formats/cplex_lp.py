@@ -26,9 +26,8 @@ def _var_list(model: LinearModel, start: int, stop: int, term: str, sep: str, pe
               indent: str) -> str:
     """Variables start..stop-1 (ids start+1..) as '<sep><term><name>' items, per_line to a line."""
     i = np.arange(start, stop)
-    rc = model.system.var_rc[start:stop]
     lines = Lines(stop - start).text("\n" + indent, (i % per_line == 0) & (i > 0)).text(sep, i > 0)
-    return add_rc(lines, term, rc[:, 0], rc[:, 1]).render()
+    return lines.text(term).block(model.var_names().take(i + 1)).render()
 
 
 def _sum(model: LinearModel, out: TextIO, term: str, sep: str, per_line: int, indent: str) -> None:
@@ -40,7 +39,8 @@ def constraint_lines(model: LinearModel, start: int, stop: int) -> str:
     """' c<r>_<c>: x.. + x.. = rhs' lines of stated constraints start..stop-1."""
     rows = model.chunk(start, stop)
     head = add_rc(Lines(rows.n), " c", rows.con_r, rows.con_c).text(":").matrix()
-    terms = add_rc(Lines(rows.term_id.shape[0]).text(" +", rows.term_slot > 0), " x", rows.term_r, rows.term_c)
+    names = model.var_names().take(rows.term_id)
+    terms = Lines(rows.term_id.shape[0]).text(" +", rows.term_slot > 0).text(" ").block(names)
     # a count that cannot be met, with nothing unknown around it, still needs a variable to be a row
     empty = Lines(1).text(f" 0 {model.any_var}").matrix()
     tail = Lines(rows.n).text(" = ").number(rows.rhs, signed=True).text("\n").matrix()
@@ -64,7 +64,7 @@ def write_lp(puzzle: Puzzle, out: TextIO, *, mines: Optional[int] = None, **_: A
     out.write(header_text(puzzle, system, "\\", "CPLEX LP", extra))
     out.write("Minimize\n obj:")
     if k:
-        _sum(model, out, " 0 x", " +", TERMS_PER_LINE, " ")
+        _sum(model, out, " 0 ", " +", TERMS_PER_LINE, " ")
     else:
         out.write(f" 0 {PLACEHOLDER}")
     out.write("\nSubject To\n")
@@ -75,13 +75,13 @@ def write_lp(puzzle: Puzzle, out: TextIO, *, mines: Optional[int] = None, **_: A
     if system.total is not None:
         out.write(f" {TOTAL_CONSTRAINT}:")
         if k:
-            _sum(model, out, " x", " +", TERMS_PER_LINE, " ")
+            _sum(model, out, " ", " +", TERMS_PER_LINE, " ")
         else:
             out.write(f" 0 {PLACEHOLDER}")
         out.write(f" = {system.total}\n")
     if k:
         out.write("Binary\n")
-        _sum(model, out, " x", "", NAMES_PER_LINE, "")
+        _sum(model, out, " ", "", NAMES_PER_LINE, "")
         out.write("\n")
     else:
         out.write(f"Bounds\n {PLACEHOLDER} = 0\nGenerals\n {PLACEHOLDER}\n")
