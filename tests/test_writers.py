@@ -141,6 +141,9 @@ def test_fixed_mps_refuses_long_names_and_points_to_free_mps(tmp_path: Path, cap
         registry.dumps(wide, "fixed-mps")
     assert "free MPS" in str(err.value) and "8 characters" in str(err.value)
     assert registry.dumps(Puzzle.from_rows(["?" * 1000]), "fixed-mps").count("x0_999") == 3
+    # only names that exist count: a long row number with short column numbers still fits
+    tall = Puzzle.from_rows(["." * 1200] * 1234 + ["?1" + "." * 1198])
+    assert " x1234_0 " in registry.dumps(tall, "fixed-mps")
     src = tmp_path / "wide.txt"
     registry.write(wide, src, "native")
     out = tmp_path / "wide.mps"

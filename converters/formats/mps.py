@@ -104,7 +104,8 @@ def _check_fixed_names(model: LinearModel) -> None:
     rc = np.concatenate([system.var_rc, system.con_rc[model.rows]]) if model.k or model.n else None
     if rc is None or not rc.shape[0]:
         return
-    longest = 2 + len(str(int(rc[:, 0].max()))) + len(str(int(rc[:, 1].max())))
+    digits = sum((rc >= 10 ** e).astype(np.int64) for e in range(1, 10)) + 1
+    longest = 2 + int(digits.sum(axis=1).max())
     if longest > FIXED_NAME_WIDTH:
         p = system.puzzle
         raise FormatError(f"fixed MPS allows names of at most {FIXED_NAME_WIDTH} characters, and the names of "
