@@ -20,7 +20,7 @@ from ..naming import TOTAL_CONSTRAINT
 from ..puzzle import Puzzle
 from ..registry import register_format
 from ._linear import PLACEHOLDER, LinearModel, linear_model
-from ._text import CHUNK, Lines, add_rc, chunks, fixed_field, render_tokens
+from ._text import CHUNK, Lines, Table, add_rc, chunks, fixed_field, render_tokens
 
 PROBLEM_NAME = "MINES"
 OBJ = "obj"
@@ -57,12 +57,12 @@ class _Style:
             return np.hstack([self.const("    ", n), self.name(names), self.const("  ", n)])
         return np.hstack([self.const(" ", n), names])
 
-    def entry(self, names: np.ndarray, values: np.ndarray, second: np.ndarray, aligned: bool = False) -> np.ndarray:
-        """'ROWNAME   value' in fields 3-4 (first) or 5-6 (second) / ' ROWNAME value'."""
+    def entry(self, names: np.ndarray, values: np.ndarray, second: np.ndarray) -> np.ndarray:
+        """'ROWNAME   value' in fields 3-4 (first) or 5-6 (second) / ' ROWNAME value' (fields styled already)."""
         n = names.shape[0]
         if self.fixed:
             gap = Lines(n).text("   ", second).matrix()
-            return np.hstack([gap, self.name(names), self.const("  ", n), self.number(values, aligned)])
+            return np.hstack([gap, names, self.const("  ", n), values])
         return np.hstack([self.const(" ", n), names, self.const(" ", n), values])
 
     def line(self, *pieces: str) -> str:
@@ -78,8 +78,7 @@ class _Style:
         return text.rstrip() + "\n"
 
 
-def _pairs(style: _Style, group: np.ndarray, heads: np.ndarray, names: np.ndarray, values: np.ndarray,
-           aligned: bool = False) -> str:
+def _pairs(style: _Style, group: np.ndarray, heads: np.ndarray, names: np.ndarray, values: np.ndarray) -> str:
     """Lines 'head entry [entry]' with each group's entries (sorted by group) two to a line."""
     ngroups = heads.shape[0]
     count = np.bincount(group, minlength=ngroups)
@@ -91,7 +90,7 @@ def _pairs(style: _Style, group: np.ndarray, heads: np.ndarray, names: np.ndarra
     nlines = int(lines_per.sum())
     line_group = np.repeat(np.arange(ngroups), lines_per)
     nl = Lines(nlines).text("\n").matrix()
-    entries = style.entry(names, values, (p % 2) == 1, aligned)
+    entries = style.entry(names, values, (p % 2) == 1)
     return render_tokens(4 * nlines, [
         (4 * np.arange(nlines), heads[line_group]),
         (4 * line + 1 + p % 2, entries),
@@ -124,7 +123,17 @@ def _rows_section(style: _Style, model: LinearModel, out: TextIO) -> None:
         out.write((" E  " if style.fixed else " E ") + TOTAL_CONSTRAINT + "\n")
 
 
-def _columns_section(style: _Style, model: LinearModel, out: TextIO) -> None:
+def _row_names(style: _Style, model: LinearModel) -> Table:
+    """Styled row names to gather: the stated counts 0..n-1, then obj (n) and total (n + 1)."""
+    n = model.n
+    con_rc = model.system.con_rc[model.rows]
+    names = add_rc(Lines(n + 2), "c", np.append(con_rc[:, 0], [0, 0]), np.append(con_rc[:, 1], [0, 0]),
+                   np.arange(n + 2) < n)
+    names.text(OBJ, np.arange(n + 2) == n).text(TOTAL_CONSTRAINT, np.arange(n + 2) == n + 1)
+    return Table(style.name(names.matrix()))
+
+
+def _columns_section(style: _Style, model: LinearModel, rows_table: Table, out: TextIO) -> None:
     system = model.system
     k = model.k
     if style.fixed:
@@ -138,13 +147,17 @@ def _columns_section(style: _Style, model: LinearModel, out: TextIO) -> None:
         out.write(intend)
         return
     # the count terms, column-major: by variable, then by constraint (stable sort keeps row-major order)
+    n = model.n
     lens = system.con_len[model.rows]
-    term_con = np.repeat(np.arange(model.n, dtype=np.int32), lens)
+    term_con = np.repeat(np.arange(n, dtype=np.int32), lens)
     order = np.argsort(model.term_id, kind="stable")
     term_var = model.term_id[order]
     term_con = term_con[order]
     del order
-    con_rc = system.con_rc[model.rows]
+    # every field is built once and gathered: row names (the stated counts, then obj and total), column
+    # heads, and the two values an entry can hold
+    heads_table = Table(style.head(model.var_names().take(np.arange(1, k + 1))))
+    values_table = Table(style.number(Lines(2).number(np.array([0, 1])).matrix(), aligned=True))
     has_total = system.total is not None
     step = max(1, CHUNK // 8)
     for v0 in range(1, k + 1, step):
@@ -155,47 +168,38 @@ def _columns_section(style: _Style, model: LinearModel, out: TextIO) -> None:
         per = 1 + np.bincount(term_var[a:b] - v0, minlength=nv) + (1 if has_total else 0)
         first = np.cumsum(per) - per
         n_ent = int(per.sum())
-        kind = np.ones(n_ent, dtype=np.int8)
-        kind[first] = 0
+        row = np.full(n_ent, n + 1, dtype=np.int64)  # the total, unless overwritten below
+        row[first] = n
+        is_con = np.ones(n_ent, dtype=bool)
+        is_con[first] = False
         if has_total:
-            kind[first + per - 1] = 2
-        is_con = kind == 1
-        con = np.zeros(n_ent, dtype=np.int64)
-        con[is_con] = term_con[a:b]
+            is_con[first + per - 1] = False
+        row[is_con] = term_con[a:b]
         group = np.repeat(np.arange(nv), per)
-        rc = system.var_rc[v0 - 1:v1 - 1]
-        heads = style.head(add_rc(Lines(nv), "x", rc[:, 0], rc[:, 1]).matrix())
-        names = Lines(n_ent).text(OBJ, kind == 0).text(TOTAL_CONSTRAINT, kind == 2)
-        if model.n:
-            add_rc(names, "c", con_rc[con, 0], con_rc[con, 1], is_con)
-        values = Lines(n_ent).number((kind != 0).astype(np.int64)).matrix()
-        out.write(_pairs(style, group, heads, names.matrix(), values, aligned=True))
+        names = rows_table.take(row)
+        values = values_table.take((row != n).astype(np.int64))
+        out.write(_pairs(style, group, heads_table.take(np.arange(v0 - 1, v1 - 1)), names, values))
     out.write(intend)
 
 
-def _rhs_section(style: _Style, model: LinearModel, out: TextIO) -> None:
+def _rhs_section(style: _Style, model: LinearModel, rows_table: Table, out: TextIO) -> None:
     out.write("RHS\n")
     system = model.system
-    nz = model.rows[np.nonzero(system.con_rhs[model.rows])[0]]
+    rhs = system.con_rhs[model.rows].astype(np.int64)
+    where = np.nonzero(rhs)[0]                 # rows not listed have rhs 0
+    values = rhs[where]
+    if system.total:
+        where = np.append(where, model.n + 1)
+        values = np.append(values, system.total)
+    if not where.shape[0]:
+        return
+    # few distinct right-hand sides: style each once, gather
+    distinct, which = np.unique(values, return_inverse=True)
+    values_table = Table(style.number(Lines(distinct.shape[0]).number(distinct, signed=True).matrix()))
     heads = style.head(Lines(1).text("RHS").matrix())
-    total = system.total
-    n = nz.shape[0] + (1 if total else 0)
-    for start, stop in chunks(n, CHUNK):  # CHUNK is even: the pairs of one line stay together
-        idx = nz[start:stop]
-        names = add_rc(Lines(idx.shape[0]), "c", system.con_rc[idx, 0], system.con_rc[idx, 1]).matrix()
-        values = Lines(idx.shape[0]).number(system.con_rhs[idx], signed=True).matrix()
-        if total and stop == n:
-            names = _stack(names, Lines(1).text(TOTAL_CONSTRAINT).matrix())
-            values = _stack(values, Lines(1).number(np.array([total]), signed=True).matrix())
-        out.write(_pairs(style, np.zeros(names.shape[0], dtype=np.int64), heads, names, values))
-
-
-def _stack(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    w = max(a.shape[1], b.shape[1])
-    out = np.zeros((a.shape[0] + b.shape[0], w), dtype=np.uint8)
-    out[:a.shape[0], w - a.shape[1]:] = a
-    out[a.shape[0]:, w - b.shape[1]:] = b
-    return out
+    for start, stop in chunks(where.shape[0], CHUNK):  # CHUNK is even: the pairs of one line stay together
+        out.write(_pairs(style, np.zeros(stop - start, dtype=np.int64), heads, rows_table.take(where[start:stop]),
+                         values_table.take(which[start:stop])))
 
 
 def _bounds_section(style: _Style, model: LinearModel, out: TextIO) -> None:
@@ -226,8 +230,9 @@ def _write(puzzle: Puzzle, out: TextIO, fixed: bool, mines: Optional[int]) -> No
     out.write(header_text(puzzle, system, "*", "fixed MPS" if fixed else "free MPS", extra))
     out.write(f"NAME          {PROBLEM_NAME}\n" if fixed else f"NAME {PROBLEM_NAME} FREE\n")
     _rows_section(style, model, out)
-    _columns_section(style, model, out)
-    _rhs_section(style, model, out)
+    rows_table = _row_names(style, model)
+    _columns_section(style, model, rows_table, out)
+    _rhs_section(style, model, rows_table, out)
     _bounds_section(style, model, out)
     out.write("ENDATA\n")
 
