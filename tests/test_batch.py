@@ -365,7 +365,7 @@ def _check_outputs_whole(out: Path, expected: dict) -> int:
     return n
 
 
-N_BIG = 240
+N_BIG = 200
 
 
 @pytest.fixture(scope="module")
@@ -374,7 +374,7 @@ def big_inputs(tmp_path_factory):
     src = tmp_path_factory.mktemp("interrupt-src")
     expected = {}
     for i in range(N_BIG):
-        p = random_puzzle(50, 50, density=0.15, reveal="game", seed=i)
+        p = random_puzzle(40, 40, density=0.15, reveal="game", seed=i)
         (src / f"g{i:04d}.txt").write_text(canonical_text(p))
         for name in FAST_FORMATS:
             expected[f"g{i:04d}{_ext(name)}"] = dumps(p, name)
