@@ -4,7 +4,9 @@
     python benchmarks/bench_batch.py                      # 2000 boards, cnf / lp / cnf+lp, -j 1 and 2
     python benchmarks/bench_batch.py --boards 5000 --out /dev/shm/bench   # outputs on tmpfs
 
-Prints where the time of one board goes (parse, each writer) and then one row per batch run. Boards are
+Prints where the time of one board goes (parse, each writer) and then one row per batch run, with its wall
+time and the CPU seconds of the parent and its workers (boards per CPU second is the figure that does not
+depend on how busy the machine is; two idle cores give about twice that per wall second). Boards are
 made without the total mine count (a CNF with it adds a cardinality encoding, ~100x the clauses of the
 counts); `--total-boards` runs a smaller set of boards that state it, to show that cost separately.
 """
@@ -79,18 +81,28 @@ def parallel_headroom() -> float:
     return one / two
 
 
+def _cpu() -> float:
+    """CPU seconds used so far by this process and its finished children (the pool's workers)."""
+    import resource
+    me = resource.getrusage(resource.RUSAGE_SELF)
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
+
+
 def run(folder: Path, out_root: Path, fmts: str, jobs: int, label: str) -> tuple:
-    """One batch run into a fresh folder: (input, formats, jobs, boards, seconds, boards/s, files/s)."""
+    """One batch run into a fresh folder: (input, formats, jobs, boards, s, boards/s, files/s, CPU s, boards/CPU s)."""
     out = out_root / f"out-{label}-{fmts.replace(',', '+')}-j{jobs}"
     shutil.rmtree(out, ignore_errors=True)
+    c0 = _cpu()
     t0 = time.perf_counter()
     result = run_batch([str(folder)], str(out), [fmts], jobs=jobs)
     dt = time.perf_counter() - t0
+    cpu = _cpu() - c0
     n = len(result.records)
     if result.count("failed"):
         raise SystemExit(f"{result.count('failed')} boards failed: {result.records[0]['error']}")
     shutil.rmtree(out, ignore_errors=True)
-    return label, fmts, jobs, n, dt, n / dt, result.files_written / dt
+    return label, fmts, jobs, n, dt, n / dt, result.files_written / dt, cpu, n / cpu
 
 
 def main(argv=None) -> int:
@@ -135,10 +147,11 @@ def main(argv=None) -> int:
                      for j in jobs]
         print()
         print(f"| {'input':<12} | {'formats':<12} | {'-j':>2} | {'count':>6} | {'seconds':>8} | {'boards/s':>9} "
-              f"| {'files/s':>8} |")
-        print(f"|{'-' * 14}|{'-' * 14}|{'-' * 4}|{'-' * 8}|{'-' * 10}|{'-' * 11}|{'-' * 10}|")
-        for label, fmts, j, n, dt, bps, fps in rows:
-            print(f"| {label:<12} | {fmts:<12} | {j:>2} | {n:>6} | {dt:>8.2f} | {bps:>9.0f} | {fps:>8.0f} |")
+              f"| {'files/s':>8} | {'CPU s':>7} | {'boards/CPU s':>12} |")
+        print(f"|{'-' * 14}|{'-' * 14}|{'-' * 4}|{'-' * 8}|{'-' * 10}|{'-' * 11}|{'-' * 10}|{'-' * 9}|{'-' * 14}|")
+        for label, fmts, j, n, dt, bps, fps, cpu, bpc in rows:
+            print(f"| {label:<12} | {fmts:<12} | {j:>2} | {n:>6} | {dt:>8.2f} | {bps:>9.0f} | {fps:>8.0f} "
+                  f"| {cpu:>7.2f} | {bpc:>12.0f} |")
     finally:
         if not args.out:
             shutil.rmtree(root, ignore_errors=True)

@@ -6,9 +6,10 @@
 
 Each conversion is a fresh `python -m converters convert BOARD -o OUT --to FORMAT` process, exactly what a
 user runs, so its time includes reading the board and its peak RSS is the whole process (measured by
-wait4). `info` is the baseline: starting Python, reading and validating the board. The last columns divide
-the time beyond that baseline (the encoding and writing) by the number of cells: equal figures across
-sizes mean cost linear in cells.
+wait4). CPU seconds (user + system) are shown beside wall seconds: on a machine shared with other work
+they are the steadier figure. `info` is the baseline: starting Python, reading and validating the board.
+The last columns divide the CPU time beyond that baseline (the encoding and writing) by the number of
+cells: equal figures across sizes mean cost linear in cells.
 
 Boards are game reveals at density 0.15 (about half the cells stay unknown) and state no total mine count:
 a CNF with the total needs a cardinality encoding whose size grows with unknowns x mines, which on boards
@@ -36,8 +37,8 @@ from converters.generate import random_puzzle  # noqa: E402
 from converters.registry import formats  # noqa: E402
 
 
-def measure(argv: List[str], mem_limit: Optional[int], timeout: float) -> Tuple[float, float, int, str]:
-    """Run a command; (seconds, peak MiB, exit status, last stderr line)."""
+def measure(argv: List[str], mem_limit: Optional[int], timeout: float) -> Tuple[float, float, float, int, str]:
+    """Run a command; (wall seconds, CPU seconds, peak MiB, exit status, last stderr line)."""
     def limit() -> None:
         if mem_limit:
             resource.setrlimit(resource.RLIMIT_AS, (mem_limit, mem_limit))
@@ -59,7 +60,8 @@ def measure(argv: List[str], mem_limit: Optional[int], timeout: float) -> Tuple[
     dt = time.perf_counter() - t0
     err = proc.stderr.read().decode("utf-8", "replace").strip().splitlines() if proc.stderr else []
     proc.returncode = os.waitstatus_to_exitcode(status)
-    return dt, usage.ru_maxrss / 1024, proc.returncode, (err[-1] if err else "")
+    cpu = usage.ru_utime + usage.ru_stime
+    return dt, cpu, usage.ru_maxrss / 1024, proc.returncode, (err[-1] if err else "")
 
 
 def main(argv=None) -> int:
@@ -79,7 +81,7 @@ def main(argv=None) -> int:
     root = Path(args.out) if args.out else Path(tempfile.mkdtemp(prefix="mineconv-scale-"))
     root.mkdir(parents=True, exist_ok=True)
     mem = int(args.mem_limit * 2 ** 30) if args.mem_limit else None
-    results: Dict[Tuple[str, int], Tuple[float, float, int, str, int]] = {}
+    results: Dict[Tuple[str, int], Tuple[float, float, float, int, str, int]] = {}
     print(f"# mineconv scale benchmark: {os.cpu_count()} cores, load {os.getloadavg()[0]:.1f}, "
           f"{args.reveal} reveal, density {args.density}, total {'stated' if args.total else 'not stated'}")
     try:
@@ -97,35 +99,36 @@ def main(argv=None) -> int:
             results[("(read only: info)", n)] = (*measure(base + ["info", str(board)], mem, args.timeout), 0)
             for name in names:
                 target = root / f"out-{n}.{name}"
-                dt, peak, code, err = measure(base + ["convert", str(board), "-o", str(target), "--to", name],
-                                              mem, args.timeout)
+                dt, cpu, peak, code, err = measure(base + ["convert", str(board), "-o", str(target), "--to", name],
+                                                   mem, args.timeout)
                 size = target.stat().st_size if target.exists() else 0
-                results[(name, n)] = (dt, peak, code, err, size)
+                results[(name, n)] = (dt, cpu, peak, code, err, size)
                 state = "" if code == 0 else f"  FAILED ({code}): {err[:100]}"
-                print(f"  {name:<12} {dt:8.2f} s {peak:8.0f} MiB {size / 2 ** 20:9.1f} MiB out{state}", flush=True)
+                print(f"  {name:<12} {dt:8.2f} s {cpu:8.2f} cpu s {peak:8.0f} MiB {size / 2 ** 20:9.1f} MiB out{state}",
+                      flush=True)
                 if target.exists():
                     target.unlink()
             board.unlink()
         print()
-        head = "| format | " + " | ".join(f"{n}x{n} s | peak MiB | out MiB" for n in sizes)
-        head += " | " + " | ".join(f"write ns/cell {n}" for n in sizes) + " |"
+        head = "| format | " + " | ".join(f"{n}x{n} s | cpu s | peak MiB | out MiB" for n in sizes)
+        head += " | " + " | ".join(f"write cpu ns/cell {n}" for n in sizes) + " |"
         print(head)
-        print("|" + "---|" * (1 + 3 * len(sizes) + len(sizes)))
+        print("|" + "---|" * (1 + 4 * len(sizes) + len(sizes)))
         for name in ["(read only: info)"] + names:
             cells = []
             per = []
             for n in sizes:
-                dt, peak, code, err, size = results[(name, n)]
+                dt, cpu, peak, code, err, size = results[(name, n)]
                 if code != 0:
-                    cells.append("failed | - | -")
+                    cells.append("failed | - | - | -")
                     per.append("-")
                 else:
                     out_mib = f"{size / 2 ** 20:.0f}" if size else "-"
-                    cells.append(f"{dt:.1f} | {peak:.0f} | {out_mib}")
-                    base = results[("(read only: info)", n)][0] if name != "(read only: info)" else 0.0
-                    per.append(f"{max(dt - base, 0.0) / (n * n) * 1e9:.0f}")
+                    cells.append(f"{dt:.1f} | {cpu:.1f} | {peak:.0f} | {out_mib}")
+                    base = results[("(read only: info)", n)][1] if name != "(read only: info)" else 0.0
+                    per.append(f"{max(cpu - base, 0.0) / (n * n) * 1e9:.0f}")
             print(f"| {name} | " + " | ".join(cells) + " | " + " | ".join(per) + " |")
-        failed = [(k, v[3]) for k, v in results.items() if v[2] != 0]
+        failed = [(k, v[4]) for k, v in results.items() if v[3] != 0]
         for (name, n), err in failed:
             print(f"note: {name} on {n}x{n} failed: {err}")
     finally:
