@@ -89,12 +89,14 @@ def register(sub: argparse._SubParsersAction) -> None:
     """Add the subcommand."""
     p = sub.add_parser(
         "batch", help="convert many puzzles into several formats, in parallel",
-        description="Convert every input into each format named with -t. An input is a file, a folder "
-                    "(recursed; files with a puzzle extension, or all files with --from) or a glob; it "
-                    "gives OUTDIR/<path relative to the folder or glob>.<format extension>, and nothing is "
-                    "written outside OUTDIR. Each output is written atomically. A bad input is reported "
-                    "as FILE:LINE:COL: message and the run goes on; the exit status is 1 when any input "
-                    "failed.",
+        description="Convert every input into each format named with -t.\n\n"
+                    "An input is a file, a folder (recursed: files with a puzzle extension, or every file\n"
+                    "with --from) or a glob. It gives OUTDIR/<path below the folder or the glob's fixed\n"
+                    "part><format extension>; nothing is ever written outside OUTDIR. Each output is\n"
+                    "written to a temp file and renamed, so no run leaves a truncated file.\n"
+                    "A bad input is reported as FILE:LINE:COL: message and the run goes on; the exit\n"
+                    "status is 1 when any input failed. With --executor dask the workers must see the\n"
+                    "inputs and OUTDIR under the same paths (a shared file system).",
         epilog="examples:\n"
                "  mineconv batch puzzles/ -o out -t cnf,lp\n"
                "  mineconv batch 'boards/**/*.txt' -o out -t .cnf -j 2 --manifest out/manifest.jsonl\n"
