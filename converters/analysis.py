@@ -292,12 +292,26 @@ def _padd(a: Poly, b: Poly) -> Poly:
 
 
 def _pmul(a: Poly, b: Poly) -> Poly:
-    out = [0] * (len(a) + len(b) - 1)
-    for i, x in enumerate(a):
-        if x:
-            for j, y in enumerate(b):
-                out[i + j] += x * y
-    return out
+    """Product of two polynomials with non-negative integer coefficients.
+
+    Long ones go through one big-integer product (Kronecker substitution: coefficients packed into
+    byte slots wide enough that no slot of the product overflows), which runs in C.
+    """
+    if len(a) * len(b) <= 64:
+        out = [0] * (len(a) + len(b) - 1)
+        for i, x in enumerate(a):
+            if x:
+                for j, y in enumerate(b):
+                    out[i + j] += x * y
+        return out
+    bits = (max(x.bit_length() for x in a) + max(y.bit_length() for y in b)
+            + min(len(a), len(b)).bit_length() + 1)
+    width = (bits + 7) // 8
+    pa = int.from_bytes(b"".join(x.to_bytes(width, "little") for x in a), "little")
+    pb = int.from_bytes(b"".join(y.to_bytes(width, "little") for y in b), "little")
+    n = len(a) + len(b) - 1
+    raw = (pa * pb).to_bytes(width * n, "little")
+    return [int.from_bytes(raw[i:i + width], "little") for i in range(0, width * n, width)]
 
 
 def _pdiv_exact(a: Poly, b: Poly) -> Poly:
@@ -421,10 +435,11 @@ def count_component(vars_: Sequence[int], cons: Sequence[Tuple[Tuple[int, ...], 
             out.append(tuple(nxt) if ok else None)
         return out
 
-    one: object = [1] if weighted else 1
-    add = _padd if weighted else (lambda a, b: a + b)
-    shift = (lambda a: [0] + a) if weighted else (lambda a: a)
-    mul = _pmul if weighted else (lambda a, b: a * b)
+    # weighted: (offset, coefficients) so a shift is free and sums only touch the occupied span
+    one: object = (0, [1]) if weighted else 1
+    add = _oadd if weighted else (lambda a, b: a + b)
+    shift = (lambda a: (a[0] + 1, a[1])) if weighted else (lambda a: a)
+    mul = (lambda a, b: (a[0] + b[0], _pmul(a[1], b[1]))) if weighted else (lambda a, b: a * b)
 
     layers: List[Dict[Tuple[int, ...], object]] = [{(): one}]
     moves: List[Dict[Tuple[int, ...], list]] = []
@@ -450,10 +465,10 @@ def count_component(vars_: Sequence[int], cons: Sequence[Tuple[Tuple[int, ...], 
         return zero, {v: zero for v in vars_}
     back: Dict[Tuple[int, ...], object] = {(): one}
     marg: Dict[int, object] = {}
-    zero_w: object = [0] if weighted else 0
+    zero_w: object = (0, []) if weighted else 0
     for i in range(n - 1, -1, -1):
         cur_back: Dict[Tuple[int, ...], object] = {}
-        m_i = zero_w
+        into: Dict[Tuple[int, ...], object] = {}  # forward weight arriving at each state with a mine on i
         for s, w in layers[i].items():
             t0, t1 = moves[i][s]
             acc = None
@@ -462,13 +477,41 @@ def count_component(vars_: Sequence[int], cons: Sequence[Tuple[Tuple[int, ...], 
             if t1 is not None and t1 in back:
                 b1 = shift(back[t1])
                 acc = b1 if acc is None else add(acc, b1)
-                m_i = add(m_i, mul(w, b1))
+                into[t1] = add(into[t1], w) if t1 in into else w
             if acc is not None:
                 cur_back[s] = acc
+        # one product per target state rather than per source state
+        m_i = zero_w
+        for t, w in into.items():
+            m_i = add(m_i, mul(w, shift(back[t])))
         back = cur_back
         marg[order[i]] = m_i
     total = back[()]
+    if weighted:
+        return _oplain(total), {v: _oplain(m) for v, m in marg.items()}
     return total, marg
+
+
+def _oadd(a, b):
+    """Sum of two (offset, coefficients) polynomials."""
+    (oa, ca), (ob, cb) = a, b
+    if not ca:
+        return b
+    if not cb:
+        return a
+    lo = min(oa, ob)
+    out = [0] * (max(oa + len(ca), ob + len(cb)) - lo)
+    for i, x in enumerate(ca, oa - lo):
+        out[i] = x
+    for i, x in enumerate(cb, ob - lo):
+        out[i] += x
+    return (lo, out)
+
+
+def _oplain(a) -> Poly:
+    """An (offset, coefficients) polynomial as a plain coefficient list."""
+    off, coeffs = a
+    return [0] * off + list(coeffs) if coeffs else [0]
 
 
 def _binomial_row(n: int) -> List[int]:
