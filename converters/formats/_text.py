@@ -139,6 +139,8 @@ def fixed_field(block: np.ndarray, width: int, right: bool = False) -> np.ndarra
     Raises ValueError when some row's text is longer than the field.
     """
     n = block.shape[0]
+    if n > CHUNK:  # the index arithmetic below costs 8 bytes per text byte: bound it
+        return np.vstack([fixed_field(block[a:b], width, right) for a, b in chunks(n)])
     count = np.count_nonzero(block, axis=1)
     if n and int(count.max()) > width:
         raise ValueError(f"text longer than a {width}-character field")
