@@ -191,3 +191,23 @@ def test_names_are_the_naming_module_s_and_legal_everywhere(fmt: str) -> None:
         assert {w for w in words if re.fullmatch(r"c\d+_\d+", w)} == counts
         assert "total" in words
     assert all(NAME_RE.match(w) and not re.fullmatch(r"[eE]\d.*", w) for w in words)
+
+
+def test_bulk_number_text_matches_str() -> None:
+    import numpy as np
+
+    from converters.formats._text import Lines, ascii_numbers, fixed_field
+
+    values = np.array([0, 1, 9, 10, 99, 100, 999, 1000, 9999, 10000, 10001, 99999999, 100000000,
+                       123456789012, 16000000])
+    for signed in (False, True):
+        vals = np.concatenate([values, -values[1:]]) if signed else values
+        got = [bytes(row).replace(b"\0", b"").decode() for row in ascii_numbers(vals, signed=signed)]
+        assert got == [str(v) for v in vals.tolist()]
+    lines = Lines(3).text("a").number(np.array([5, 60, 700]), np.array([True, False, True])).text(";\n")
+    assert lines.render() == "a5;\na;\na700;\n"
+    block = Lines(3).number(np.array([-5, 60, 700]), signed=True).matrix()
+    assert [bytes(r).decode() for r in fixed_field(block, 6)] == ["-5    ", "60    ", "700   "]
+    assert [bytes(r).decode() for r in fixed_field(block, 6, right=True)] == ["    -5", "    60", "   700"]
+    with pytest.raises(ValueError):
+        fixed_field(block, 2)
