@@ -17,7 +17,7 @@ import numpy as np
 from ..errors import FormatError
 from ..header import header_text
 from ..naming import TOTAL_CONSTRAINT
-from ..puzzle import Puzzle
+from ..puzzle import NEIGHBOUR_OFFSETS, Puzzle
 from ..registry import register_format
 from ._linear import PLACEHOLDER, LinearModel, linear_model
 from ._text import CHUNK, Lines, Table, add_rc, chunks, fixed_field, render_tokens
@@ -146,14 +146,23 @@ def _columns_section(style: _Style, model: LinearModel, rows_table: Table, out: 
         out.write(style.line(PLACEHOLDER, OBJ, "0"))
         out.write(intend)
         return
-    # the count terms, column-major: by variable, then by constraint (stable sort keeps row-major order)
+    # the count terms, column-major: each variable's stated neighbours, read off the grid in the
+    # row-major neighbour order, are its constraints in row-major order (no sort of the terms needed)
     n = model.n
-    lens = system.con_len[model.rows]
-    term_con = np.repeat(np.arange(n, dtype=np.int32), lens)
-    order = np.argsort(model.term_id, kind="stable")
-    term_var = model.term_id[order]
-    term_con = term_con[order]
-    del order
+    R, C = system.puzzle.rows, system.puzzle.cols
+    con_grid = np.zeros((R + 2, C + 2), dtype=np.int32)
+    con_rc = system.con_rc[model.rows]
+    con_grid[con_rc[:, 0] + 1, con_rc[:, 1] + 1] = np.arange(1, n + 1, dtype=np.int32)
+    vr, vc = system.var_rc[:, 0] + 1, system.var_rc[:, 1] + 1
+    around = np.empty((k, len(NEIGHBOUR_OFFSETS)), dtype=np.int32)
+    for j, (dr, dc) in enumerate(NEIGHBOUR_OFFSETS):
+        around[:, j] = con_grid[vr + dr, vc + dc]
+    del con_grid
+    has_con = around > 0
+    term_con = around[has_con] - 1
+    term_ptr = np.zeros(k + 1, dtype=np.int64)
+    np.cumsum(has_con.sum(axis=1), out=term_ptr[1:])
+    del around, has_con
     # every field is built once and gathered: row names (the stated counts, then obj and total), column
     # heads, and the two values an entry can hold
     heads_table = Table(style.head(model.var_names().take(np.arange(1, k + 1))))
@@ -162,10 +171,10 @@ def _columns_section(style: _Style, model: LinearModel, rows_table: Table, out: 
     step = max(1, CHUNK // 8)
     for v0 in range(1, k + 1, step):
         v1 = min(k + 1, v0 + step)
-        a, b = np.searchsorted(term_var, [v0, v1])
+        a, b = int(term_ptr[v0 - 1]), int(term_ptr[v1 - 1])
         nv = v1 - v0
         # each column's entries: its objective 0 first, then its counts, then the total
-        per = 1 + np.bincount(term_var[a:b] - v0, minlength=nv) + (1 if has_total else 0)
+        per = 1 + np.diff(term_ptr[v0 - 1:v1]) + (1 if has_total else 0)
         first = np.cumsum(per) - per
         n_ent = int(per.sum())
         row = np.full(n_ent, n + 1, dtype=np.int64)  # the total, unless overwritten below
@@ -193,8 +202,12 @@ def _rhs_section(style: _Style, model: LinearModel, rows_table: Table, out: Text
         values = np.append(values, system.total)
     if not where.shape[0]:
         return
-    # few distinct right-hand sides: style each once, gather
-    distinct, which = np.unique(values, return_inverse=True)
+    # few distinct right-hand sides: style each once, gather (bincount, not a sort of every value)
+    low = int(values.min())
+    seen = np.bincount(values - low)
+    distinct = np.flatnonzero(seen) + low
+    lookup = np.cumsum(seen > 0) - 1
+    which = lookup[values - low]
     values_table = Table(style.number(Lines(distinct.shape[0]).number(distinct, signed=True).matrix()))
     heads = style.head(Lines(1).text("RHS").matrix())
     for start, stop in chunks(where.shape[0], CHUNK):  # CHUNK is even: the pairs of one line stay together
