@@ -115,6 +115,7 @@ def linear_model(puzzle: Puzzle, mines: Optional[int] = None) -> LinearModel:
     lens = system.con_len[rows].astype(np.int64)
     ptr = np.zeros(rows.shape[0] + 1, dtype=np.int64)
     np.cumsum(lens, out=ptr[1:])
-    vars_ = system.con_vars[rows]
-    term_id = vars_[np.arange(vars_.shape[1])[None, :] < lens[:, None]]
+    # rows not stated have no variable: the non-zero ids of all rows, in order, are the stated terms
+    flat = system.con_vars.ravel()
+    term_id = flat[flat != 0]
     return LinearModel(system, rows, ptr, term_id)
