@@ -10,6 +10,7 @@ import shutil
 import subprocess
 import tempfile
 import threading
+import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Dict, FrozenSet, Iterator, List, Optional, Sequence, Tuple
@@ -211,12 +212,15 @@ def run_pulp_cbc(spec: SolverSpec, puzzle: Puzzle, workdir: Path, timeout: Optio
     except ImportError:
         raise _missing(spec) from None
     from .encode import to_pulp
-    prob = to_pulp(puzzle)
-    cmd = pulp.PULP_CBC_CMD(msg=False, timeLimit=timeout, keepFiles=False)
-    if not cmd.available():
-        raise SolverError("PuLP's bundled CBC is not available on this platform (pip install --force-reinstall "
-                          "pulp)")
-    prob.solve(cmd)
+    with warnings.catch_warnings():
+        # PuLP 3.3 announces API changes for 4.0 on every call; they are not the user's concern
+        warnings.simplefilter("ignore", DeprecationWarning)
+        prob = to_pulp(puzzle)
+        cmd = pulp.PULP_CBC_CMD(msg=False, timeLimit=timeout, keepFiles=False)
+        if not cmd.available():
+            raise SolverError("PuLP's bundled CBC is not available on this platform (pip install "
+                              "--force-reinstall pulp)")
+        prob.solve(cmd)
     word = pulp.LpStatus[prob.status]
     if word == "Infeasible":
         return Answer("infeasible", format="pulp", source="<pulp-cbc>")

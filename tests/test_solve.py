@@ -1,0 +1,204 @@
+"""mineconv solve: every solver agrees with the embedded one; enumeration; missing solvers; timeouts."""
+from __future__ import annotations
+
+import functools
+import itertools
+import json
+import os
+import stat
+import sys
+
+import numpy as np
+import pytest
+
+from converters import solvers as bridge
+from converters.cli import main
+from converters.formats.native import canonical_text
+from converters.puzzle import Puzzle
+from converters.system import build_system, check_assignment
+
+from conftest import require_module, require_tool
+
+BOARDS = {
+    "unique": Puzzle.from_rows(["??????", "?2222?", "?2002?", "?2002?", "?2222?", "??????"]),
+    "two-solutions": Puzzle.from_rows(["1??", "12?", "01?"]),
+    "infeasible": Puzzle.from_rows(["?1?", "?0?", "???"]),
+    "known-mine-total": Puzzle.from_rows(["*1?", "11?", "???"], mines=1),
+    "known-mine-total-infeasible": Puzzle.from_rows(["*1?", "11?", "???"], mines=2),
+    "total": Puzzle.from_rows(["1??", "12?", "01?"], mines=2),
+    "total-infeasible": Puzzle.from_rows(["1??", "12?", "01?"], mines=3),
+    "lone-cell": Puzzle.from_rows(["1?..?"]),
+    "lone-cell-total": Puzzle.from_rows(["1?..?"], mines=2),
+    "known-safe": Puzzle.from_rows(["?.?", "?3?", "???"]),
+}
+
+
+UNIQUE_MINES = frozenset([(0, 2), (0, 3), (2, 0), (2, 5), (3, 0), (3, 5), (5, 2), (5, 3)])  # du Sautoy
+
+
+@functools.lru_cache(maxsize=None)
+def brute(puzzle: Puzzle) -> set:
+    """Every solution as a frozenset of mine cells (known mines included), by trying all assignments."""
+    if puzzle == BOARDS["unique"]:
+        return {UNIQUE_MINES}   # 2**20 assignments are too many to try in a test; its solution is known
+    system = build_system(puzzle)
+    assert system.num_vars <= 12
+    base = puzzle.codes() == 9
+    out = set()
+    for bits in itertools.product((False, True), repeat=system.num_vars):
+        grid = base.copy()
+        if system.num_vars:
+            grid[system.var_rc[:, 0], system.var_rc[:, 1]] = bits
+        if check_assignment(puzzle, grid) is None:
+            out.add(frozenset(map(tuple, np.argwhere(grid).tolist())))
+    return out
+
+
+def need(name: str) -> None:
+    spec = bridge.get_solver(name)
+    if spec.program:
+        require_tool(spec.program)
+    if spec.module:
+        require_module(spec.module)
+
+
+@pytest.mark.parametrize("board", sorted(BOARDS))
+def test_embedded_matches_brute_force(board):
+    puzzle = BOARDS[board]
+    expected = brute(puzzle)
+    dec = bridge.solve(puzzle)
+    assert dec.status == ("solved" if expected else "infeasible")
+    if expected:
+        assert frozenset(map(tuple, dec.mines())) in expected
+    found, complete = bridge.enumerate_solutions(puzzle)
+    assert complete and {frozenset(map(tuple, d.mines())) for d in found} == expected
+
+
+@pytest.mark.parametrize("solver", [s for s in bridge.solver_names() if s != bridge.EMBEDDED])
+def test_every_solver_agrees_with_the_embedded_one(solver):
+    need(solver)
+    for name, puzzle in BOARDS.items():
+        embedded = bridge.solve(puzzle)
+        dec = bridge.solve(puzzle, solver, timeout=60)
+        assert dec.status == embedded.status, (solver, name)
+        if dec.status == "solved":
+            # decode already verified every count; a unique puzzle must give the same grid
+            solutions = brute(puzzle)
+            assert frozenset(map(tuple, dec.mines())) in solutions, (solver, name)
+            if len(solutions) == 1:
+                assert dec.mines() == embedded.mines()
+
+
+def run(capsys, *argv):
+    rc = main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return rc, out, err
+
+
+def test_cli_solve_text_and_json(tmp_path, capsys):
+    p = tmp_path / "u.txt"
+    p.write_text(canonical_text(BOARDS["unique"]))
+    rc, out, _ = run(capsys, "solve", p)
+    assert rc == 0 and out == canonical_text(bridge.solve(BOARDS["unique"]).solved_puzzle())
+    rc, out, _ = run(capsys, "solve", p, "--json")
+    data = json.loads(out)
+    assert rc == 0 and data["status"] == "solved" and data["mines"] == bridge.solve(BOARDS["unique"]).mines()
+    p.write_text(canonical_text(BOARDS["infeasible"]))
+    rc, out, err = run(capsys, "solve", p, "--json")
+    assert rc == 1 and json.loads(out)["status"] == "infeasible" and json.loads(out)["mines"] == []
+
+
+def test_cli_enumeration(tmp_path, capsys):
+    p = tmp_path / "s.txt"
+    p.write_text(canonical_text(BOARDS["two-solutions"]))
+    rc, out, _ = run(capsys, "solve", p, "--all", "--json")
+    data = json.loads(out)
+    assert rc == 0 and data["count"] == 2 and data["complete"] is True
+    assert sorted(data["solutions"]) == [[[0, 1], [1, 2]], [[0, 1], [2, 2]]]
+    assert data["mines"] == data["solutions"][0]
+    rc, out, _ = run(capsys, "solve", p, "--limit", "1", "--json")
+    data = json.loads(out)
+    assert rc == 0 and data["count"] == 1 and data["complete"] is False
+    rc, out, err = run(capsys, "solve", p, "--all")
+    assert rc == 0 and out.count("# solution") == 2 and "2 solutions" in err
+    p.write_text(canonical_text(BOARDS["infeasible"]))
+    rc, out, _ = run(capsys, "solve", p, "--all", "--json")
+    assert rc == 1 and json.loads(out) == {"status": "infeasible", "mines": [], "solutions": [], "count": 0,
+                                           "complete": True, "solver": "pysat"}
+
+
+def test_enumeration_needs_the_embedded_solver(tmp_path, capsys):
+    p = tmp_path / "s.txt"
+    p.write_text(canonical_text(BOARDS["two-solutions"]))
+    rc, _, err = run(capsys, "solve", p, "--all", "--solver", "minisat")
+    assert rc == 2 and "embedded" in err
+
+
+@pytest.mark.parametrize("solver,package", [("minisat", "minisat"), ("glpsol", "glpk-utils"),
+                                            ("cbc", "coinor-cbc"), ("lp_solve", "lp-solve"), ("z3", "z3")])
+def test_missing_solver_names_the_debian_package(tmp_path, capsys, monkeypatch, solver, package):
+    monkeypatch.setenv("PATH", str(tmp_path))   # nothing on PATH
+    p = tmp_path / "s.txt"
+    p.write_text(canonical_text(BOARDS["two-solutions"]))
+    rc, out, err = run(capsys, "solve", p, "--solver", solver)
+    assert rc == 2 and out == ""
+    assert f"apt-get install {package}" in err and "Traceback" not in err
+
+
+def test_external_timeout_gives_unknown(tmp_path, capsys, monkeypatch):
+    slow = tmp_path / "slow-solver"
+    slow.write_text(f"#!{sys.executable}\nimport time\ntime.sleep(60)\n")
+    slow.chmod(slow.stat().st_mode | stat.S_IEXEC)
+    spec = bridge.SolverSpec("slow", "a solver that never answers", "cnf", ".cnf", str(slow), "none",
+                             "competition", None, lambda m, a, t: [m])
+    monkeypatch.setitem(bridge.SOLVERS, "slow", spec)
+    p = tmp_path / "s.txt"
+    p.write_text(canonical_text(BOARDS["two-solutions"]))
+    rc, out, _ = run(capsys, "solve", p, "--solver", "slow", "--timeout", "0.2", "--json")
+    data = json.loads(out)
+    assert rc == 1 and data["status"] == "unknown" and "0.2 s" in data["why"]
+
+
+def test_embedded_timeout_interrupts(monkeypatch):
+    from pysat.examples.genhard import PHP
+    from pysat.solvers import Solver
+    emb = bridge._Embedded(BOARDS["two-solutions"])
+    emb.solver.delete()
+    emb.solver = Solver(name=bridge.PYSAT_SOLVER, bootstrap_with=PHP(10).clauses)  # hard: minutes
+    try:
+        ans = emb.next(0.3)
+    finally:
+        emb.close()
+    assert ans.status == "unknown"
+
+
+def test_solver_failure_is_reported(tmp_path, capsys, monkeypatch):
+    bad = tmp_path / "crash"
+    bad.write_text("#!/bin/sh\necho 'segmentation fault' >&2\nexit 139\n")
+    bad.chmod(bad.stat().st_mode | stat.S_IEXEC)
+    monkeypatch.setitem(bridge.SOLVERS, "crash", bridge.SolverSpec(
+        "crash", "crashes", "cnf", ".cnf", str(bad), "none", "competition", None, lambda m, a, t: [m]))
+    p = tmp_path / "s.txt"
+    p.write_text(canonical_text(BOARDS["two-solutions"]))
+    rc, out, err = run(capsys, "solve", p, "--solver", "crash")
+    assert rc == 2 and "exit status 139" in err and "segmentation fault" in err
+
+
+def test_solver_answering_garbage_is_a_solver_error(tmp_path, capsys, monkeypatch):
+    bad = tmp_path / "garbage"
+    bad.write_text("#!/bin/sh\necho 'models/x.cnf:15: expected number'\n")   # like picosat, rc 0
+    bad.chmod(bad.stat().st_mode | stat.S_IEXEC)
+    monkeypatch.setitem(bridge.SOLVERS, "garbage", bridge.SolverSpec(
+        "garbage", "prints garbage", "cnf", ".cnf", str(bad), "none", "competition", None, lambda m, a, t: [m]))
+    p = tmp_path / "s.txt"
+    p.write_text(canonical_text(BOARDS["two-solutions"]))
+    rc, _, err = run(capsys, "solve", p, "--solver", "garbage")
+    assert rc == 2 and "cannot read" in err and "expected number" in err
+
+
+def test_solve_takes_the_model_file_mineconv_wrote(tmp_path, capsys):
+    from converters.registry import write
+    cnf = tmp_path / "u.cnf"
+    write(BOARDS["unique"], cnf, "cnf")
+    rc, out, _ = run(capsys, "solve", cnf, "--json")
+    assert rc == 0 and json.loads(out)["mines"] == bridge.solve(BOARDS["unique"]).mines()
