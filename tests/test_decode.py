@@ -227,3 +227,63 @@ def test_decode_answer_from_stdin(tmp_path, capsys, monkeypatch):
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"s SATISFIABLE\nv 1 -2 -3 4 0\n")))
     rc, text, _ = run(capsys, "decode", pz, "-", "--json")
     assert rc == 0 and json.loads(text)["mines"] == [[0, 1], [2, 2]]
+
+
+# every external solver's own answer file, decoded against the model file mineconv wrote ----------
+from converters import solvers as bridge  # noqa: E402
+
+EXTERNAL = [s for s in bridge.solver_names() if bridge.get_solver(s).program]
+LIVE_BOARDS = [(UNIQUE, "solved"), (UNIQUE.replace(mines=8), "solved"), (SEED.replace(mines=3), "infeasible"),
+               (Puzzle.from_rows(["?1?", "?0?", "???"]), "infeasible")]
+
+
+@pytest.mark.parametrize("solver", EXTERNAL)
+def test_live_answer_of_every_solver_decodes_against_the_model_file(tmp_path, capsys, solver):
+    spec = bridge.get_solver(solver)
+    exe = require_tool(spec.program)
+    for i, (puzzle, status) in enumerate(LIVE_BOARDS):
+        model = tmp_path / f"m{i}{spec.suffix}"
+        write(puzzle, model, spec.model_format)
+        answer = tmp_path / f"answer{i}.txt"
+        proc = subprocess.run([exe, *spec.args(model.name, answer.name, None)], cwd=tmp_path,
+                              capture_output=True, text=True, timeout=60)
+        if spec.answer_file is None:
+            answer.write_text(proc.stdout)
+        # no --from: the reader is detected from the content; the puzzle comes from the model's header
+        rc, out, err = run(capsys, "decode", model, answer, "--json")
+        data = json.loads(out)
+        assert data["status"] == status, (solver, i, err)
+        assert data["format"] == spec.answer_format
+        assert rc == (0 if status == "solved" else 1)
+        if status == "solved":
+            assert data["mines"] == UNIQUE_MINES
+
+
+def test_highs_solution_file_live(tmp_path, capsys):
+    from conftest import require_module
+    highspy = require_module("highspy")
+    lp = tmp_path / "u.lp"
+    write(UNIQUE, lp, "lp")
+    for style, name in ((0, "raw.sol"), (1, "pretty.sol")):
+        h = highspy.Highs()
+        h.setOptionValue("output_flag", False)
+        h.readModel(str(lp))
+        h.run()
+        h.writeSolution(str(tmp_path / name), style)
+        rc, out, _ = run(capsys, "decode", lp, tmp_path / name, "--json")
+        assert rc == 0 and json.loads(out)["mines"] == UNIQUE_MINES and json.loads(out)["format"] == "highs"
+
+
+def test_tampered_named_answer_exits_3(tmp_path, capsys):
+    exe = require_tool("cbc")
+    lp = tmp_path / "u.lp"
+    write(UNIQUE, lp, "lp")
+    sol = tmp_path / "u.sol"
+    subprocess.run([exe, str(lp), "solve", "solu", str(sol)], capture_output=True, timeout=60)
+    lines = sol.read_text().splitlines()
+    # flip the value of x0_2 (a mine in the only solution)
+    k = next(i for i, ln in enumerate(lines) if " x0_2 " in ln)
+    lines[k] = lines[k].replace(" 1 ", " 0 ", 1)
+    bad = put(tmp_path, "bad.sol", "\n".join(lines) + "\n")
+    rc, _, err = run(capsys, "decode", lp, bad)
+    assert rc == 3 and "cell (" in err

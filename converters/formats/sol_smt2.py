@@ -80,7 +80,7 @@ def read_smt2(text: str, source: str = "<string>") -> Answer:
     if status != "solved":
         # after unsat, z3 answers (get-model) with (error "... model is not available"): expected
         why = "" if status == "infeasible" else f"the solver answered {first}"
-        return Answer(status, why=why, format="smt2", source=source, text=text)
+        return Answer(status, why=why, format="smt2-model", source=source, text=text)
     names: List[str] = []
     vals: List[float] = []
     where: List[int] = []
@@ -120,7 +120,7 @@ def read_smt2(text: str, source: str = "<string>") -> Answer:
                                           source=source, line=line, column=col, line_text=lt)
     if not names:
         raise SolutionSyntaxError("sat, but no model or values follow (truncated?)", source=source)
-    return named_answer(names, vals, where, format="smt2", source=source, text=text)
+    return named_answer(names, vals, where, format="smt2-model", source=source, text=text)
 
 
 def detect_smt2(text: str) -> bool:
