@@ -240,10 +240,16 @@ class _Embedded:
 
     def __init__(self, puzzle: Puzzle, mines: Optional[int] = None) -> None:
         from pysat.solvers import Solver
-        from .encode import to_cnf
-        self.cnf = to_cnf(puzzle, mines)
+        from .encode import encode_cnf
+        enc = encode_cnf(puzzle, mines)
+        self.nv = enc.nv
         self.k = puzzle.unknown_count
-        self.solver = Solver(name=PYSAT_SOLVER, bootstrap_with=self.cnf.clauses)
+        self.solver = Solver(name=PYSAT_SOLVER)
+        # the encoder's clause arrays, fed by clause length in bulk: building a pysat CNF object first
+        # costs seconds on a 1000 x 1000 board
+        for arrays in (enc.cells, enc.card):
+            for n in np.unique(arrays.lens).tolist():
+                self.solver.append_formula(arrays.lits[arrays.lens == n, :n].tolist())
 
     def next(self, timeout: Optional[float]) -> Answer:
         """Solve once: a model over every variable, or unsat, or unknown when interrupted."""
@@ -289,7 +295,7 @@ def solve(puzzle: Puzzle, solver: str = EMBEDDED, *, timeout: Optional[float] = 
             answer = emb.next(timeout)
         finally:
             emb.close()
-        return decode_answer(puzzle, answer, model_vars=emb.cnf.nv)
+        return decode_answer(puzzle, answer, model_vars=emb.nv)
     with tempfile.TemporaryDirectory(prefix="mineconv-") as tmp:
         runner = {"highs": run_highs, "pulp-cbc": run_pulp_cbc}.get(spec.name, run_external)
         answer = runner(spec, puzzle, Path(tmp), timeout)
@@ -313,7 +319,7 @@ def enumerate_solutions(puzzle: Puzzle, limit: Optional[int] = None, *, timeout:
             answer = emb.next(timeout)
             if answer.status != "solved":
                 return found, answer.status == "infeasible"
-            dec = decode_answer(puzzle, answer, model_vars=emb.cnf.nv, system=system)
+            dec = decode_answer(puzzle, answer, model_vars=emb.nv, system=system)
             found.append(dec)
             cells = dec.grid[system.var_rc[:, 0], system.var_rc[:, 1]] if system.num_vars else np.zeros(0, bool)
             if system.num_vars == 0:
