@@ -23,6 +23,7 @@ import numpy as np
 
 from .errors import SolutionSyntaxError, VerificationError
 from .fileio import line_of
+from .formats._linear import PLACEHOLDER as LINEAR_PLACEHOLDER
 from .puzzle import CODE_MINE, Puzzle
 from .system import LinearSystem, build_system, check_assignment
 
@@ -32,8 +33,9 @@ KEYINGS = ("id", "name", "index")
 # MIP solvers print 0.9999999 or 1e-10 for binaries; CPLEX's default integrality tolerance is 1e-5
 INTEGRALITY_TOLERANCE = 1e-5
 
-# columns some writers add that are not cells (PuLP's zero-objective placeholder)
-IGNORED_NAMES = frozenset({"__dummy"})
+# columns that are not cells: PuLP's zero-objective placeholder, and the one column the linear writers
+# declare (fixed at 0) when a puzzle has no unknown cell
+IGNORED_NAMES = frozenset({"__dummy", LINEAR_PLACEHOLDER})
 
 _VAR = re.compile(r"x(\d+)_(\d+)\Z")
 _MATHPROG_VAR = re.compile(r"x\[(\d+),(\d+)\]\Z")
@@ -208,10 +210,12 @@ def decode_answer(puzzle: Puzzle, answer: Answer, *, mines: Optional[int] = None
     elif answer.keying == "index":
         cols = np.asarray(keys, dtype=np.int64)
         ncols = answer.columns if answer.columns is not None else (int(cols.max()) if cols.size else 0)
-        if ncols == k:
-            target = "ids"
-        elif ncols == R * C:
+        if ncols == R * C and ncols != k:
             target = "cells"
+        elif ncols == k:
+            target = "ids"
+        elif k == 0 and ncols == 1:
+            target = "none"   # the placeholder column of a puzzle without unknown cells
         else:
             raise answer.error(f"the solver reports {ncols} columns but this puzzle has {k} unknown cells "
                                f"({R * C} cells in all): an answer for another puzzle?")
@@ -223,7 +227,7 @@ def decode_answer(puzzle: Puzzle, answer: Answer, *, mines: Optional[int] = None
         if target == "ids":
             cell_value[cols] = values
             given[cols] = True
-        else:
+        elif target == "cells":
             full_grid = np.zeros(R * C, dtype=bool)
             seen = np.zeros(R * C, dtype=bool)
             full_grid[cols - 1] = values

@@ -17,7 +17,7 @@ from typing import Callable, Dict, FrozenSet, Iterator, List, Optional, Sequence
 
 import numpy as np
 
-from .answer import Answer, Decoded, decode_answer, literal_answer
+from .answer import IGNORED_NAMES, Answer, Decoded, decode_answer, literal_answer
 from .errors import MineconvError, SolverError
 from .puzzle import Puzzle
 from .registry import get_format, write
@@ -54,7 +54,8 @@ def _spec_list() -> List[SolverSpec]:
                    lambda m, a, t: [*lim("-cpu-lim=", t), "-verb=0", m, a],
                    frozenset({0, 10, 20})),   # 0 = INDET (a limit), 10 SAT, 20 UNSAT
         SolverSpec("picosat", "PicoSAT on DIMACS CNF", "cnf", ".cnf", "picosat", "picosat", "competition",
-                   None, lambda m, a, t: [m], frozenset({0, 10, 20})),
+                   None, lambda m, a, t: [*(["-L", str(max(1, int(t)))] if t else []), m],
+                   frozenset({0, 10, 20})),
         SolverSpec("cadical", "CaDiCaL on DIMACS CNF", "cnf", ".cnf", "cadical", "cadical", "competition",
                    None, lambda m, a, t: ["-q", *(["-t", str(max(1, int(t)))] if t else []), m],
                    frozenset({0, 10, 20})),
@@ -228,6 +229,8 @@ def run_pulp_cbc(spec: SolverSpec, puzzle: Puzzle, workdir: Path, timeout: Optio
         return Answer("unknown", why=f"PuLP status {word}", format="pulp", source="<pulp-cbc>")
     names, vals = [], []
     for v in prob.variables():
+        if v.varValue is None and v.name in IGNORED_NAMES:
+            continue
         if v.varValue is None:
             raise SolverError(f"PuLP's CBC left variable {v.name} without a value")
         names.append(v.name)

@@ -30,6 +30,9 @@ BOARDS = {
     "lone-cell": Puzzle.from_rows(["1?..?"]),
     "lone-cell-total": Puzzle.from_rows(["1?..?"], mines=2),
     "known-safe": Puzzle.from_rows(["?.?", "?3?", "???"]),
+    "no-unknown": Puzzle.from_rows(["*1", "11"]),           # linear files get a placeholder column
+    "no-unknown-infeasible": Puzzle.from_rows(["1."]),
+    "one-cell-total": Puzzle.from_rows(["?"], mines=1),
 }
 
 

@@ -94,6 +94,7 @@ def read_smt2(text: str, source: str = "<string>") -> Answer:
         vals.append(v)
         where.append(line)
 
+    saw_model = False
     for item, at in items[1:]:
         if isinstance(item, str):
             line, col, lt = locate(text, at)
@@ -104,6 +105,7 @@ def read_smt2(text: str, source: str = "<string>") -> Answer:
             raise SolutionSyntaxError(f"the solver reported an error: {' '.join(map(str, item[1:]))}",
                                       source=source, line=line, column=col, line_text=lt)
         body = item[1:] if item and item[0] == "model" else item   # older z3 wrapped the model in (model ...)
+        saw_model = True
         for entry in body:
             if isinstance(entry, list) and entry and entry[0] == "define-fun" and len(entry) == 5:
                 _, name, args, sort, value = entry
@@ -118,7 +120,8 @@ def read_smt2(text: str, source: str = "<string>") -> Answer:
                 line, col, lt = locate(text, at)
                 raise SolutionSyntaxError("expected (define-fun name () Sort value) or (name value)",
                                           source=source, line=line, column=col, line_text=lt)
-    if not names:
+    if not saw_model:
+        # an empty model '()' is right for a puzzle without unknown cells; no model at all is not
         raise SolutionSyntaxError("sat, but no model or values follow (truncated?)", source=source)
     return named_answer(names, vals, where, format="smt2-model", source=source, text=text)
 
