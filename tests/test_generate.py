@@ -176,6 +176,17 @@ def test_generate_count_writes_a_folder_of_reproducible_boards(tmp_path):
     assert not [f for f in folder.iterdir() if f.name.startswith(".")]
 
 
+def test_generate_count_in_another_format(tmp_path):
+    from converters.registry import dumps
+
+    folder = tmp_path / "boards"
+    assert main(["generate", "--rows", "5", "--cols", "5", "--mines", "4", "--seed", "3", "--count", "2",
+                 "--to", "json", "--prefix", "j", "-o", str(folder)]) == 0
+    assert sorted(f.name for f in folder.iterdir()) == ["j0000.json", "j0001.json"]
+    expected = random_puzzle(5, 5, mines=4, seed=4, name="random 5x5 full seed 4")
+    assert (folder / "j0001.json").read_text() == dumps(expected, "json")
+
+
 @pytest.mark.parametrize("argv", [
     ["--rows", "3", "--cols", "3", "--mines", "20", "-o", "-"],
     ["--rows", "0", "--cols", "3", "--mines", "0", "-o", "-"],

@@ -6,7 +6,7 @@ import os
 import secrets
 from pathlib import Path
 
-from ..errors import FormatError, MineconvError
+from ..errors import MineconvError
 from ..generate import REVEALS, random_puzzle
 from ..fileio import atomic_output
 from ..registry import dump, get_format, write
@@ -36,13 +36,10 @@ def run(args: argparse.Namespace) -> int:
     if args.output == "-":
         raise MineconvError("--count writes a folder of boards: give a folder with -o, not '-'")
     fmt = get_format(args.to, direction="write") if args.to else get_format("native")
-    if fmt.kind != "puzzle":
-        raise FormatError(f"--count writes puzzle files; {fmt.name!r} is a {fmt.kind} format "
-                          "(convert the folder with `mineconv batch` instead)")
     folder = Path(args.output)
     os.makedirs(folder, exist_ok=True)
     width = max(4, len(str(args.count - 1)))
-    ext = fmt.extensions[0]
+    ext = fmt.extensions[0] if fmt.extensions else "." + fmt.name
     for i in range(args.count):
         # board i is exactly what `generate --seed BASE+i` makes
         seed = base + i
