@@ -201,8 +201,11 @@ def decode_answer(puzzle: Puzzle, answer: Answer, *, mines: Optional[int] = None
         if bad.any():
             i = int(np.flatnonzero(bad)[0])
             span = f"1..{limit}" if limit is not None else "1 and above"
-            raise answer.error(f"variable {int(ids[i])} is not in the model (variables are {span}; "
-                               "an answer for another puzzle?)", i)
+            hint = "an answer for another puzzle?"
+            if system.total is None and model_vars is None and ids[i] > k:
+                # auxiliary variables come from a total-count encoding the given puzzle does not state
+                hint += " If the model counted the total mines, give --mines or decode against the model file"
+            raise answer.error(f"variable {int(ids[i])} is not in the model (variables are {span}; {hint})", i)
         _check_duplicates(answer, ids, values, "the literal of")
         cells = ids <= k
         cell_value[ids[cells]] = values[cells]

@@ -10,6 +10,7 @@ import sys
 
 import numpy as np
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from converters import solvers as bridge
 from converters.cli import main
@@ -205,3 +206,58 @@ def test_solve_takes_the_model_file_mineconv_wrote(tmp_path, capsys):
     write(BOARDS["unique"], cnf, "cnf")
     rc, out, _ = run(capsys, "solve", cnf, "--json")
     assert rc == 0 and json.loads(out)["mines"] == bridge.solve(BOARDS["unique"]).mines()
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(1, 3), st.integers(1, 4), st.data())
+def test_random_boards_embedded_agrees_with_brute_force(rows, cols, data):
+    cells = data.draw(st.lists(st.sampled_from("??0123*."), min_size=rows * cols, max_size=rows * cols))
+    total = data.draw(st.one_of(st.none(), st.integers(0, rows * cols)))
+    try:
+        puzzle = Puzzle(rows, cols, "".join(cells), mines=total)
+    except Exception:
+        return  # a count above its neighbour limit: not a puzzle
+    expected = brute(puzzle)
+    dec = bridge.solve(puzzle)
+    assert dec.status == ("solved" if expected else "infeasible")
+    if expected:
+        assert frozenset(map(tuple, dec.mines())) in expected
+        found, complete = bridge.enumerate_solutions(puzzle)
+        assert complete and {frozenset(map(tuple, d.mines())) for d in found} == expected
+
+
+@pytest.mark.parametrize("solver", [s for s in bridge.solver_names() if s != bridge.EMBEDDED])
+def test_random_boards_every_solver_agrees(solver):
+    need(solver)
+
+    @settings(max_examples=8, deadline=None, derandomize=True)
+    @given(st.integers(1, 3), st.integers(1, 4), st.data())
+    def check(rows, cols, data):
+        cells = data.draw(st.lists(st.sampled_from("??0123*."), min_size=rows * cols, max_size=rows * cols))
+        total = data.draw(st.one_of(st.none(), st.integers(0, rows * cols)))
+        try:
+            puzzle = Puzzle(rows, cols, "".join(cells), mines=total)
+        except Exception:
+            return
+        expected = brute(puzzle)
+        dec = bridge.solve(puzzle, solver, timeout=60)
+        assert dec.status == ("solved" if expected else "infeasible"), puzzle
+        if expected:
+            assert frozenset(map(tuple, dec.mines())) in expected
+
+    check()
+
+
+def test_solver_that_writes_no_answer_file(tmp_path, capsys, monkeypatch):
+    # CBC exits 0 and writes no solution file when the model did not load
+    fake = tmp_path / "fake-cbc"
+    fake.write_text("#!/bin/sh\necho '** Current model not valid'\nexit 0\n")
+    fake.chmod(fake.stat().st_mode | stat.S_IEXEC)
+    spec = bridge.get_solver("cbc")
+    monkeypatch.setitem(bridge.SOLVERS, "cbc", bridge.SolverSpec(
+        "cbc", spec.description, spec.model_format, spec.suffix, str(fake), spec.package, spec.answer_format,
+        spec.answer_file, spec.args, spec.ok_codes))
+    p = tmp_path / "s.txt"
+    p.write_text(canonical_text(BOARDS["two-solutions"]))
+    rc, out, err = run(capsys, "solve", p, "--solver", "cbc")
+    assert rc == 2 and out == "" and "wrote no answer file" in err and "Current model not valid" in err
