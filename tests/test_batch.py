@@ -340,10 +340,10 @@ def test_skip_existing_keeps_newer_outputs_and_redoes_the_rest(tmp_path, capsys)
 
 
 # --- interrupts ----------------------------------------------------------------------------------------
-def _start_batch(src: Path, out: Path, *extra: str) -> subprocess.Popen:
+def _start_batch(src: Path, out: Path, *extra: str, jobs: int = 2) -> subprocess.Popen:
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     return subprocess.Popen([sys.executable, "-m", "converters", "batch", str(src), "-o", str(out), "-t",
-                             ",".join(FAST_FORMATS), "-j", "2", *extra], cwd=ROOT, env=env,
+                             ",".join(FAST_FORMATS), "-j", str(jobs), *extra], cwd=ROOT, env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
@@ -381,11 +381,12 @@ def big_inputs(tmp_path_factory):
     return src, expected
 
 
-@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM, signal.SIGKILL])
-def test_interrupted_batch_leaves_no_truncated_file_and_resumes(tmp_path, big_inputs, sig):
+@pytest.mark.parametrize("sig,jobs", [(signal.SIGINT, 2), (signal.SIGTERM, 2), (signal.SIGKILL, 2),
+                                      (signal.SIGTERM, 1)])
+def test_interrupted_batch_leaves_no_truncated_file_and_resumes(tmp_path, big_inputs, sig, jobs):
     big_inputs, expected = big_inputs
     out = tmp_path / "out"
-    proc = _start_batch(big_inputs, out, "-q")
+    proc = _start_batch(big_inputs, out, "-q", jobs=jobs)
     _wait_for_outputs(out, proc, 20)
     assert proc.poll() is None, "the run ended before it could be interrupted: " + proc.communicate()[1]
     proc.send_signal(sig)
