@@ -242,6 +242,7 @@ def test_strict_fails_an_input_that_would_lose_information(tmp_path, capsys):
     assert "native cannot express" in capsys.readouterr().err
     assert not out.exists() or not list(out.iterdir())
     assert main(["batch", str(tmp_path / "in"), "-o", str(out), "-t", "native", "-q"]) == 0
+    assert f"mineconv: warning: {tmp_path / 'in' / 'a.json'}: native cannot express" in capsys.readouterr().err
 
 
 def test_unknown_format_is_a_usage_error(tmp_path, capsys):
@@ -493,3 +494,15 @@ def test_unusable_output_folder_or_manifest_is_a_usage_error(tmp_path, capsys):
                  "--manifest", str(tmp_path / "no" / "m.jsonl")]) == 2
     assert "manifest's folder does not exist" in capsys.readouterr().err
     assert not (tmp_path / "out").exists()
+
+
+def test_an_unwritable_output_is_reported_not_raised(tmp_path, capsys):
+    _boards(tmp_path / "in", 2)
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "b000.txt").mkdir()  # a folder where the output file must go: the rename fails
+    assert main(["batch", str(tmp_path / "in"), "-o", str(out), "-t", "native", "-q"]) == 1
+    err = capsys.readouterr().err
+    assert f"mineconv: {tmp_path / 'in' / 'b000.txt'}: cannot write the output" in err
+    assert "1 converted, 0 skipped, 1 failed" in err and "Traceback" not in err
+    assert _no_temp_files(out)

@@ -38,6 +38,8 @@ class Progress:
     def record(self, rec: Dict[str, Any]) -> None:
         """Called once per finished input."""
         self.done += 1
+        for warning in rec.get("warnings", ()):
+            self._print(f"mineconv: warning: {rec['input']}: {warning}")
         if rec["status"] == FAILED:
             self.failed += 1
             self._print(f"mineconv: {rec['error']}")
