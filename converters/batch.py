@@ -243,7 +243,8 @@ def _failure(path: str, error: str) -> Dict[str, Any]:
 def format_error(exc: BaseException, path: str) -> str:
     """A one-file report: FILE:LINE:COL: message, plus an excerpt of the offending line with a caret."""
     if isinstance(exc, OSError) and not isinstance(exc, MineconvError):
-        where = f" {exc.filename}" if exc.filename else ""
+        target = exc.filename2 or exc.filename  # a failed rename names the temp file first, the output second
+        where = f" {target}" if target else ""
         return f"{path}: cannot write the output{where}: {exc.strerror or exc}"
     if not isinstance(exc, MineconvError):
         return f"{path}: internal error while converting ({type(exc).__name__}: {exc})"

@@ -503,6 +503,6 @@ def test_an_unwritable_output_is_reported_not_raised(tmp_path, capsys):
     (out / "b000.txt").mkdir()  # a folder where the output file must go: the rename fails
     assert main(["batch", str(tmp_path / "in"), "-o", str(out), "-t", "native", "-q"]) == 1
     err = capsys.readouterr().err
-    assert f"mineconv: {tmp_path / 'in' / 'b000.txt'}: cannot write the output" in err
+    assert f"mineconv: {tmp_path / 'in' / 'b000.txt'}: cannot write the output {out / 'b000.txt'}: " in err
     assert "1 converted, 0 skipped, 1 failed" in err and "Traceback" not in err
     assert _no_temp_files(out)
