@@ -72,7 +72,8 @@ def _spec_list() -> List[SolverSpec]:
                                     "--write", a]),
         SolverSpec("cbc", "COIN-OR CBC on the CPLEX LP file (solu answer)", "lp", ".lp", "cbc", "coinor-cbc",
                    "cbc", "answer.sol",
-                   lambda m, a, t: [m, *(["sec", str(max(1, int(t)))] if t else []), "solve", "solu", a]),
+                   lambda m, a, t: [m, *(["sec", str(max(1, int(t)))] if t else []), "solve",
+                                    "printingOptions", "all", "solu", a]),   # else zeros are left out
         SolverSpec("highs", "HiGHS through highspy, in-process, on the CPLEX LP file", "lp", ".lp",
                    answer_format="highs", module="highspy"),
         SolverSpec("lp_solve", "lp_solve on the free MPS file (-S3 printout)", "mps", ".mps", "lp_solve",

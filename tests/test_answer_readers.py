@@ -151,7 +151,7 @@ BAD = [
     ("glpsol-raw", "s mip 1 1 o 0\nj 1 abc\ne o f\n", 2),
     ("glpsol-report", "Problem: x\nStatus:     MAYBE\nObjective: 0\n", 2),
     ("cbc", "Optimal - objective value 0\n      0 x0   1   0\n      1 x1  ", 3),
-    ("cbc", "Optimal - objective value 0\n      0 x0   1   0\n      2 x1  0  0\n", 3),
+    ("cbc", "Optimal - objective value 0\n      1 c1   1   0\n      0 x0  0  0\n      0 x1  0  0\n", 4),
     ("cbc", "Perfect - objective value 0\n", 1),
     ("cbc", "", None),
     ("highs", "Model status\nOptimal\n\n# Primal solution values\nFeasible\nObjective 0\n# Columns 3\nx0 1\n", None),
@@ -203,3 +203,12 @@ def test_any_text_parses_or_raises_our_error(fmt, text):
     except MineconvError:
         return
     assert ans.status in ("solved", "infeasible", "unknown")
+
+
+def test_cbc_lists_only_non_zeros_of_larger_models():
+    # CBC's default printing skips zero columns once a model is not tiny; gaps in the index mean that
+    text = "Optimal - objective value 0.00000000\n      1 x0_2   1   0\n      3 x0_4   1   0\n"
+    ans = get_format("cbc").reader(text, "a.sol")
+    assert ans.sparse and list(ans.keys) == ["x0_2", "x0_4"]
+    full = "Optimal - objective value 0\n      0 x0_1   0   0\n      1 x0_2   1   0\n"
+    assert not get_format("cbc").reader(full, "a.sol").sparse

@@ -41,6 +41,7 @@ def read_cbc(text: str, source: str = "<string>") -> Answer:
         return Answer(status, why=why, format="cbc", source=source, text=text)
     names, vals, where = [], [], []
     last_index = -1
+    blocks, gaps = 1, False
     for ln in range(first + 2, len(lines) + 1):
         line = lines[ln - 1]
         tok = line.split()
@@ -55,19 +56,22 @@ def read_cbc(text: str, source: str = "<string>") -> Answer:
                                       line=ln, line_text=line)
         index = int(tok[0])
         if index <= last_index:
-            if index != 0:
+            if blocks == 2:
                 raise SolutionSyntaxError(f"index {index} out of order", source=source, line=ln, line_text=line)
-            names, vals, where = [], [], []  # the block so far listed the rows; the columns start again at 0
+            # the block so far listed the rows (printingOptions all); the columns start again
+            names, vals, where = [], [], []
+            blocks, gaps = 2, False
         elif index != last_index + 1:
-            raise SolutionSyntaxError(f"index {index} follows {last_index}: lines are missing", source=source,
-                                      line=ln, line_text=line)
+            gaps = True  # by default CBC lists only the non-zero columns of a larger model
         last_index = index
         names.append(tok[1])
         vals.append(parse_value(tok[2], source=source, line=ln, line_text=line))
         parse_value(tok[3], source=source, line=ln, line_text=line)
         where.append(ln)
     why = "" if phrase.startswith("Optimal") else f"CBC reports {phrase!r}; the solution it kept is checked"
-    return named_answer(names, vals, where, why=why, format="cbc", source=source, text=text)
+    # with gaps the listing holds the non-zeros only: an absent column is 0 (a cut-off tail can then not
+    # be told apart, but the counts it breaks still fail verification)
+    return named_answer(names, vals, where, why=why, sparse=gaps, format="cbc", source=source, text=text)
 
 
 def detect_cbc(text: str) -> bool:
