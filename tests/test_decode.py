@@ -287,3 +287,23 @@ def test_tampered_named_answer_exits_3(tmp_path, capsys):
     bad = put(tmp_path, "bad.sol", "\n".join(lines) + "\n")
     rc, _, err = run(capsys, "decode", lp, bad)
     assert rc == 3 and "cell (" in err
+
+
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+from converters.errors import MineconvError  # noqa: E402
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.integers(-8, 8).filter(bool), max_size=10), st.sampled_from([None, 2, 3]))
+def test_any_literal_list_decodes_or_raises_our_error(lits, mines):
+    # SEED has 4 cells: every list either verifies, or is rejected as unreadable (2) or wrong (3)
+    puzzle = SEED.replace(mines=mines)
+    try:
+        dec = decode_answer(puzzle, Answer("solved", "id", [abs(v) for v in lits], [v > 0 for v in lits]))
+    except MineconvError as exc:
+        assert exc.exit_status in (2, 3)
+        return
+    assert dec.status == "solved"
+    from converters.system import check_assignment
+    assert check_assignment(puzzle, dec.grid) is None
