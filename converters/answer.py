@@ -68,7 +68,7 @@ class Answer:
         """A SolutionSyntaxError about entry `index` of this answer (its file line when known)."""
         line = None
         if index is not None and self.lines is not None and index < len(self.lines):
-            line = int(self.lines[index])
+            line = int(self.lines[index]) or None   # 0: no line known (in-process solvers)
         text = line_of(self.text, line) if (line and self.text is not None) else None
         return SolutionSyntaxError(message, source=self.source, line=line, line_text=text)
 
@@ -367,12 +367,12 @@ def first_content_line(text: str) -> Tuple[int, str]:
     return 0, ""
 
 
-def parse_value(token: str, *, source: str, line: int, line_text: str) -> float:
+def parse_value(token: str, *, source: str, line: Optional[int], line_text: Optional[str]) -> float:
     """A solver's number (ints, floats, 1e-10, inf); anything else is a SolutionSyntaxError at its line."""
     try:
         return float(token)
     except ValueError:
-        col = line_text.find(token) + 1 if token and token in line_text else None
+        col = line_text.find(token) + 1 if token and line_text and token in line_text else None
         raise SolutionSyntaxError(f"{token!r} is not a number", source=source, line=line, column=col,
                                   line_text=line_text) from None
 

@@ -43,7 +43,7 @@ def read_cplex(text: str, source: str = "<string>") -> Answer:
         if name is None or value is None:
             raise SolutionSyntaxError("a <variable> without name or value", source=source, line=line)
         names.append(name)
-        vals.append(parse_value(value, source=source, line=line or 0, line_text=""))
+        vals.append(parse_value(value, source=source, line=line, line_text=None))
         where.append(line or 0)
     why = "" if code in _SOLVED else f"CPLEX status {code} {what!r}; the solution it kept is checked"
     return named_answer(names, vals, where, why=why, format="cplex", source=source, text=text)
