@@ -307,3 +307,28 @@ def test_any_literal_list_decodes_or_raises_our_error(lits, mines):
     assert dec.status == "solved"
     from converters.system import check_assignment
     assert check_assignment(puzzle, dec.grid) is None
+
+
+def test_glpsol_mathprog_terminal_output(tmp_path, capsys):
+    exe = require_tool("glpsol")
+    for puzzle, status in ((UNIQUE, "solved"), (Puzzle.from_rows(["?1?", "?0?", "???"]), "infeasible")):
+        mod = tmp_path / "b.mod"
+        write(puzzle, mod, "mathprog")
+        out = tmp_path / "b.out"
+        out.write_text(subprocess.run([exe, "-m", str(mod)], capture_output=True, text=True, timeout=60).stdout)
+        rc, text, _ = run(capsys, "decode", mod, out, "--json")
+        data = json.loads(text)
+        assert data["status"] == status and data["format"] == "glpsol-grid"
+        if status == "solved":
+            assert rc == 0 and data["mines"] == UNIQUE_MINES
+            body = out.read_text()
+            # tampered: move a mine within the first row -> 3; cut before the end -> 2
+            assert "grid: ..**.." in body
+            put(tmp_path, "bad.out", body.replace("grid: ..**..", "grid: .**...", 1))
+            rc, _, err = run(capsys, "decode", mod, tmp_path / "bad.out")
+            assert rc == 3 and "cell (" in err
+            cut = body[:body.index("grid:") + 12]
+            rc, _, err = run(capsys, "decode", mod, put(tmp_path, "cut.out", cut), "--from", "glpsol-grid")
+            assert rc == 2 and "truncated" in err
+        else:
+            assert rc == 1
