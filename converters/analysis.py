@@ -1,15 +1,20 @@
 """What a board implies, exactly: safe cells, certain mines, the solution count, mine probabilities.
 
-- The backbone (level ``full``) comes from one incremental SAT solver on the CNF of converters.encode,
-  asked one question per open cell under an assumption, with model-based filtering: a cell that took
-  both values in models already found is not asked about.
+- The backbone (level ``full``) comes from incremental SAT solvers on the CNF of converters.encode, one
+  per independent part of the board, asked one question per open cell under an assumption, with
+  model-based filtering: a cell that took both values in models already found is not asked about.
+  The counts' CNF goes to the solver; what the total mine count adds to the backbone is read off the
+  exact per-cell counts (0 or all solutions). Only if the counter gives up does the total count go into
+  the CNF too (one solver for the whole board; free cells are interchangeable, so one of them is asked).
 - Counting never enumerates solutions. The open cells split into independent components (cells linked
   through shared counts); each component is counted by a dynamic programme over its cells in an order
   that keeps the frontier of partly filled counts small, with the states memoised on the counts' remaining
   right-hand sides, and counts kept per number of mines. Components combine by convolution, and cells
   touched by no count by powers of two (no total) or binomial coefficients (with the total mine count).
 - A forward and a backward pass of the same programme give, per cell, the number of solutions that put
-  a mine there: exact probabilities (fractions.Fraction).
+  a mine there: exact probabilities (fractions.Fraction). On big boards with a total, where those exact
+  numbers would take minutes, the probabilities are computed in double precision instead (the count,
+  and which cells are certain, stay exact; Analysis.probabilities_exact says which).
 """
 from __future__ import annotations
 
