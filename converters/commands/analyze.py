@@ -15,7 +15,9 @@ EPILOG = """levels (what decides the cells shown as '.' and '*'):
   2rc   any two overlapping counts together
   3rc   any three linked counts together
   full  everything: the cells no solution puts a mine on, or every solution does (default)
-The count and the probabilities are exact whatever the level.
+The solution count is exact whatever the level, and so are the probabilities (computed as fractions;
+on very big boards with a total mine count, in double precision: the JSON then says
+"probabilities_exact": false).
 
 examples:
   mineconv analyze samples/kaye-splitter.txt
