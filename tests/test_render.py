@@ -98,6 +98,12 @@ def test_cli_render(tmp_path, capsys):
     assert "broken.txt:2:2:" in capsys.readouterr().err
     with pytest.raises(ValueError):
         render_svg(Puzzle.from_rows(["?"]), cell=1)
+    # a board without a solution is still drawn, and the exit status says so
+    bad = tmp_path / "bad.txt"
+    bad.write_text("3?\n.?\n")
+    drawn = tmp_path / "bad.svg"
+    assert main(["render", str(bad), "-o", str(drawn), "--analysis"]) == 1
+    assert "no solution" in drawn.read_text()
 
 
 def test_large_board_is_quick():
