@@ -2,11 +2,13 @@
 from __future__ import annotations
 
 import contextlib
+import itertools
 import os
+import signal
 import sys
-import tempfile
+import threading
 from pathlib import Path
-from typing import Iterator, TextIO, Tuple, Union
+from typing import Any, Iterator, Tuple, Union
 
 from .errors import MineconvError, PuzzleSyntaxError
 
@@ -70,34 +72,52 @@ def line_of(text: str, line: int) -> str:
     return lines[line - 1] if 0 < line <= len(lines) else ""
 
 
+_STOP_SIGNALS = {getattr(signal, n) for n in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, n)}
+_serial = itertools.count()
+
+
 @contextlib.contextmanager
-def atomic_output(path: PathLike, *, binary: bool = False, fsync: bool = True) -> Iterator[TextIO]:
+def atomic_output(path: PathLike, *, binary: bool = False, fsync: bool = True) -> Iterator[Any]:
     """Open path for writing so that it appears complete or not at all ('-' is stdout).
 
-    fsync=False skips flushing the data to disk before the rename: a killed process still never leaves a
-    truncated file, only a power loss can lose the newest files (batch runs write thousands of small files).
+    The data goes to a hidden temp file in the same folder, renamed over the target at the end. Ctrl-C
+    and SIGTERM are held back while the temp file is created, so an interrupted run leaves neither a
+    truncated output nor a stray temp file. fsync=False skips flushing to disk before the rename: a killed
+    process still never leaves a truncated file; only a power loss can lose the newest files (batch runs
+    write thousands of small files).
     """
     if str(path) == STDIO:
         stream = sys.stdout.buffer if binary else sys.stdout
-        yield stream  # type: ignore[misc]
+        yield stream
         stream.flush()
         return
-    target = Path(path)
-    folder = target.parent if str(target.parent) else Path(".")
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".part", dir=folder)
+    folder, name = os.path.split(os.fspath(path))
+    tmp = os.path.join(folder, f".{name}.{os.getpid()}-{threading.get_ident() % 10**6}-{next(_serial)}.part")
+    masked = hasattr(signal, "pthread_sigmask")
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, _STOP_SIGNALS) if masked else None
     try:
-        mode = "wb" if binary else "w"
+        # 0o666 minus the umask, like any output (mkstemp would make it 0600)
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0), 0o666)
+    except BaseException:
+        if masked:
+            signal.pthread_sigmask(signal.SIG_SETMASK, old)
+        raise
+    try:
+        if masked:
+            signal.pthread_sigmask(signal.SIG_SETMASK, old)  # a pending signal is raised here, inside the try
         kwargs = {} if binary else {"encoding": "utf-8", "newline": "\n"}
-        with os.fdopen(fd, mode, **kwargs) as fh:
+        with open(fd, "wb" if binary else "w", closefd=True, **kwargs) as fh:
             yield fh
             fh.flush()
             if fsync:
                 os.fsync(fh.fileno())
-        # mkstemp makes 0600 files; outputs should get the usual permissions
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)
-        os.replace(tmp, target)
+        os.replace(tmp, path)
+        if fsync:  # the rename itself is durable only once its folder is flushed
+            dfd = os.open(folder or ".", os.O_RDONLY)
+            try:
+                os.fsync(dfd)
+            finally:
+                os.close(dfd)
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
