@@ -57,36 +57,60 @@ def build_system(puzzle: Puzzle, mines: Optional[int] = None) -> LinearSystem:
     """The linear system of a puzzle; `mines` overrides the puzzle's total mine count."""
     codes = puzzle.codes()
     R, C = codes.shape
+    W = C + 2
     unknown = codes == CODE_UNKNOWN
-    var_grid = np.zeros((R, C), dtype=np.int32)
-    k = int(unknown.sum())
-    var_grid[unknown] = np.arange(1, k + 1, dtype=np.int32)
-    var_rc = np.argwhere(unknown).astype(np.int32)
-
+    var_flat = np.flatnonzero(unknown)
+    k = var_flat.shape[0]
+    pad_vars = np.zeros((R + 2, W), dtype=np.int32)
+    pad_vars[1:-1, 1:-1][unknown] = np.arange(1, k + 1, dtype=np.int32)
+    var_grid = pad_vars[1:-1, 1:-1].copy()
     revealed = (codes >= 0) & (codes <= 8)
-    con_rc = np.argwhere(revealed).astype(np.int32)
-    m = con_rc.shape[0]
-    pad_vars = np.zeros((R + 2, C + 2), dtype=np.int32)
-    pad_vars[1:-1, 1:-1] = var_grid
-    pad_mine = np.zeros((R + 2, C + 2), dtype=np.int8)
-    pad_mine[1:-1, 1:-1] = codes == CODE_MINE
-    con_vars = np.empty((m, 8), dtype=np.int32)
-    known = np.zeros(m, dtype=np.int16)
-    for j, (dr, dc) in enumerate(NEIGHBOUR_OFFSETS):
-        con_vars[:, j] = pad_vars[1 + dr:1 + dr + R, 1 + dc:1 + dc + C][revealed]
-        known += pad_mine[1 + dr:1 + dr + R, 1 + dc:1 + dc + C][revealed]
-    present = con_vars != 0
-    con_len = present.sum(axis=1).astype(np.int8)
-    if m and not present.all():
-        # move the zeros to the end of each row, keeping the row-major (ascending id) order of the rest
-        big = np.iinfo(np.int32).max
-        con_vars[~present] = big
-        con_vars.sort(axis=1)
-        con_vars[con_vars == big] = 0
-    con_rhs = codes[revealed].astype(np.int16) - known
+    con_flat = np.flatnonzero(revealed)
+    m = con_flat.shape[0]
+    var_rc = _row_col(var_flat, C)
+    con_rc = _row_col(con_flat, C)
+    # neighbour counts on the whole grid (eight shifted slices), then read off once per constraint:
+    # cheaper than gathering eight columns per constraint and summing them
+    con_len = _around(unknown).ravel()[con_flat]
+    con_rhs = codes.ravel()[con_flat].astype(np.int16)
+    mine = codes == CODE_MINE
+    if mine.any():
+        con_rhs -= _around(mine).ravel()[con_flat]
+    # the offsets are row-major, so a constraint's ids come out ascending in neighbour order: packing
+    # the non-zero ones to the row's front is a scatter of each neighbour to the row's next free slot
+    # (a zero lands there too, but the next id overwrites it, or it stays as padding), not a sort
+    con_vars = np.zeros((m, 8), dtype=np.int32)
+    packed = con_vars.ravel()
+    centre = con_flat + 2 * con_rc[:, 0].astype(np.int64) + (W + 1)   # the revealed cells in pad_vars
+    slot = np.arange(0, 8 * m, 8, dtype=np.int64)
+    grid = pad_vars.ravel()
+    for dr, dc in NEIGHBOUR_OFFSETS:
+        ids = grid.take(centre + (dr * W + dc))
+        packed[slot] = ids
+        slot += ids != 0
     total_mines = puzzle.mines if mines is None else mines
     total = None if total_mines is None else int(total_mines) - puzzle.known_mine_count
     return LinearSystem(puzzle, var_grid, var_rc, con_rc, con_vars, con_len, con_rhs, total)
+
+
+def _row_col(flat: np.ndarray, cols: int) -> np.ndarray:
+    """(n, 2) int32 (row, column) of row-major flat cell indices (np.argwhere, several times faster)."""
+    rc = np.empty((flat.shape[0], 2), dtype=np.int32)
+    if cols:
+        np.floor_divide(flat, cols, out=rc[:, 0], casting="unsafe")
+        np.remainder(flat, cols, out=rc[:, 1], casting="unsafe")
+    return rc
+
+
+def _around(mask: np.ndarray) -> np.ndarray:
+    """(rows, cols) int8: how many of each cell's neighbours are in the boolean mask."""
+    R, C = mask.shape
+    pad = np.zeros((R + 2, C + 2), dtype=np.int8)
+    pad[1:-1, 1:-1] = mask
+    count = np.zeros((R, C), dtype=np.int8)
+    for dr, dc in NEIGHBOUR_OFFSETS:
+        count += pad[1 + dr:1 + dr + R, 1 + dc:1 + dc + C]
+    return count
 
 
 def check_assignment(puzzle: Puzzle, mine_grid: np.ndarray, mines: Optional[int] = None) -> Optional[str]:
