@@ -1,6 +1,7 @@
 """Helpers the puzzle-notation readers share: errors that point at an offset of the input text."""
 from __future__ import annotations
 
+import json
 import re
 from typing import Any, Dict, List, Optional, Tuple, Type
 
@@ -81,3 +82,22 @@ def json_item_offset(text: str, key: str, index: int, start: int = 0) -> int:
         if end < 0:
             return k
         pos = end + 1
+
+
+def is_whole(value: Any) -> bool:
+    """True for a JSON integer (not a bool)."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def load_json(text: str, source: Optional[str]) -> Any:
+    """json.loads with located errors: bad JSON, a key given twice, nesting too deep."""
+    try:
+        return json.loads(text, object_pairs_hook=unique_keys)
+    except DuplicateKey as exc:
+        raise error_at(f"the key {exc.key!r} is given twice", text, json_key_offset(text, exc.key, exc.after(text)),
+                       source) from None
+    except json.JSONDecodeError as exc:
+        raise PuzzleSyntaxError(f"not valid JSON: {exc.msg}", source=source, line=exc.lineno, column=exc.colno,
+                                line_text=text.split("\n")[exc.lineno - 1]) from None
+    except RecursionError:
+        raise PuzzleSyntaxError("not valid JSON: nested too deeply", source=source, line=1, column=1) from None

@@ -24,7 +24,7 @@ from ..errors import PuzzleError, PuzzleSyntaxError
 from ..grammar import normalise_newlines
 from ..puzzle import Puzzle
 from ..registry import register_format
-from ._located import DuplicateKey, error_at, json_item_offset, json_key_offset, unique_keys
+from ._located import error_at, is_whole, json_item_offset, json_key_offset, load_json
 
 FORMAT_TAG = "mineconv-puzzle"
 VERSION = 1
@@ -32,23 +32,10 @@ _KEYS = ("format", "version", "name", "rows", "cols", "mines", "notes", "grid")
 _BAD_CELL = re.compile(r"[^?0-8*.]")
 
 
-def _whole(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
 def read_json(text: str, source: str = "<string>") -> Puzzle:
     """Parse mineconv's JSON puzzle notation."""
     text = normalise_newlines(text)
-    try:
-        doc = json.loads(text, object_pairs_hook=unique_keys)
-    except DuplicateKey as exc:
-        raise error_at(f"the key {exc.key!r} is given twice", text, json_key_offset(text, exc.key, exc.after(text)),
-                       source) from None
-    except json.JSONDecodeError as exc:
-        raise PuzzleSyntaxError(f"not valid JSON: {exc.msg}", source=source, line=exc.lineno, column=exc.colno,
-                                line_text=text.split("\n")[exc.lineno - 1]) from None
-    except RecursionError:
-        raise PuzzleSyntaxError("not valid JSON: nested too deeply", source=source, line=1, column=1) from None
+    doc = load_json(text, source)
 
     def fail(msg: str, key: Optional[str] = None, offset: Optional[int] = None) -> PuzzleSyntaxError:
         off = offset if offset is not None else (json_key_offset(text, key) if key else 0)
@@ -65,7 +52,7 @@ def read_json(text: str, source: str = "<string>") -> Puzzle:
             raise fail(f"missing required key {key!r}")
     if doc["format"] != FORMAT_TAG:
         raise fail(f"\"format\" must be {FORMAT_TAG!r}, got {doc['format']!r}", "format")
-    if doc["version"] != VERSION or not _whole(doc["version"]):
+    if doc["version"] != VERSION or not is_whole(doc["version"]):
         raise fail(f"unsupported version {doc['version']!r} (this mineconv reads version {VERSION})", "version")
     name = doc.get("name")
     if name is not None and (not isinstance(name, str) or "\n" in name or "\r" in name):
@@ -77,7 +64,7 @@ def read_json(text: str, source: str = "<string>") -> Puzzle:
         if not isinstance(note, str) or "\n" in note or "\r" in note:
             raise fail(f"note {i} must be a one-line string", offset=json_item_offset(text, "notes", i))
     mines = doc.get("mines")
-    if mines is not None and (not _whole(mines) or mines < 0):
+    if mines is not None and (not is_whole(mines) or mines < 0):
         raise fail(f"\"mines\" must be a whole number >= 0 or null, got {json.dumps(mines)}", "mines")
     grid = doc["grid"]
     if not isinstance(grid, list) or not grid:
@@ -97,7 +84,7 @@ def read_json(text: str, source: str = "<string>") -> Puzzle:
             raise fail(f"grid row {i} has {len(row)} cells, row 0 has {width} (the grid must be rectangular)",
                        offset=json_item_offset(text, "grid", i))
     for key, actual in (("rows", len(grid)), ("cols", width)):
-        if key in doc and (not _whole(doc[key]) or doc[key] != actual):
+        if key in doc and (not is_whole(doc[key]) or doc[key] != actual):
             raise fail(f"\"{key}\" is {json.dumps(doc[key])} but the grid has {actual}", key)
     try:
         return Puzzle.from_rows(grid, mines=mines, name=name, notes=notes)

@@ -22,28 +22,15 @@ from ..errors import PuzzleError, PuzzleSyntaxError
 from ..grammar import normalise_newlines
 from ..puzzle import CODE_MINE, CODE_SAFE, CODE_UNKNOWN, Puzzle
 from ..registry import register_format
-from ._located import DuplicateKey, error_at, json_item_offset, json_key_offset, unique_keys
+from ._located import error_at, is_whole, json_item_offset, json_key_offset, load_json
 
 _DATA_KEYS = ("rows", "cols", "revealed", "unrevealed")
-
-
-def _whole(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def read_pred_json(text: str, source: str = "<string>") -> Puzzle:
     """Parse the problem-reductions Minesweeper shape, plain or wrapped in {"type": "Minesweeper", ...}."""
     text = normalise_newlines(text)
-    try:
-        doc = json.loads(text, object_pairs_hook=unique_keys)
-    except DuplicateKey as exc:
-        raise error_at(f"the key {exc.key!r} is given twice", text, json_key_offset(text, exc.key, exc.after(text)),
-                       source) from None
-    except json.JSONDecodeError as exc:
-        raise PuzzleSyntaxError(f"not valid JSON: {exc.msg}", source=source, line=exc.lineno, column=exc.colno,
-                                line_text=text.split("\n")[exc.lineno - 1]) from None
-    except RecursionError:
-        raise PuzzleSyntaxError("not valid JSON: nested too deeply", source=source, line=1, column=1) from None
+    doc = load_json(text, source)
     base = 0  # where the data object starts, so key lookups find the inner keys
 
     def fail(msg: str, key: Optional[str] = None, offset: Optional[int] = None) -> PuzzleSyntaxError:
@@ -68,7 +55,7 @@ def read_pred_json(text: str, source: str = "<string>") -> Puzzle:
             raise fail(f"missing required key {key!r}")
     rows, cols = doc["rows"], doc["cols"]
     for key, v in (("rows", rows), ("cols", cols)):
-        if not _whole(v) or v < 1:
+        if not is_whole(v) or v < 1:
             raise fail(f"\"{key}\" must be a whole number >= 1, got {json.dumps(v)}", key)
     rev = _cells(doc["revealed"], 3, "revealed", text, base, fail)
     unr = _cells(doc["unrevealed"], 2, "unrevealed", text, base, fail)
@@ -128,7 +115,7 @@ def _cells(items: Any, width: int, name: str, text: str, base: int, fail: Any) -
         if set(map(type, flat)) == {int}:
             return np.array(flat, dtype=np.int64).reshape(len(items), width)
     for i, item in enumerate(items):
-        if not isinstance(item, list) or len(item) != width or not all(_whole(v) for v in item):
+        if not isinstance(item, list) or len(item) != width or not all(is_whole(v) for v in item):
             what = "[row, col, count]" if width == 3 else "[row, col]"
             raise fail(f"{name} item {i} must be {what} with whole numbers, got {json.dumps(item)[:40]}",
                        offset=json_item_offset(text, name, i, base))
