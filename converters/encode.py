@@ -86,42 +86,66 @@ def _block_pattern(d: int, c: int) -> Tuple[List[np.ndarray], np.ndarray, np.nda
     return [neg, pos], signs, lens
 
 
+# key of a constraint in the pattern table: 16 * d + c for a meetable count, IMPOSSIBLE_KEY otherwise
+_KEYS = 16 * 9
+_IMPOSSIBLE_KEY = _KEYS
+
+
+@lru_cache(maxsize=None)
+def _pattern_table() -> Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Every (d, c) clause pattern in one table: (slots, signs, lens, first row of each key, rows per key).
+
+    slots[i, j] is the neighbour slot (0..7) of literal j of pattern row i, 8 (a zero column) past its
+    length; the impossible key has one row of length 0 (the empty clause).
+    """
+    slots: List[np.ndarray] = []
+    signs: List[np.ndarray] = []
+    lens: List[np.ndarray] = []
+    first = np.zeros(_KEYS + 1, dtype=np.int64)
+    count = np.zeros(_KEYS + 1, dtype=np.int64)
+    at = 0
+    for d in range(9):
+        for c in range(d + 1):
+            pats, sg, ln = _block_pattern(d, c)
+            key = 16 * d + c
+            first[key], count[key] = at, ln.shape[0]
+            for pat in pats:
+                if pat.shape[0]:  # an empty subset list may be wider than 8 (9-subsets of 8)
+                    block = np.full((pat.shape[0], 8), 8, dtype=np.intp)
+                    block[:, :pat.shape[1]] = pat
+                    slots.append(block)
+            signs.append(sg)
+            lens.append(ln.astype(np.int16))
+            at += ln.shape[0]
+    first[_IMPOSSIBLE_KEY], count[_IMPOSSIBLE_KEY] = at, 1
+    slots.append(np.full((1, 8), 8, dtype=np.intp))
+    signs.append(np.ones(1, dtype=np.int32))
+    lens.append(np.zeros(1, dtype=np.int16))
+    return (np.vstack(slots), np.concatenate(signs), np.concatenate(lens), first, count)
+
+
 def cnf_clauses(system: LinearSystem) -> ClauseArrays:
-    """The binomial clauses of every count constraint, built in bulk per (d, c) group."""
+    """The binomial clauses of every count constraint, gathered from one pattern table in bulk."""
+    slots, signs, pat_lens, first, count = _pattern_table()
     d_all = system.con_len.astype(np.int64)
     c_all = system.con_rhs.astype(np.int64)
-    bad = system.impossible()
-    keys = np.where(bad, 0, d_all * 16 + c_all)
-    present = np.flatnonzero(np.bincount(keys[~bad], minlength=1)) if keys.size else np.zeros(0, np.int64)
-    patterns = {int(key): _block_pattern(*divmod(int(key), 16)) for key in present}
-    # clauses per constraint, so each constraint's block lands at its row-major place without a sort
-    per_key = np.zeros(16 * 9, dtype=np.int64)
-    for key, (_, _, lens) in patterns.items():
-        per_key[key] = lens.shape[0]
-    per = np.where(bad, 1, per_key[keys])
-    offsets = np.cumsum(per) - per
-    width = max([1] + [int(p[2].max()) for p in patterns.values() if p[2].size])
+    keys = np.where(system.impossible(), _IMPOSSIBLE_KEY, d_all * 16 + c_all)
+    per = count[keys]
     total = int(per.sum())
-    lits = np.zeros((total, width), dtype=np.int32)
-    lens_out = np.zeros(total, dtype=np.int16)  # impossible constraints keep length 0: the empty clause
-    for key, (pats, signs, lens) in patterns.items():
-        if not lens.size:
-            continue  # d = 0, c = 0: nothing to say
-        d = key // 16
-        idx = np.flatnonzero((keys == key) & ~bad)
-        V = system.con_vars[idx, :d]
-        n_cl = lens.shape[0]
-        block = np.zeros((idx.shape[0], n_cl, int(lens.max())), dtype=np.int32)
-        at = 0
-        for pat in pats:
-            if len(pat):
-                block[:, at:at + len(pat), :pat.shape[1]] = V[:, pat]
-                at += len(pat)
-        block *= signs[None, :, None]
-        pos = (offsets[idx][:, None] + np.arange(n_cl)[None, :]).ravel()
-        lits[pos, :block.shape[2]] = block.reshape(-1, block.shape[2])
-        lens_out[pos] = np.tile(lens, idx.shape[0])
-    return ClauseArrays(lits, lens_out)
+    if not total:
+        return ClauseArrays(np.zeros((0, 1), dtype=np.int32), np.zeros(0, dtype=np.int16))
+    # clause i belongs to constraint con[i] and is row pat[i] of the table: constraints stay in row-major
+    # order and each one's patterns in table order, so no sort is needed
+    con = np.repeat(np.arange(keys.shape[0]), per)
+    starts = np.cumsum(per) - per
+    pat = first[keys][con] + (np.arange(total) - starts[con])
+    lens = pat_lens[pat]
+    width = max(1, int(lens.max()))
+    vars9 = np.zeros((system.con_vars.shape[0], 9), dtype=np.int32)
+    vars9[:, :8] = system.con_vars
+    lits = vars9[con[:, None], slots[pat, :width]]
+    lits *= signs[pat][:, None]
+    return ClauseArrays(lits, lens)
 
 
 def check_card_encoding(name: Optional[str]) -> str:

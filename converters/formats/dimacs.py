@@ -3,22 +3,36 @@ from __future__ import annotations
 
 from typing import Any, List, Optional, TextIO
 
+import numpy as np
+
 from ..encode import ClauseArrays, CnfEncoding, encode_cnf
 from ..header import header_text
 from ..puzzle import Puzzle
 from ..registry import register_format
-from ._text import Lines, chunks
+from ._text import ascii_numbers, chunks, squeeze
 
 
 def clause_text(clauses: ClauseArrays, start: int = 0, stop: Optional[int] = None) -> str:
     """DIMACS lines of clauses[start:stop] ('lit lit ... 0', an empty clause as '0')."""
     lits = clauses.lits[start:stop]
-    lens = clauses.lens[start:stop]
-    lines = Lines(lits.shape[0])
-    for j in range(lits.shape[1]):
-        present = lens > j
-        lines.number(lits[:, j], mask=present, signed=True).text(" ", mask=present)
-    return lines.text("0\n").render()
+    lens = clauses.lens[start:stop].astype(np.int64)
+    n = lens.shape[0]
+    if not n:
+        return ""
+    # one token per literal ('-12 ') and one per clause end ('0\n'), laid out in one byte matrix
+    flat = lits[np.arange(lits.shape[1])[None, :] < lens[:, None]]
+    nums = ascii_numbers(flat, signed=True)
+    w = nums.shape[1]
+    t = flat.shape[0]
+    ends = np.cumsum(lens) + np.arange(n)
+    buf = np.zeros((t + n, max(w + 1, 2)), dtype=np.uint8)
+    if t:
+        at = np.arange(t) + np.repeat(np.arange(n), lens)
+        buf[at, :w] = nums
+        buf[at, w] = 32
+    buf[ends, 0] = 48
+    buf[ends, 1] = 10
+    return squeeze(buf)
 
 
 def cnf_header(enc: CnfEncoding, title: str = "DIMACS CNF") -> str:
