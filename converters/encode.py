@@ -143,8 +143,12 @@ def cnf_clauses(system: LinearSystem) -> ClauseArrays:
     width = max(1, int(lens.max()))
     vars9 = np.zeros((system.con_vars.shape[0], 9), dtype=np.int32)
     vars9[:, :8] = system.con_vars
-    lits = vars9[con[:, None], slots[pat, :width]]
-    lits *= signs[pat][:, None]
+    lits = np.empty((total, width), dtype=np.int32)
+    step = 1 << 16  # the gather's index matrix costs 8 bytes a literal: bound it on big boards
+    for a in range(0, total, step):
+        b = min(total, a + step)
+        lits[a:b] = vars9[con[a:b, None], slots[pat[a:b], :width]]
+        lits[a:b] *= signs[pat[a:b]][:, None]
     return ClauseArrays(lits, lens)
 
 
