@@ -2,12 +2,14 @@
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Any, List, Optional, TextIO, Tuple
 
+from lark import Lark
 from lark.exceptions import UnexpectedInput
 
 from ..errors import MineconvError, PuzzleError, PuzzleSyntaxError
-from ..grammar import normalise_newlines, parser, syntax_error
+from ..grammar import grammar_text, normalise_newlines, syntax_error
 from ..puzzle import Puzzle
 from ..registry import register_format
 
@@ -62,31 +64,39 @@ def decode_row(row: str) -> Tuple[str, List[int]]:
     return "".join(cells), starts
 
 
+@lru_cache(maxsize=None)
+def _parser() -> Lark:
+    """The native grammar's LALR parser: tokens carry their positions, so no tree positions are needed."""
+    return Lark(grammar_text("native"), parser="lalr", lexer="basic", propagate_positions=False,
+                maybe_placeholders=False)
+
+
 def read_native(text: str, source: str = "<string>") -> Puzzle:
     """Parse the native text notation."""
     text = normalise_newlines(text)
     body = text if text.endswith("\n") else text + "\n"
     try:
-        tree = parser("native").parse(body)
+        tree = _parser().parse(body)
     except UnexpectedInput as exc:
         raise syntax_error(exc, body, source, "puzzle text") from None
-    lines = body.split("\n")
     notes: List[str] = []
     header: dict = {}
     rows: List[str] = []
-    row_pos: List[Tuple[int, int, str, List[int]]] = []  # (line, column offset, token text, cell offsets)
+    row_pos: List[Tuple[int, int, List[int]]] = []  # (line, column offset, cell offsets)
+
+    def line_text(line: int) -> str:
+        return body.split("\n")[line - 1]
 
     def fail(msg: str, line: int, col: Optional[int]) -> MineconvError:
-        return PuzzleSyntaxError(msg, source=source, line=line, column=col, line_text=lines[line - 1])
+        return PuzzleSyntaxError(msg, source=source, line=line, column=col, line_text=line_text(line))
 
     for item in tree.children:
         toks = item.children
         tok = toks[0]
-        if len(toks) > 1:  # a trailing comment after a header or a row
-            notes.append(_note(str(toks[1])))
         if item.data == "comment":
             notes.append(_note(str(tok)))
-        elif item.data == "header":
+            continue
+        if item.data == "header":
             if rows:
                 raise fail("a 'key: value' header line after the grid has started", tok.line, tok.column)
             key, _, value = str(tok).partition(":")
@@ -103,20 +113,26 @@ def read_native(text: str, source: str = "<string>") -> Puzzle:
                                tok.column + str(tok).index(":") + 1)
                 header[key] = int(value)
         else:
-            s = str(tok)
-            try:
-                cells, offsets = decode_row(s)
-            except PuzzleSyntaxError as exc:
-                raise fail(exc.message, tok.line, tok.column + (exc.column or 1) - 1) from None
-            if rows and len(cells) != len(rows[0]):
-                raise fail(f"this row has {len(cells)} cells, the first row has {len(rows[0])} "
-                           "(the grid must be rectangular)", tok.line, tok.column)
-            rows.append(cells)
-            row_pos.append((tok.line, tok.column, s, offsets))
+            line, col0 = tok.line, tok.column
+            for s in str(tok).split("\n"):
+                s = s.rstrip(" ")  # the spaces before a line end inside the block
+                try:
+                    cells, offsets = decode_row(s)
+                except PuzzleSyntaxError as exc:
+                    raise fail(exc.message, line, col0 + (exc.column or 1) - 1) from None
+                if rows and len(cells) != len(rows[0]):
+                    raise fail(f"this row has {len(cells)} cells, the first row has {len(rows[0])} "
+                               "(the grid must be rectangular)", line, col0)
+                rows.append(cells)
+                row_pos.append((line, col0, offsets))
+                line, col0 = line + 1, 1
+        if len(toks) > 1:  # a trailing comment after a header or a row
+            notes.append(_note(str(toks[1])))
     if not rows:
-        raise PuzzleSyntaxError("no grid rows found", source=source, line=len(lines) - 1 or 1, column=1)
+        raise PuzzleSyntaxError("no grid rows found", source=source, line=body.count("\n") or 1, column=1)
     for key, actual in (("rows", len(rows)), ("cols", len(rows[0]))):
         if key in header and header[key] != actual:
+            lines = body.split("\n")
             ln = next(i + 1 for i, t in enumerate(lines) if t.strip().lower().startswith(key))
             raise fail(f"header says {key}: {header[key]} but the grid has {actual}", ln, 1)
     try:
@@ -124,10 +140,11 @@ def read_native(text: str, source: str = "<string>") -> Puzzle:
     except PuzzleError as exc:
         if exc.cell is not None:
             r, c = exc.cell
-            line, col0, _, offsets = row_pos[r]
+            line, col0, offsets = row_pos[r]
             col = col0 + (offsets[c] if offsets else c)
             raise PuzzleSyntaxError(exc.message, source=source, line=line, column=col,
-                                    line_text=lines[line - 1]) from None
+                                    line_text=line_text(line)) from None
+        lines = body.split("\n")
         ln = next((i + 1 for i, t in enumerate(lines) if t.strip().lower().startswith("mines")), 1)
         raise PuzzleSyntaxError(exc.message, source=source, line=ln, column=1, line_text=lines[ln - 1]) from None
 
