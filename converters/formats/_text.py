@@ -6,7 +6,8 @@ squeezed out at the end. That keeps a million-line file to a handful of numpy op
 """
 from __future__ import annotations
 
-from typing import Iterator, List, Optional, Tuple
+import os
+from typing import Any, Iterator, List, Optional, TextIO, Tuple
 
 import numpy as np
 
@@ -24,8 +25,8 @@ _MINUS = np.frombuffer(b"\0\0\0-", dtype=np.uint32)[0]
 CHUNK = 1 << 16  # lines rendered per numpy pass: bounds memory on million-line files
 
 
-def ascii_numbers(values: np.ndarray, signed: bool = False) -> np.ndarray:
-    """Decimal text of integers as a (n, width) uint8 matrix, right-aligned and padded with NUL bytes."""
+def number_words(values: np.ndarray, signed: bool = False) -> np.ndarray:
+    """Decimal text of integers as an (n, g) uint32 matrix of 4-byte words, right-aligned, NUL-padded."""
     x = np.asarray(values, dtype=np.int64).ravel()
     n = x.shape[0]
     neg = None
@@ -37,7 +38,7 @@ def ascii_numbers(values: np.ndarray, signed: bool = False) -> np.ndarray:
     top = int(x.max()) if n else 0
     if top < 10000 and not signed:
         # one 4-digit group (row and column numbers): a single table lookup
-        return _TRIMMED[x].view(np.uint8).reshape(n, 4)
+        return _TRIMMED[x].reshape(n, 1)
     groups = max(1, (len(str(top)) + 3) // 4)
     words = np.empty((n, groups + (1 if signed else 0)), dtype=np.uint32)
     parts: List[np.ndarray] = []
@@ -53,7 +54,58 @@ def ascii_numbers(values: np.ndarray, signed: bool = False) -> np.ndarray:
         blank &= r == 0
     if signed:
         words[:, 0] = np.where(neg, _MINUS, 0)
-    return words.view(np.uint8).reshape(n, 4 * words.shape[1])
+    return words
+
+
+def ascii_numbers(values: np.ndarray, signed: bool = False) -> np.ndarray:
+    """Decimal text of integers as a (n, width) uint8 matrix, right-aligned and padded with NUL bytes."""
+    words = number_words(values, signed)
+    return words.view(np.uint8).reshape(words.shape[0], 4 * words.shape[1])
+
+
+def text_words(text: str, words: int = 0) -> np.ndarray:
+    """Constant text as (w,) uint32 words, NUL-padded in front to whole words (to `words` words if more)."""
+    raw = text.encode("ascii")
+    size = max(words * 4, -(-len(raw) // 4) * 4)
+    return np.frombuffer(raw.rjust(size, b"\0"), dtype=np.uint32)
+
+
+def word_matrix(n: int, pieces: List[Any]) -> np.ndarray:
+    """(n, w) uint32: each row the pieces side by side; a piece is text (the same in every row), or an
+    (n,) / (n, g) uint32 word array (number_words), or an (n, g) array of rows to copy."""
+    blocks = [np.broadcast_to(text_words(p), (n, text_words(p).shape[0])) if isinstance(p, str)
+              else np.asarray(p, dtype=np.uint32).reshape(n, -1) for p in pieces]
+    return np.hstack(blocks) if blocks else np.zeros((n, 0), dtype=np.uint32)
+
+
+def items(words: np.ndarray) -> np.ndarray:
+    """The rows of a uint32 word matrix as one void item each (gathered whole, much faster than bytes)."""
+    packed = np.ascontiguousarray(words, dtype=np.uint32)
+    return packed.view(np.dtype((np.void, 4 * packed.shape[1]))).ravel()
+
+
+def assemble_items(n: int, fields: List[Tuple[np.ndarray, Optional[np.ndarray]]]) -> bytes:
+    """n lines, each the fields side by side: (item table, index per line), or (item table, None) for the
+    table's first item in every line; NUL bytes are dropped. Fields are gathered whole (void items)."""
+    if not n:
+        return b""
+    dtype = np.dtype([(f"f{i}", table.dtype) for i, (table, _) in enumerate(fields)])
+    out = np.empty(n, dtype=dtype)
+    for i, (table, index) in enumerate(fields):
+        out[f"f{i}"] = table[0] if index is None else table.take(index)
+    return out.tobytes().translate(None, b"\0")
+
+
+def write_ascii(out: TextIO, data: bytes) -> None:
+    """Write ASCII bytes to a text stream: straight to its binary buffer when the stream would write the
+    same bytes (UTF-8 or ASCII, no newline translation), which saves decoding and re-encoding them."""
+    buffer = getattr(out, "buffer", None)
+    encoding = (getattr(out, "encoding", None) or "").lower().replace("-", "").replace("_", "")
+    if buffer is not None and encoding in ("utf8", "ascii", "usascii") and os.linesep == "\n":
+        out.flush()
+        buffer.write(data)
+    else:
+        out.write(data.decode("ascii"))
 
 
 class Lines:

@@ -10,7 +10,7 @@ glpsol --freemps, HiGHS and lp_solve -fmps accept it. Fixed MPS keeps every fiel
 """
 from __future__ import annotations
 
-from typing import Any, List, Optional, TextIO
+from typing import Any, List, Optional, TextIO, Tuple
 
 import numpy as np
 
@@ -20,7 +20,7 @@ from ..naming import TOTAL_CONSTRAINT
 from ..puzzle import NEIGHBOUR_OFFSETS, Puzzle
 from ..registry import register_format
 from ._linear import PLACEHOLDER, LinearModel, linear_model
-from ._text import CHUNK, Lines, Table, add_rc, chunks, fixed_field, render_tokens
+from ._text import CHUNK, assemble_items, chunks, items, number_words, text_words, word_matrix, write_ascii
 
 PROBLEM_NAME = "MINES"
 OBJ = "obj"
@@ -33,37 +33,18 @@ class _Style:
     def __init__(self, fixed: bool) -> None:
         self.fixed = fixed
 
-    def name(self, block: np.ndarray) -> np.ndarray:
-        return fixed_field(block, FIXED_NAME_WIDTH) if self.fixed else block
-
-    def number(self, block: np.ndarray, aligned: bool = False) -> np.ndarray:
-        """A number field; `aligned` when the block is unsigned numbers (already right-aligned)."""
+    def suffix(self, value: str, last: bool) -> str:
+        """What follows a row name in an entry: the value, then the line's end or the gap before the line's
+        second entry (names are space-padded to their field in fixed MPS already)."""
         if not self.fixed:
-            return block
-        if aligned and block.shape[1] <= 12:
-            out = np.full((block.shape[0], 12), 32, dtype=np.uint8)
-            out[:, 12 - block.shape[1]:] = np.where(block == 0, np.uint8(32), block)
-            return out
-        return fixed_field(block, 12, right=True)
+            return " " + value + ("\n" if last else " ")
+        return "  " + value.rjust(12) + ("\n" if last else "   ")
 
-    def const(self, text: str, n: int, width: Optional[int] = None) -> np.ndarray:
-        raw = text.ljust(width) if (self.fixed and width) else text
-        return Lines(n).text(raw).matrix()
-
-    def head(self, names: np.ndarray) -> np.ndarray:
-        """'    NAME      ' (fields 1-2, up to column 14) / ' NAME'."""
-        n = names.shape[0]
-        if self.fixed:
-            return np.hstack([self.const("    ", n), self.name(names), self.const("  ", n)])
-        return np.hstack([self.const(" ", n), names])
-
-    def entry(self, names: np.ndarray, values: np.ndarray, second: np.ndarray) -> np.ndarray:
-        """'ROWNAME   value' in fields 3-4 (first) or 5-6 (second) / ' ROWNAME value' (fields styled already)."""
-        n = names.shape[0]
-        if self.fixed:
-            gap = Lines(n).text("   ", second).matrix()
-            return np.hstack([gap, names, self.const("  ", n), values])
-        return np.hstack([self.const(" ", n), names, self.const(" ", n), values])
+    def suffixes(self, values: List[str]) -> np.ndarray:
+        """Item table of every suffix, index value * 2 + last, then a blank (no second entry)."""
+        texts = [self.suffix(v, last) for v in values for last in (False, True)] + [""]
+        width = max(-(-len(t) // 4) for t in texts)
+        return items(np.vstack([text_words(t, width) for t in texts]))
 
     def line(self, *pieces: str) -> str:
         """A line of constant fields, positioned like head + entries."""
@@ -78,24 +59,71 @@ class _Style:
         return text.rstrip() + "\n"
 
 
-def _pairs(style: _Style, group: np.ndarray, heads: np.ndarray, names: np.ndarray, values: np.ndarray) -> str:
-    """Lines 'head entry [entry]' with each group's entries (sorted by group) two to a line."""
-    ngroups = heads.shape[0]
-    count = np.bincount(group, minlength=ngroups)
+def _digits(x: np.ndarray) -> np.ndarray:
+    """How many decimal digits each non-negative integer has."""
+    top = int(x.max()) if x.shape[0] else 0
+    d = np.ones(x.shape[0], dtype=np.uint64)
+    for e in range(1, len(str(top))):
+        d += x >= 10 ** e
+    return d
+
+
+# the bytes after a name of n characters in an 8-byte field: spaces (fixed MPS) or NUL (dropped later)
+_SPACED = np.array([int.from_bytes(b"\0" * n + b" " * (FIXED_NAME_WIDTH - n), "little")
+                    for n in range(FIXED_NAME_WIDTH + 1)], dtype=np.uint64)
+
+
+def _name_words(letter: str, r: np.ndarray, c: np.ndarray, spaced: bool) -> np.ndarray:
+    """Names '<letter><row>_<col>' as rows of uint32 words: 8 bytes each when every name fits in 8
+    characters (space-padded if `spaced`, for fixed MPS fields), else NUL-padded words of any length."""
+    n = r.shape[0]
+    lr, lc = _digits(r), _digits(c)
+    length = 2 + lr + lc
+    if n and int(length.max()) > FIXED_NAME_WIDTH:  # free MPS beyond 1000 x 1000: a wider field
+        return word_matrix(n, [letter, number_words(r), "_", number_words(c)])
+    # one uint64 per name (byte i at bits 8i): the row's digits shifted down out of their 4-byte word
+    eight = np.uint64(8)
+    four = np.uint64(4)
+    name = number_words(r)[:, 0].astype(np.uint64) >> ((four - lr) * eight) << eight
+    name |= np.uint64(ord(letter))
+    name |= np.uint64(ord("_")) << ((np.uint64(1) + lr) * eight)
+    name |= number_words(c)[:, 0].astype(np.uint64) >> ((four - lc) * eight) << ((np.uint64(2) + lr) * eight)
+    if spaced:
+        name |= _SPACED[length]
+    return name.view(np.uint32).reshape(n, 2)
+
+
+class _Names:
+    """Row names '<letter><row>_<col>' as an item table, then constant names (obj, total), then a blank."""
+
+    def __init__(self, letter: str, r: np.ndarray, c: np.ndarray, extra: Tuple[str, ...], spaced: bool) -> None:
+        n = r.shape[0]
+        body = _name_words(letter, r, c, spaced)
+        width = body.shape[1]
+        rows = np.zeros((n + len(extra) + 1, width), dtype=np.uint32)
+        rows[:n] = body
+        for i, e in enumerate(extra):
+            rows[n + i] = text_words(e.ljust(4 * width) if spaced else e, width)
+        self.table = items(rows)
+        self.blank = n + len(extra)
+
+
+def _pair_lines(suffixes: np.ndarray, names: _Names, heads: np.ndarray, head_of: np.ndarray,
+                count: np.ndarray, row: np.ndarray, value: np.ndarray) -> bytes:
+    """Lines 'head entry [entry]': group g's count[g] entries (consecutive in row/value) two to a line
+    under heads[head_of[g]]; an entry is the name of row `row` and suffix number `value`."""
     lines_per = (count + 1) // 2
     line_start = np.cumsum(lines_per) - lines_per
     first_entry = np.cumsum(count) - count
-    p = np.arange(group.shape[0]) - first_entry[group]
-    line = line_start[group] + p // 2
     nlines = int(lines_per.sum())
-    line_group = np.repeat(np.arange(ngroups), lines_per)
-    nl = Lines(nlines).text("\n").matrix()
-    entries = style.entry(names, values, (p % 2) == 1)
-    return render_tokens(4 * nlines, [
-        (4 * np.arange(nlines), heads[line_group]),
-        (4 * line + 1 + p % 2, entries),
-        (4 * np.arange(nlines) + 3, nl),
-    ])
+    line_group = np.repeat(np.arange(count.shape[0]), lines_per)
+    first = first_entry[line_group] + 2 * (np.arange(nlines) - line_start[line_group])
+    two = first + 1 < first_entry[line_group] + count[line_group]
+    second = np.where(two, first + 1, 0)
+    row2 = np.where(two, row[second], names.blank)
+    suffix2 = np.where(two, value[second] * 2 + 1, suffixes.shape[0] - 1)
+    return assemble_items(nlines, [(heads, head_of[line_group]), (names.table, row[first]),
+                                   (suffixes, value[first] * 2 + ~two), (names.table, row2), (suffixes, suffix2)])
 
 
 def _check_fixed_names(model: LinearModel) -> None:
@@ -112,28 +140,24 @@ def _check_fixed_names(model: LinearModel) -> None:
                           "instead (--to mps, or a .mps output name)")
 
 
+def _const(text: str) -> np.ndarray:
+    """A one-item table of constant text."""
+    return items(text_words(text).reshape(1, -1))
+
+
 def _rows_section(style: _Style, model: LinearModel, out: TextIO) -> None:
     out.write("ROWS\n N  obj\n" if style.fixed else "ROWS\n N obj\n")
-    rc = model.system.con_rc
+    con_rc = model.system.con_rc
     for start, stop in chunks(model.n):
         idx = model.rows[start:stop]
-        out.write(add_rc(Lines(stop - start).text(" E  " if style.fixed else " E "), "c", rc[idx, 0], rc[idx, 1])
-                  .text("\n").render())
+        lines = word_matrix(stop - start, [" E  " if style.fixed else " E ",
+                                           _name_words("c", con_rc[idx, 0], con_rc[idx, 1], False), "\n"])
+        write_ascii(out, assemble_items(stop - start, [(items(lines), np.arange(stop - start))]))
     if model.system.total is not None:
         out.write((" E  " if style.fixed else " E ") + TOTAL_CONSTRAINT + "\n")
 
 
-def _row_names(style: _Style, model: LinearModel) -> Table:
-    """Styled row names to gather: the stated counts 0..n-1, then obj (n) and total (n + 1)."""
-    n = model.n
-    con_rc = model.system.con_rc[model.rows]
-    names = add_rc(Lines(n + 2), "c", np.append(con_rc[:, 0], [0, 0]), np.append(con_rc[:, 1], [0, 0]),
-                   np.arange(n + 2) < n)
-    names.text(OBJ, np.arange(n + 2) == n).text(TOTAL_CONSTRAINT, np.arange(n + 2) == n + 1)
-    return Table(style.name(names.matrix()))
-
-
-def _columns_section(style: _Style, model: LinearModel, rows_table: Table, out: TextIO) -> None:
+def _columns_section(style: _Style, model: LinearModel, names: _Names, out: TextIO) -> None:
     system = model.system
     k = model.k
     if style.fixed:
@@ -163,16 +187,16 @@ def _columns_section(style: _Style, model: LinearModel, rows_table: Table, out: 
     term_ptr = np.zeros(k + 1, dtype=np.int64)
     np.cumsum(has_con.sum(axis=1), out=term_ptr[1:])
     del around, has_con
-    # every field is built once and gathered: row names (the stated counts, then obj and total), column
-    # heads, and the two values an entry can hold
-    heads_table = Table(style.head(model.var_names().take(np.arange(1, k + 1))))
-    values_table = Table(style.number(Lines(2).number(np.array([0, 1])).matrix(), aligned=True))
+    # column heads: the variable's name, in fixed MPS padded to its field
+    r, c = system.var_rc[:, 0], system.var_rc[:, 1]
+    heads = items(word_matrix(k, ["    " if style.fixed else " ", _name_words("x", r, c, style.fixed),
+                                  "  " if style.fixed else " "]))
+    suffixes = style.suffixes(["0", "1"])
     has_total = system.total is not None
-    step = max(1, CHUNK // 8)
+    step = max(1, CHUNK // 4)
     for v0 in range(1, k + 1, step):
         v1 = min(k + 1, v0 + step)
         a, b = int(term_ptr[v0 - 1]), int(term_ptr[v1 - 1])
-        nv = v1 - v0
         # each column's entries: its objective 0 first, then its counts, then the total
         per = 1 + np.diff(term_ptr[v0 - 1:v1]) + (1 if has_total else 0)
         first = np.cumsum(per) - per
@@ -184,14 +208,12 @@ def _columns_section(style: _Style, model: LinearModel, rows_table: Table, out: 
         if has_total:
             is_con[first + per - 1] = False
         row[is_con] = term_con[a:b]
-        group = np.repeat(np.arange(nv), per)
-        names = rows_table.take(row)
-        values = values_table.take((row != n).astype(np.int64))
-        out.write(_pairs(style, group, heads_table.take(np.arange(v0 - 1, v1 - 1)), names, values))
+        value = (row != n).astype(np.int64)
+        write_ascii(out, _pair_lines(suffixes, names, heads, np.arange(v0 - 1, v1 - 1), per, row, value))
     out.write(intend)
 
 
-def _rhs_section(style: _Style, model: LinearModel, rows_table: Table, out: TextIO) -> None:
+def _rhs_section(style: _Style, model: LinearModel, names: _Names, out: TextIO) -> None:
     out.write("RHS\n")
     system = model.system
     rhs = system.con_rhs[model.rows].astype(np.int64)
@@ -202,17 +224,17 @@ def _rhs_section(style: _Style, model: LinearModel, rows_table: Table, out: Text
         values = np.append(values, system.total)
     if not where.shape[0]:
         return
-    # few distinct right-hand sides: style each once, gather (bincount, not a sort of every value)
+    # few distinct right-hand sides: each is a suffix of its own (bincount, not a sort of every value)
     low = int(values.min())
     seen = np.bincount(values - low)
     distinct = np.flatnonzero(seen) + low
     lookup = np.cumsum(seen > 0) - 1
     which = lookup[values - low]
-    values_table = Table(style.number(Lines(distinct.shape[0]).number(distinct, signed=True).matrix()))
-    heads = style.head(Lines(1).text("RHS").matrix())
+    suffixes = style.suffixes([str(v) for v in distinct.tolist()])
+    heads = _const("    RHS       " if style.fixed else " RHS ")
     for start, stop in chunks(where.shape[0], CHUNK):  # CHUNK is even: the pairs of one line stay together
-        out.write(_pairs(style, np.zeros(stop - start, dtype=np.int64), heads, rows_table.take(where[start:stop]),
-                         values_table.take(which[start:stop])))
+        write_ascii(out, _pair_lines(suffixes, names, heads, np.zeros(1, dtype=np.int64), np.array([stop - start]),
+                                     where[start:stop], which[start:stop]))
 
 
 def _bounds_section(style: _Style, model: LinearModel, out: TextIO) -> None:
@@ -220,10 +242,11 @@ def _bounds_section(style: _Style, model: LinearModel, out: TextIO) -> None:
     if not model.k:
         out.write(f" FX {'BND':<8}  {PLACEHOLDER:<8}  {0:>12}\n" if style.fixed else f" FX BND {PLACEHOLDER} 0\n")
         return
-    lead = " BV BND       " if style.fixed else " BV BND "
+    lead = " BV BND       x" if style.fixed else " BV BND x"
     for start, stop in chunks(model.k):
         rc = model.system.var_rc[start:stop]
-        out.write(add_rc(Lines(stop - start).text(lead), "x", rc[:, 0], rc[:, 1]).text("\n").render())
+        lines = word_matrix(stop - start, [lead, number_words(rc[:, 0]), "_", number_words(rc[:, 1]), "\n"])
+        write_ascii(out, assemble_items(stop - start, [(items(lines), np.arange(stop - start))]))
 
 
 def _write(puzzle: Puzzle, out: TextIO, fixed: bool, mines: Optional[int]) -> None:
@@ -242,10 +265,12 @@ def _write(puzzle: Puzzle, out: TextIO, fixed: bool, mines: Optional[int]) -> No
         extra.append(f"no unknown cell: the column {PLACEHOLDER}, fixed at 0, only keeps the file valid")
     out.write(header_text(puzzle, system, "*", "fixed MPS" if fixed else "free MPS", extra))
     out.write(f"NAME          {PROBLEM_NAME}\n" if fixed else f"NAME {PROBLEM_NAME} FREE\n")
+    con_rc = system.con_rc[model.rows]
+    # row names: the stated counts 0..n-1, then obj (n) and total (n + 1)
+    names = _Names("c", con_rc[:, 0], con_rc[:, 1], (OBJ, TOTAL_CONSTRAINT), style.fixed)
     _rows_section(style, model, out)
-    rows_table = _row_names(style, model)
-    _columns_section(style, model, rows_table, out)
-    _rhs_section(style, model, rows_table, out)
+    _columns_section(style, model, names, out)
+    _rhs_section(style, model, names, out)
     _bounds_section(style, model, out)
     out.write("ENDATA\n")
 
