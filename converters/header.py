@@ -53,26 +53,15 @@ def header_text(puzzle: Puzzle, system: LinearSystem, prefix: str, title: str,
 
 def _var_lines(p: str, rc: np.ndarray, first: int) -> str:
     """'<p>var <id> <row> <col> x<row>_<col>' lines for variables first.. at these cells."""
-    # built in bulk (numpy byte columns written into one matrix): a Python loop or np.char costs
-    # seconds on a million cells, and Lines' per-piece blocks cost more than the text on a small board
+    # built in bulk (numpy byte columns): a Python loop or np.char costs seconds on a million cells
+    from .formats._columns import byte_rows
     from .formats._text import ascii_numbers, squeeze
 
     n = rc.shape[0]
-    ids = ascii_numbers(np.arange(first, first + n))
-    rows = ascii_numbers(rc[:, 0])
-    cols = ascii_numbers(rc[:, 1])
-    pieces = [(p + "var ").encode("ascii"), ids, b" ", rows, b" ", cols, b" x", rows, b"_", cols, b"\n"]
-    width = sum(len(x) if isinstance(x, bytes) else x.shape[1] for x in pieces)
-    buf = np.zeros((n, width), dtype=np.uint8)
-    at = 0
-    for x in pieces:
-        if isinstance(x, bytes):
-            buf[:, at:at + len(x)] = np.frombuffer(x, dtype=np.uint8)
-            at += len(x)
-        else:
-            buf[:, at:at + x.shape[1]] = x
-            at += x.shape[1]
-    return squeeze(buf)
+    rows, cols = ascii_numbers(rc[:, 0]), ascii_numbers(rc[:, 1])
+    pieces = [(p + "var ").encode("ascii"), ascii_numbers(np.arange(first, first + n)), b" ", rows, b" ", cols,
+              b" x", rows, b"_", cols, b"\n"]
+    return squeeze(byte_rows(n, pieces))
 
 
 def read_header(text: str, source: str = "<string>") -> Optional[Puzzle]:

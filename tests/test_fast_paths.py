@@ -6,6 +6,7 @@ Boards are random, from 1x1 to 40x40, with known mines, known safe cells, infeas
 """
 from __future__ import annotations
 
+import io
 import random
 from typing import List
 
@@ -14,7 +15,9 @@ import pytest
 
 from converters.encode import ClauseArrays, _block_pattern, cnf_clauses, encode_cnf
 from converters.errors import PuzzleError
-from converters.formats._text import Lines
+from converters.formats._linear import EMPTY_ROW, PLACEHOLDER, LinearModel, linear_model
+from converters.formats._text import Lines, add_rc, chunks
+from converters.formats.cplex_lp import write_lp
 from converters.formats.dimacs import clause_text
 from converters.generate import random_puzzle
 from converters.header import _var_lines, header_text
@@ -73,6 +76,61 @@ def reference_clause_text(clauses: ClauseArrays, start: int = 0, stop=None) -> s
 def reference_var_lines(system: LinearSystem, prefix: str) -> str:
     """The header's variable map, one f-string per variable."""
     return "".join(f"{prefix} var {i} {r} {c} x{r}_{c}\n" for i, (r, c) in enumerate(system.var_rc.tolist(), 1))
+
+
+def _reference_var_list(model: LinearModel, start: int, stop: int, term: str, sep: str, per_line: int,
+                        indent: str) -> str:
+    i = np.arange(start, stop)
+    lines = Lines(stop - start).text("\n" + indent, (i % per_line == 0) & (i > 0)).text(sep, i > 0)
+    return lines.text(term).block(model.var_names().take(i + 1)).render()
+
+
+def _reference_constraint_lines(model: LinearModel, start: int, stop: int) -> str:
+    rows = model.chunk(start, stop)
+    head = add_rc(Lines(rows.n), " c", rows.con_r, rows.con_c).text(":").matrix()
+    names = model.var_names().take(rows.term_id)
+    terms = Lines(rows.term_id.shape[0]).text(" +", rows.term_slot > 0).text(" ").block(names)
+    empty = Lines(1).text(f" 0 {model.any_var}").matrix()
+    tail = Lines(rows.n).text(" = ").number(rows.rhs, signed=True).text("\n").matrix()
+    return rows.assemble(head, terms.matrix(), empty, tail)
+
+
+def reference_lp(puzzle: Puzzle, mines=None) -> str:
+    """The CPLEX LP text as the Lines-based writer made it (header_text is checked separately)."""
+    model = linear_model(puzzle, mines)
+    system = model.system
+    k = model.k
+    out = io.StringIO()
+
+    def var_sum(term: str, sep: str, per_line: int, indent: str) -> None:
+        for start, stop in chunks(k):
+            out.write(_reference_var_list(model, start, stop, term, sep, per_line, indent))
+
+    out.write("Minimize\n obj:")
+    if k:
+        var_sum(" 0 ", " +", 8, " ")
+    else:
+        out.write(f" 0 {PLACEHOLDER}")
+    out.write("\nSubject To\n")
+    for start, stop in chunks(model.n):
+        out.write(_reference_constraint_lines(model, start, stop))
+    if not model.n and system.total is None:
+        out.write(f" {EMPTY_ROW}: 0 {model.any_var} = 0\n")
+    if system.total is not None:
+        out.write(" total:")
+        if k:
+            var_sum(" ", " +", 8, " ")
+        else:
+            out.write(f" 0 {PLACEHOLDER}")
+        out.write(f" = {system.total}\n")
+    if k:
+        out.write("Binary\n")
+        var_sum(" ", "", 10, "")
+        out.write("\n")
+    else:
+        out.write(f"Bounds\n {PLACEHOLDER} = 0\nGenerals\n {PLACEHOLDER}\n")
+    out.write("End\n")
+    return out.getvalue()
 
 
 def boards(n: int, seed: int) -> List[Puzzle]:
@@ -141,3 +199,15 @@ def test_variable_map_from_a_later_chunk() -> None:
     system = build_system(puzzle)
     lines = reference_var_lines(system, "c").splitlines(keepends=True)
     assert _var_lines("c ", system.var_rc[100:], 101) == "".join(lines[100:])
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_lp_body_matches_reference(seed: int) -> None:
+    for puzzle in boards(50, 300 + seed):
+        for mines in (None, 3):
+            out = io.StringIO()
+            write_lp(puzzle, out, mines=mines)
+            text = out.getvalue()
+            body = text[text.index("Minimize\n"):]
+            assert body == reference_lp(puzzle, mines), puzzle
+

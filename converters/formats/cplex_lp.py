@@ -11,46 +11,93 @@ from typing import Any, Optional, TextIO
 
 import numpy as np
 
+from ..encode import constraint_rows
 from ..header import header_text
-from ..naming import TOTAL_CONSTRAINT
+from ..naming import TOTAL_CONSTRAINT, var_name
 from ..puzzle import Puzzle
 from ..registry import register_format
-from ._linear import EMPTY_ROW, PLACEHOLDER, LinearModel, linear_model
-from ._text import Lines, add_rc, chunks
+from ..system import LinearSystem, build_system
+from ._columns import byte_rows, pick, rc_names
+from ._linear import EMPTY_ROW, PLACEHOLDER
+from ._text import ascii_numbers, chunks, render_tokens, squeeze
 
 TERMS_PER_LINE = 8    # '+ 0 x3999_3999' is 14 characters: 8 terms stay far below 255 on any board
 NAMES_PER_LINE = 10
 
 
-def _var_list(model: LinearModel, start: int, stop: int, term: str, sep: str, per_line: int,
-              indent: str) -> str:
+class _Model:
+    """What the LP file states, from the linear system: variable names, stated rows and their terms."""
+
+    def __init__(self, system: LinearSystem) -> None:
+        self.system = system
+        self.k = system.num_vars
+        self.rows = constraint_rows(system)
+        self.n = int(self.rows.shape[0])
+        lens = system.con_len[self.rows].astype(np.int64)
+        self.ptr = np.zeros(self.n + 1, dtype=np.int64)
+        np.cumsum(lens, out=self.ptr[1:])
+        # rows not stated have no variable: the non-zero ids of all rows, in order, are the stated terms
+        flat = system.con_vars.ravel()
+        self.term_id = flat[flat != 0]
+        # row i = name of variable id i (row 0, for padding, is empty)
+        rc = system.var_rc
+        names = rc_names(b"x", rc[:, 0], rc[:, 1])
+        self.names = np.vstack([np.zeros((1, names.shape[1]), dtype=np.uint8), names])
+        if self.k:
+            r, c = rc[0].tolist()
+            self.any_var = var_name(r, c)  # the first cell variable carries a constant row
+        else:
+            self.any_var = PLACEHOLDER
+
+
+def _var_list(model: _Model, start: int, stop: int, term: str, sep: str, per_line: int, indent: str) -> str:
     """Variables start..stop-1 (ids start+1..) as '<sep><term><name>' items, per_line to a line."""
     i = np.arange(start, stop)
-    lines = Lines(stop - start).text("\n" + indent, (i % per_line == 0) & (i > 0)).text(sep, i > 0)
-    return lines.text(term).block(model.var_names().take(i + 1)).render()
+    # 0: the very first item, 1: first of a later line, 2: any other item
+    kind = np.where(i == 0, 0, np.where(i % per_line == 0, 1, 2))
+    lead = pick([term.encode(), ("\n" + indent + sep + term).encode(), (sep + term).encode()], kind)
+    return squeeze(byte_rows(stop - start, [lead, model.names[i + 1]]))
 
 
-def _sum(model: LinearModel, out: TextIO, term: str, sep: str, per_line: int, indent: str) -> None:
+def _sum(model: _Model, out: TextIO, term: str, sep: str, per_line: int, indent: str) -> None:
     for start, stop in chunks(model.k):
         out.write(_var_list(model, start, stop, term, sep, per_line, indent))
 
 
-def constraint_lines(model: LinearModel, start: int, stop: int) -> str:
+def constraint_lines(model: _Model, start: int, stop: int) -> str:
     """' c<r>_<c>: x.. + x.. = rhs' lines of stated constraints start..stop-1."""
-    rows = model.chunk(start, stop)
-    head = add_rc(Lines(rows.n), " c", rows.con_r, rows.con_c).text(":").matrix()
-    names = model.var_names().take(rows.term_id)
-    terms = Lines(rows.term_id.shape[0]).text(" +", rows.term_slot > 0).text(" ").block(names)
+    s = model.system
+    idx = model.rows[start:stop]
+    n = stop - start
+    lens = s.con_len[idx].astype(np.int64)
+    t0, t1 = int(model.ptr[start]), int(model.ptr[stop])
+    ids = model.term_id[t0:t1]
+    line = np.repeat(np.arange(n), lens)
+    slot = np.arange(t1 - t0) - np.repeat(model.ptr[start:stop] - t0, lens)
+    # one token per line head, per term, per empty sum and per line tail, placed by position
+    items = np.maximum(lens, 1)
+    per_line = items + 2
+    starts = np.cumsum(per_line) - per_line
+    head = byte_rows(n, [b" ", rc_names(b"c", s.con_rc[idx, 0], s.con_rc[idx, 1]), b":"])
+    terms = byte_rows(ids.shape[0], [pick([b" ", b" + "], (slot > 0).astype(np.intp)), model.names[ids]])
+    tail = byte_rows(n, [b" = ", ascii_numbers(s.con_rhs[idx], signed=True), b"\n"])
+    blank = np.nonzero(lens == 0)[0]
     # a count that cannot be met, with nothing unknown around it, still needs a variable to be a row
-    empty = Lines(1).text(f" 0 {model.any_var}").matrix()
-    tail = Lines(rows.n).text(" = ").number(rows.rhs, signed=True).text("\n").matrix()
-    return rows.assemble(head, terms.matrix(), empty, tail)
+    empty = np.frombuffer(f" 0 {model.any_var}".encode(), dtype=np.uint8)[None, :]
+    return render_tokens(int(per_line.sum()), [
+        (starts, head),
+        (starts[line] + 1 + slot, terms),
+        (starts[blank] + 1, np.broadcast_to(empty, (blank.shape[0], empty.shape[1]))),
+        (starts + 1 + items, tail),
+    ])
 
 
-def write_lp(puzzle: Puzzle, out: TextIO, *, mines: Optional[int] = None, **_: Any) -> None:
-    """Write the puzzle as a CPLEX LP file."""
-    model = linear_model(puzzle, mines)
-    system = model.system
+def write_lp(puzzle: Puzzle, out: TextIO, *, mines: Optional[int] = None,
+             system: Optional[LinearSystem] = None, **_: Any) -> None:
+    """Write the puzzle as a CPLEX LP file (`system`: its build_system(puzzle, mines), when already built)."""
+    if system is None:
+        system = build_system(puzzle, mines)
+    model = _Model(system)
     k = model.k
     extra = ["Minimize a zero objective over every variable in id order; one equality per revealed cell "
              "with an unknown neighbour (or whose count cannot be met), named c<row>_<col>: the sum of its "
