@@ -107,6 +107,35 @@ class LinearModel:
         return Rows(s.con_rc[idx, 0], s.con_rc[idx, 1], lens, s.con_rhs[idx], line, slot, ids,
                     rc[:, 0], rc[:, 1])
 
+    def line_items(self, start: int, stop: int, table: np.ndarray, term_base: int, tail: np.ndarray,
+                   empty: int, head: Optional[np.ndarray] = None) -> bytes:
+        """Stated constraints start..stop-1 as lines '[head] term term ... tail', every piece an item of
+        `table`: variable id i is item term_base + i, `tail` and `head` give each line's items, `empty`
+        stands in for a sum with no term. One gather of whole items, then the NUL bytes are dropped."""
+        n = stop - start
+        if not n:
+            return b""
+        lens = self.system.con_len[self.rows[start:stop]].astype(np.int64)
+        t0, t1 = int(self.term_ptr[start]), int(self.term_ptr[stop])
+        pieces = self.term_id[t0:t1].astype(np.int64) + term_base
+        blank = np.flatnonzero(lens == 0)
+        if blank.shape[0]:
+            pieces = np.insert(pieces, self.term_ptr[start:stop][blank] - t0, empty)
+        extra = 1 if head is None else 2
+        ends = np.cumsum(np.maximum(lens, 1) + extra)
+        index = np.empty(int(ends[-1]), dtype=np.int64)
+        is_term = np.ones(index.shape[0], dtype=bool)
+        is_term[ends - 1] = False
+        index[ends - 1] = tail
+        if head is not None:
+            begins = np.empty_like(ends)
+            begins[0] = 0
+            begins[1:] = ends[:-1]
+            is_term[begins] = False
+            index[begins] = head
+        index[is_term] = pieces
+        return table.take(index).tobytes().translate(None, b"\0")
+
 
 def linear_model(puzzle: Puzzle, mines: Optional[int] = None) -> LinearModel:
     """The stated rows of the puzzle's linear system: every count except the met ones with no variable."""

@@ -73,8 +73,14 @@ def text_words(text: str, words: int = 0) -> np.ndarray:
 def word_matrix(n: int, pieces: List[Any]) -> np.ndarray:
     """(n, w) uint32: each row the pieces side by side; a piece is text (the same in every row), or an
     (n,) / (n, g) uint32 word array (number_words), or an (n, g) array of rows to copy."""
-    blocks = [np.broadcast_to(text_words(p), (n, text_words(p).shape[0])) if isinstance(p, str)
-              else np.asarray(p, dtype=np.uint32).reshape(n, -1) for p in pieces]
+    blocks = []
+    for p in pieces:
+        if isinstance(p, str):
+            words = text_words(p)
+            blocks.append(np.broadcast_to(words, (n, words.shape[0])))
+        else:
+            p = np.asarray(p, dtype=np.uint32)
+            blocks.append(p[:, None] if p.ndim == 1 else p)
     return np.hstack(blocks) if blocks else np.zeros((n, 0), dtype=np.uint32)
 
 
@@ -94,6 +100,30 @@ def assemble_items(n: int, fields: List[Tuple[np.ndarray, Optional[np.ndarray]]]
     for i, (table, index) in enumerate(fields):
         out[f"f{i}"] = table[0] if index is None else table.take(index)
     return out.tobytes().translate(None, b"\0")
+
+
+def item_table(*blocks: np.ndarray) -> np.ndarray:
+    """One item table of several (n_i, w_i) uint32 word matrices, one after another, each widened to the
+    widest with NUL words in front."""
+    width = max(b.shape[1] for b in blocks)
+    rows = np.zeros((sum(b.shape[0] for b in blocks), width), dtype=np.uint32)
+    at = 0
+    for b in blocks:
+        rows[at:at + b.shape[0], width - b.shape[1]:] = b
+        at += b.shape[0]
+    return items(rows)
+
+
+def distinct(values: np.ndarray) -> Tuple[List[int], np.ndarray]:
+    """The distinct integers (ascending) of a small-range array, and each value's index among them
+    (bincount, not a sort of every value)."""
+    v = np.asarray(values, dtype=np.int64)
+    if not v.shape[0]:
+        return [], np.zeros(0, dtype=np.int64)
+    low = int(v.min())
+    seen = np.bincount(v - low)
+    lookup = np.cumsum(seen > 0) - 1
+    return (np.flatnonzero(seen) + low).tolist(), lookup[v - low]
 
 
 def write_ascii(out: TextIO, data: bytes) -> None:

@@ -14,7 +14,7 @@ from ..header import header_text
 from ..puzzle import Puzzle
 from ..registry import register_format
 from ._linear import linear_model
-from ._text import Lines, chunks
+from ._text import chunks, distinct, item_table, number_words, text_words, word_matrix, write_ascii
 
 
 def write_opb(puzzle: Puzzle, out: TextIO, *, mines: Optional[int] = None, **_: Any) -> None:
@@ -34,17 +34,18 @@ def write_opb(puzzle: Puzzle, out: TextIO, *, mines: Optional[int] = None, **_: 
     if total is not None:
         extra.append(f"last constraint: the {k} cell variables sum to {total} (mines left to place)")
     out.write(header_text(puzzle, system, "*", "OPB", extra))
+    # every piece of a line is an item of one table: the terms '+1 x<id> ' (item id - 1), then the
+    # tails '= <rhs> ;' of the distinct right-hand sides, then the stand-in for a sum with no term
+    values, which = distinct(system.con_rhs[model.rows])
+    tails = [f"= {v} ;\n" for v in values] + ["+0 x1 "]
+    table = item_table(word_matrix(k, ["+1 x", number_words(np.arange(1, k + 1)), " "]),
+                       *[text_words(t).reshape(1, -1) for t in tails])
     for start, stop in chunks(model.n):
-        rows = model.chunk(start, stop)
-        head = Lines(rows.n).matrix()
-        terms = Lines(rows.term_id.shape[0]).text("+1 x").number(rows.term_id).text(" ").matrix()
-        empty = Lines(1).text("+0 x1 ").matrix()
-        tail = Lines(rows.n).text("= ").number(rows.rhs, signed=True).text(" ;\n").matrix()
-        out.write(rows.assemble(head, terms, empty, tail))
+        write_ascii(out, model.line_items(start, stop, table, -1, k + which[start:stop], k + len(values)))
     if total is not None:
         if k:
             for start, stop in chunks(k):
-                out.write(Lines(stop - start).text("+1 x").number(np.arange(start + 1, stop + 1)).text(" ").render())
+                write_ascii(out, table[start:stop].tobytes().translate(None, b"\0"))
             out.write(f"= {total} ;\n")
         elif total:
             out.write(f"+0 x1 = {total} ;\n")
