@@ -14,7 +14,7 @@ from ..header import header_text
 from ..puzzle import Puzzle
 from ..registry import register_format
 from ._linear import linear_model
-from ._text import Lines, add_rc, chunks
+from ._text import chunks, distinct, item_table, number_words, text_words, word_matrix, write_ascii
 
 NAMES_PER_LINE = 10
 
@@ -38,32 +38,36 @@ def write_smtlib(puzzle: Puzzle, out: TextIO, *, mines: Optional[int] = None, **
     out.write("(set-logic QF_LIA)\n")
     for start, stop in chunks(k):
         rc = system.var_rc[start:stop]
-        r, c = rc[:, 0], rc[:, 1]
-        lines = add_rc(Lines(stop - start).text("(declare-fun "), "x", r, c).text(" () Int)\n")
-        out.write(lines.render())
+        r, c = number_words(rc[:, 0]), number_words(rc[:, 1])
+        write_ascii(out, _squeeze(word_matrix(stop - start, ["(declare-fun x", r, "_", c, " () Int)\n"])))
     for start, stop in chunks(k):
         rc = system.var_rc[start:stop]
-        out.write(add_rc(Lines(stop - start).text("(assert (<= 0 "), "x", rc[:, 0], rc[:, 1])
-                  .text(" 1))\n").render())
+        r, c = number_words(rc[:, 0]), number_words(rc[:, 1])
+        write_ascii(out, _squeeze(word_matrix(stop - start, ["(assert (<= 0 x", r, "_", c, " 1))\n"])))
+    # every piece of an assertion is an item of one table: the terms ' x<row>_<col>' (item id - 1), the
+    # two heads (a sum of two or more terms, or not), the tails by right-hand side, the empty sum ' 0'
+    values, which = distinct(system.con_rhs[model.rows])
+    heads = ["(assert (=", "(assert (= (+"]
+    tails = [(")" if several else "") + " " + _int(v) + "))\n" for several in (False, True) for v in values]
+    table = item_table(word_matrix(k, [" x", number_words(system.var_rc[:, 0]), "_",
+                                       number_words(system.var_rc[:, 1])]),
+                       *[text_words(t).reshape(1, -1) for t in heads + tails + [" 0", "\n "]])
+    nv = len(values)
+    lens = system.con_len[model.rows]
     for start, stop in chunks(model.n):
-        rows = model.chunk(start, stop)
-        several = rows.lens >= 2
-        neg = rows.rhs < 0
-        head = Lines(rows.n).text("(assert (=").text(" (+", several).matrix()
-        terms = add_rc(Lines(rows.term_id.shape[0]), " x", rows.term_r, rows.term_c).matrix()
-        empty = Lines(1).text(" 0").matrix()
-        tail = Lines(rows.n).text(")", several).text(" ").text("(- ", neg)
-        tail.number(np.abs(rows.rhs.astype(np.int64))).text(")", neg).text("))\n")
-        out.write(rows.assemble(head, terms, empty, tail.matrix()))
+        several = (lens[start:stop] >= 2).astype(np.int64)
+        write_ascii(out, model.line_items(start, stop, table, -1, k + 2 + several * nv + which[start:stop],
+                                          k + 2 + 2 * nv, head=k + several))
     total = system.total
     if total is not None:
         if k >= 2:
             out.write("(assert (= (+")
+            newline = k + 3 + 2 * nv
             for start, stop in chunks(k):
-                i = np.arange(start, stop)
-                rc = system.var_rc[start:stop]
-                lines = Lines(stop - start).text("\n ", (i % NAMES_PER_LINE == 0) & (i > 0))
-                out.write(add_rc(lines, " x", rc[:, 0], rc[:, 1]).render())
+                index = np.arange(start, stop)
+                # a line break before every tenth name but the first
+                breaks = np.flatnonzero((index % NAMES_PER_LINE == 0) & (index > 0))
+                write_ascii(out, table.take(np.insert(index, breaks, newline)).tobytes().translate(None, b"\0"))
             out.write(f")\n {_int(total)}))\n")
         elif k == 1:
             r, c = system.var_rc[0].tolist()
@@ -71,6 +75,11 @@ def write_smtlib(puzzle: Puzzle, out: TextIO, *, mines: Optional[int] = None, **
         else:
             out.write(f"(assert (= 0 {_int(total)}))\n")
     out.write("(check-sat)\n(get-model)\n(exit)\n")
+
+
+def _squeeze(words: np.ndarray) -> bytes:
+    """The text of a word matrix, row after row, NUL bytes dropped."""
+    return np.ascontiguousarray(words).tobytes().translate(None, b"\0")
 
 
 def _detect(text: str) -> bool:
