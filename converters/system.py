@@ -23,10 +23,18 @@ class LinearSystem:
     var_grid: np.ndarray   # (rows, cols) int32: variable id of each unknown cell, 0 elsewhere
     var_rc: np.ndarray     # (k, 2) int32: (row, col) of variable id i + 1
     con_rc: np.ndarray     # (m, 2) int32: the revealed cell of each constraint
-    con_vars: np.ndarray   # (m, 8) int32: variable ids, padded with 0
     con_len: np.ndarray    # (m,) int8: how many variables
     con_rhs: np.ndarray    # (m,) int16: count minus known-mine neighbours
     total: Optional[int]   # mines still to place among the unknowns (None without a total count)
+
+    @property
+    def con_vars(self) -> np.ndarray:
+        """(m, 8) int32: each constraint's variable ids, ascending, padded with 0 (built on first use)."""
+        cached = self.__dict__.get("_con_vars")
+        if cached is None:
+            cached = _constraint_vars(self.var_grid, self.con_rc)
+            object.__setattr__(self, "_con_vars", cached)
+        return cached
 
     @property
     def num_vars(self) -> int:
@@ -57,16 +65,12 @@ def build_system(puzzle: Puzzle, mines: Optional[int] = None) -> LinearSystem:
     """The linear system of a puzzle; `mines` overrides the puzzle's total mine count."""
     codes = puzzle.codes()
     R, C = codes.shape
-    W = C + 2
     unknown = codes == CODE_UNKNOWN
     var_flat = np.flatnonzero(unknown)
-    k = var_flat.shape[0]
-    pad_vars = np.zeros((R + 2, W), dtype=np.int32)
-    pad_vars[1:-1, 1:-1][unknown] = np.arange(1, k + 1, dtype=np.int32)
-    var_grid = pad_vars[1:-1, 1:-1].copy()
+    var_grid = np.zeros((R, C), dtype=np.int32)
+    var_grid.ravel()[var_flat] = np.arange(1, var_flat.shape[0] + 1, dtype=np.int32)
     revealed = (codes >= 0) & (codes <= 8)
     con_flat = np.flatnonzero(revealed)
-    m = con_flat.shape[0]
     var_rc = _row_col(var_flat, C)
     con_rc = _row_col(con_flat, C)
     # neighbour counts on the whole grid (eight shifted slices), then read off once per constraint:
@@ -76,21 +80,31 @@ def build_system(puzzle: Puzzle, mines: Optional[int] = None) -> LinearSystem:
     mine = codes == CODE_MINE
     if mine.any():
         con_rhs -= _around(mine).ravel()[con_flat]
+    total_mines = puzzle.mines if mines is None else mines
+    total = None if total_mines is None else int(total_mines) - puzzle.known_mine_count
+    return LinearSystem(puzzle, var_grid, var_rc, con_rc, con_len, con_rhs, total)
+
+
+def _constraint_vars(var_grid: np.ndarray, con_rc: np.ndarray) -> np.ndarray:
+    """(m, 8) int32: the variable ids around each constraint's cell, ascending, padded with 0."""
+    R, C = var_grid.shape
+    W = C + 2
+    pad_vars = np.zeros((R + 2, W), dtype=np.int32)
+    pad_vars[1:-1, 1:-1] = var_grid
+    m = con_rc.shape[0]
     # the offsets are row-major, so a constraint's ids come out ascending in neighbour order: packing
     # the non-zero ones to the row's front is a scatter of each neighbour to the row's next free slot
     # (a zero lands there too, but the next id overwrites it, or it stays as padding), not a sort
     con_vars = np.zeros((m, 8), dtype=np.int32)
     packed = con_vars.ravel()
-    centre = con_flat + 2 * con_rc[:, 0].astype(np.int64) + (W + 1)   # the revealed cells in pad_vars
+    centre = (con_rc[:, 0].astype(np.int64) + 1) * W + con_rc[:, 1] + 1   # the revealed cells in pad_vars
     slot = np.arange(0, 8 * m, 8, dtype=np.int64)
     grid = pad_vars.ravel()
     for dr, dc in NEIGHBOUR_OFFSETS:
         ids = grid.take(centre + (dr * W + dc))
         packed[slot] = ids
         slot += ids != 0
-    total_mines = puzzle.mines if mines is None else mines
-    total = None if total_mines is None else int(total_mines) - puzzle.known_mine_count
-    return LinearSystem(puzzle, var_grid, var_rc, con_rc, con_vars, con_len, con_rhs, total)
+    return con_vars
 
 
 def _row_col(flat: np.ndarray, cols: int) -> np.ndarray:

@@ -64,7 +64,17 @@ class LinearModel:
     system: LinearSystem
     rows: np.ndarray       # indices into the system's constraints that are written
     term_ptr: np.ndarray   # (n+1,) terms of stated constraint i are term_id[term_ptr[i]:term_ptr[i+1]]
-    term_id: np.ndarray    # (t,) variable ids, row-major by constraint then ascending
+
+    @property
+    def term_id(self) -> np.ndarray:
+        """(t,) variable ids of the terms, row-major by constraint then ascending (built on first use)."""
+        cached = self.__dict__.get("_term_id")
+        if cached is None:
+            # rows not stated have no variable: the non-zero ids of all rows, in order, are the stated terms
+            flat = self.system.con_vars.ravel()
+            cached = flat[flat != 0]
+            object.__setattr__(self, "_term_id", cached)
+        return cached
 
     @property
     def k(self) -> int:
@@ -144,7 +154,4 @@ def linear_model(puzzle: Puzzle, mines: Optional[int] = None) -> LinearModel:
     lens = system.con_len[rows].astype(np.int64)
     ptr = np.zeros(rows.shape[0] + 1, dtype=np.int64)
     np.cumsum(lens, out=ptr[1:])
-    # rows not stated have no variable: the non-zero ids of all rows, in order, are the stated terms
-    flat = system.con_vars.ravel()
-    term_id = flat[flat != 0]
-    return LinearModel(system, rows, ptr, term_id)
+    return LinearModel(system, rows, ptr)

@@ -77,19 +77,25 @@ def _name_words(letter: str, r: np.ndarray, c: np.ndarray, spaced: bool) -> np.n
     """Names '<letter><row>_<col>' as rows of uint32 words: 8 bytes each when every name fits in 8
     characters (space-padded if `spaced`, for fixed MPS fields), else NUL-padded words of any length."""
     n = r.shape[0]
-    lr, lc = _digits(r), _digits(c)
-    length = 2 + lr + lc
-    if n and int(length.max()) > FIXED_NAME_WIDTH:  # free MPS beyond 1000 x 1000: a wider field
+    top = max(int(r.max()), int(c.max())) if n else 0
+    # every number 0..top as its digit bytes, right-aligned in a uint64 (byte i at bits 8i); a number
+    # of 6 digits or more makes its name longer than 8 characters anyway
+    words = number_words(np.arange(min(top, 10 ** 5) + 1))
+    if words.shape[1] == 1:
+        words = np.hstack([np.zeros_like(words), words])
+    text = np.ascontiguousarray(words).view(np.uint64).ravel()
+    lengths = np.count_nonzero(text.view(np.uint8).reshape(-1, 8), axis=1).astype(np.uint64)
+    if n and (top >= 10 ** 5 or int((lengths[r] + lengths[c]).max()) + 2 > FIXED_NAME_WIDTH):
+        # free MPS on boards beyond 1000 x 1000: a wider field
         return word_matrix(n, [letter, number_words(r), "_", number_words(c)])
-    # one uint64 per name (byte i at bits 8i): the row's digits shifted down out of their 4-byte word
+    # one uint64 per name, from per-number tables: the row part '<letter><row>_' and the shift that
+    # puts the column's digits after it
     eight = np.uint64(8)
-    four = np.uint64(4)
-    name = number_words(r)[:, 0].astype(np.uint64) >> ((four - lr) * eight) << eight
-    name |= np.uint64(ord(letter))
-    name |= np.uint64(ord("_")) << ((np.uint64(1) + lr) * eight)
-    name |= number_words(c)[:, 0].astype(np.uint64) >> ((four - lc) * eight) << ((np.uint64(2) + lr) * eight)
+    digits = text >> ((eight - lengths) * eight)
+    head = np.uint64(ord(letter)) | (digits << eight) | (np.uint64(ord("_")) << ((lengths + np.uint64(1)) * eight))
+    name = head[r] | (digits[c] << ((lengths + np.uint64(2)) * eight)[r])
     if spaced:
-        name |= _SPACED[length]
+        name |= _SPACED[lengths[r] + lengths[c] + np.uint64(2)]
     return name.view(np.uint32).reshape(n, 2)
 
 
@@ -131,8 +137,7 @@ def _check_fixed_names(model: LinearModel) -> None:
     rc = np.concatenate([system.var_rc, system.con_rc[model.rows]]) if model.k or model.n else None
     if rc is None or not rc.shape[0]:
         return
-    digits = sum((rc >= 10 ** e).astype(np.int64) for e in range(1, 10)) + 1
-    longest = 2 + int(digits.sum(axis=1).max())
+    longest = 2 + int((_digits(rc[:, 0]) + _digits(rc[:, 1])).max())
     if longest > FIXED_NAME_WIDTH:
         p = system.puzzle
         raise FormatError(f"fixed MPS allows names of at most {FIXED_NAME_WIDTH} characters, and the names of "
@@ -177,10 +182,12 @@ def _columns_section(style: _Style, model: LinearModel, names: _Names, out: Text
     con_grid = np.zeros((R + 2, C + 2), dtype=np.int32)
     con_rc = system.con_rc[model.rows]
     con_grid[con_rc[:, 0] + 1, con_rc[:, 1] + 1] = np.arange(1, n + 1, dtype=np.int32)
-    vr, vc = system.var_rc[:, 0] + 1, system.var_rc[:, 1] + 1
+    W = C + 2
+    centre = (system.var_rc[:, 0].astype(np.int64) + 1) * W + system.var_rc[:, 1] + 1
+    flat_grid = con_grid.ravel()
     around = np.empty((k, len(NEIGHBOUR_OFFSETS)), dtype=np.int32)
     for j, (dr, dc) in enumerate(NEIGHBOUR_OFFSETS):
-        around[:, j] = con_grid[vr + dr, vc + dc]
+        around[:, j] = flat_grid.take(centre + (dr * W + dc))
     del con_grid
     has_con = around > 0
     term_con = around[has_con] - 1
