@@ -20,7 +20,8 @@ from ..naming import TOTAL_CONSTRAINT
 from ..puzzle import NEIGHBOUR_OFFSETS, Puzzle
 from ..registry import register_format
 from ._linear import PLACEHOLDER, LinearModel, linear_model
-from ._text import CHUNK, assemble_items, chunks, items, number_words, text_words, word_matrix, write_ascii
+from ._text import (CHUNK, assemble_items, chunks, distinct, item_table, items, number_words, text_words,
+                    word_matrix, write_ascii)
 
 PROBLEM_NAME = "MINES"
 OBJ = "obj"
@@ -114,24 +115,6 @@ class _Names:
         self.blank = n + len(extra)
 
 
-def _pair_lines(suffixes: np.ndarray, names: _Names, heads: np.ndarray, head_of: np.ndarray,
-                count: np.ndarray, row: np.ndarray, value: np.ndarray) -> bytes:
-    """Lines 'head entry [entry]': group g's count[g] entries (consecutive in row/value) two to a line
-    under heads[head_of[g]]; an entry is the name of row `row` and suffix number `value`."""
-    lines_per = (count + 1) // 2
-    line_start = np.cumsum(lines_per) - lines_per
-    first_entry = np.cumsum(count) - count
-    nlines = int(lines_per.sum())
-    line_group = np.repeat(np.arange(count.shape[0]), lines_per)
-    first = first_entry[line_group] + 2 * (np.arange(nlines) - line_start[line_group])
-    two = first + 1 < first_entry[line_group] + count[line_group]
-    second = np.where(two, first + 1, 0)
-    row2 = np.where(two, row[second], names.blank)
-    suffix2 = np.where(two, value[second] * 2 + 1, suffixes.shape[0] - 1)
-    return assemble_items(nlines, [(heads, head_of[line_group]), (names.table, row[first]),
-                                   (suffixes, value[first] * 2 + ~two), (names.table, row2), (suffixes, suffix2)])
-
-
 def _check_fixed_names(model: LinearModel) -> None:
     system = model.system
     rc = np.concatenate([system.var_rc, system.con_rc[model.rows]]) if model.k or model.n else None
@@ -175,48 +158,49 @@ def _columns_section(style: _Style, model: LinearModel, names: _Names, out: Text
         out.write(style.line(PLACEHOLDER, OBJ, "0"))
         out.write(intend)
         return
-    # the count terms, column-major: each variable's stated neighbours, read off the grid in the
-    # row-major neighbour order, are its constraints in row-major order (no sort of the terms needed)
+    # each column's entries: its objective 0, its stated counts, the total; read off the grid in the
+    # row-major neighbour order, the counts come in row-major order (no sort of the terms needed)
     n = model.n
+    blank = names.blank
     R, C = system.puzzle.rows, system.puzzle.cols
-    con_grid = np.zeros((R + 2, C + 2), dtype=np.int32)
-    con_rc = system.con_rc[model.rows]
-    con_grid[con_rc[:, 0] + 1, con_rc[:, 1] + 1] = np.arange(1, n + 1, dtype=np.int32)
     W = C + 2
+    con_rc = system.con_rc[model.rows]
+    con_grid = np.full((R + 2) * W, blank, dtype=np.int32)
+    con_grid[(con_rc[:, 0].astype(np.int64) + 1) * W + con_rc[:, 1] + 1] = np.arange(n, dtype=np.int32)
     centre = (system.var_rc[:, 0].astype(np.int64) + 1) * W + system.var_rc[:, 1] + 1
-    flat_grid = con_grid.ravel()
-    around = np.empty((k, len(NEIGHBOUR_OFFSETS)), dtype=np.int32)
-    for j, (dr, dc) in enumerate(NEIGHBOUR_OFFSETS):
-        around[:, j] = flat_grid.take(centre + (dr * W + dc))
-    del con_grid
-    has_con = around > 0
-    term_con = around[has_con] - 1
-    term_ptr = np.zeros(k + 1, dtype=np.int64)
-    np.cumsum(has_con.sum(axis=1), out=term_ptr[1:])
-    del around, has_con
-    # column heads: the variable's name, in fixed MPS padded to its field
+    # column heads: the variable's name, in fixed MPS padded to its field; a blank head at the end
     r, c = system.var_rc[:, 0], system.var_rc[:, 1]
-    heads = items(word_matrix(k, ["    " if style.fixed else " ", _name_words("x", r, c, style.fixed),
-                                  "  " if style.fixed else " "]))
+    heads = item_table(word_matrix(k, ["    " if style.fixed else " ", _name_words("x", r, c, style.fixed),
+                                       "  " if style.fixed else " "]), np.zeros((1, 1), dtype=np.uint32))
     suffixes = style.suffixes(["0", "1"])
-    has_total = system.total is not None
-    step = max(1, CHUNK // 4)
-    for v0 in range(1, k + 1, step):
-        v1 = min(k + 1, v0 + step)
-        a, b = int(term_ptr[v0 - 1]), int(term_ptr[v1 - 1])
-        # each column's entries: its objective 0 first, then its counts, then the total
-        per = 1 + np.diff(term_ptr[v0 - 1:v1]) + (1 if has_total else 0)
-        first = np.cumsum(per) - per
-        n_ent = int(per.sum())
-        row = np.full(n_ent, n + 1, dtype=np.int64)  # the total, unless overwritten below
-        row[first] = n
-        is_con = np.ones(n_ent, dtype=bool)
-        is_con[first] = False
-        if has_total:
-            is_con[first + per - 1] = False
-        row[is_con] = term_con[a:b]
-        value = (row != n).astype(np.int64)
-        write_ascii(out, _pair_lines(suffixes, names, heads, np.arange(v0 - 1, v1 - 1), per, row, value))
+    no_suffix = suffixes.shape[0] - 1
+    slots = 2 + len(NEIGHBOUR_OFFSETS)          # at most: objective, eight counts, total
+    step = max(1, CHUNK // 16)  # small pieces: fewer page faults, warm caches
+    for v0 in range(0, k, step):
+        v1 = min(k, v0 + step)
+        nv = v1 - v0
+        # the (nv, 10) entries of each column, packed to the front, blank after: five line slots per
+        # column, the unused ones blank in every field (NUL bytes, dropped with the rest)
+        entry = np.full((nv, slots), blank, dtype=np.int32)
+        packed = entry.ravel()
+        packed[::slots] = n
+        slot = np.arange(1, nv * slots, slots, dtype=np.int64)
+        at = centre[v0:v1]
+        for dr, dc in NEIGHBOUR_OFFSETS:
+            found = con_grid.take(at + (dr * W + dc))
+            packed[slot] = found
+            slot += found != blank
+        if system.total is not None:
+            packed[slot] = n + 1
+        first, second = entry[:, 0::2], entry[:, 1::2]
+        used = first != blank
+        alone = second == blank
+        head = np.where(used, np.arange(v0, v1)[:, None], k)
+        suffix1 = np.where(used, (first != n) * 2 + alone, no_suffix)
+        suffix2 = np.where(alone, no_suffix, 3)  # a second entry is never the objective: value 1, line end
+        write_ascii(out, assemble_items(nv * (slots // 2), [
+            (heads, head.ravel()), (names.table, first.ravel()), (suffixes, suffix1.ravel()),
+            (names.table, second.ravel()), (suffixes, suffix2.ravel())]))
     out.write(intend)
 
 
@@ -231,17 +215,23 @@ def _rhs_section(style: _Style, model: LinearModel, names: _Names, out: TextIO) 
         values = np.append(values, system.total)
     if not where.shape[0]:
         return
-    # few distinct right-hand sides: each is a suffix of its own (bincount, not a sort of every value)
-    low = int(values.min())
-    seen = np.bincount(values - low)
-    distinct = np.flatnonzero(seen) + low
-    lookup = np.cumsum(seen > 0) - 1
-    which = lookup[values - low]
-    suffixes = style.suffixes([str(v) for v in distinct.tolist()])
+    # few distinct right-hand sides: each is a suffix of its own
+    values_list, which = distinct(values)
+    suffixes = style.suffixes([str(v) for v in values_list])
+    no_suffix = suffixes.shape[0] - 1
     heads = _const("    RHS       " if style.fixed else " RHS ")
-    for start, stop in chunks(where.shape[0], CHUNK):  # CHUNK is even: the pairs of one line stay together
-        write_ascii(out, _pair_lines(suffixes, names, heads, np.zeros(1, dtype=np.int64), np.array([stop - start]),
-                                     where[start:stop], which[start:stop]))
+    step = CHUNK // 8  # even: the pairs of one line stay together
+    for start, stop in chunks(where.shape[0], step):
+        nl = (stop - start + 1) // 2
+        first = where[start:stop:2]
+        second = np.full(nl, names.blank, dtype=np.int64)
+        second[:(stop - start) // 2] = where[start + 1:stop:2]
+        alone = second == names.blank
+        suffix2 = np.full(nl, no_suffix, dtype=np.int64)
+        suffix2[~alone] = which[start + 1:stop:2] * 2 + 1
+        write_ascii(out, assemble_items(nl, [(heads, None), (names.table, first),
+                                             (suffixes, which[start:stop:2] * 2 + alone),
+                                             (names.table, second), (suffixes, suffix2)]))
 
 
 def _bounds_section(style: _Style, model: LinearModel, out: TextIO) -> None:
