@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import glob
 import hashlib
+import inspect
 import itertools
 import io
 import json
@@ -28,6 +29,7 @@ from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Sequ
 from .errors import FormatError, LossyConversionError, MineconvError
 from .fileio import read_input, write_text_atomic
 from .registry import Format, candidates_for_path, formats, get_format, guess_format, losses
+from .system import build_system
 
 #: status of one input in the results and the manifest
 CONVERTED, SKIPPED, FAILED = "converted", "skipped", "failed"
@@ -349,6 +351,8 @@ class _Worker:
         self.outdir_real = os.path.realpath(settings.outdir)
         self.ready_dirs: Dict[str, bool] = {}
         self.exts = {name: output_extension(get_format(name)) for name in settings.formats}
+        # writers that take a prebuilt linear system (system=): one build_system per input serves them all
+        self.takes_system = {name: _takes_system(get_format(name).writer) for name in settings.formats}
 
     def _ensure_dir(self, folder: str) -> bool:
         ok = self.ready_dirs.get(folder)
@@ -406,13 +410,17 @@ class _Worker:
                             raise LossyConversionError(msg + " (refused under --strict)", source=item.path)
                         warnings.append(msg)
                     writers.append((f, out))
+                shared: Dict[str, Any] = {}
+                if sum(self.takes_system[f.name] for f, _ in writers) > 1:
+                    shared["system"] = build_system(puzzle, s.options.get("mines"))
                 for f, out in writers:
                     if not self._ensure_dir(os.path.dirname(out) or "."):
                         raise MineconvError(f"refusing to write {out}: a symbolic link leads outside the "
                                             "output folder", source=item.path)
+                    options = dict(s.options, **shared) if shared and self.takes_system[f.name] else s.options
                     with atomic_binary(out, fsync=s.fsync) as raw:
                         stream = _HashingWriter(raw, s.hash_outputs)
-                        f.writer(puzzle, stream, **s.options)  # type: ignore[misc]
+                        f.writer(puzzle, stream, **options)  # type: ignore[misc]
                     written.append(out)
                     outputs.append({"format": f.name, "path": out, "size": stream.size,
                                     "sha256": stream.hexdigest()})
@@ -431,6 +439,14 @@ class _Worker:
             record["outputs"] = []
             record["error"] = format_error(exc, item.path)
         return record
+
+
+def _takes_system(writer: Any) -> bool:
+    """True when a writer declares a `system` parameter (a prebuilt build_system result)."""
+    try:
+        return writer is not None and "system" in inspect.signature(writer).parameters
+    except (TypeError, ValueError):
+        return False
 
 
 _WORKER: Optional[_Worker] = None

@@ -14,7 +14,7 @@ Layout, in the file format's own comment syntax (prefix P = 'c', '\\', '*', '#' 
 from __future__ import annotations
 
 import re
-from typing import Iterable, List, Optional
+from typing import Iterable, List, Optional, Tuple
 
 import numpy as np
 
@@ -47,21 +47,20 @@ def header_text(puzzle: Puzzle, system: LinearSystem, prefix: str, title: str,
         from .formats._text import chunks
 
         for start, stop in chunks(k):
-            head += _var_lines(p, system.var_rc[start:stop], start + 1)
+            head += _var_lines(p, system.var_rc[start:stop], start + 1, (puzzle.rows, puzzle.cols))
     return head
 
 
-def _var_lines(p: str, rc: np.ndarray, first: int) -> str:
-    """'<p>var <id> <row> <col> x<row>_<col>' lines for variables first.. at these cells."""
+def _var_lines(p: str, rc: np.ndarray, first: int, shape: Tuple[int, int]) -> str:
+    """'<p>var <id> <row> <col> x<row>_<col>' lines for variables first.. at these cells of a board."""
     # built in bulk (numpy byte columns): a Python loop or np.char costs seconds on a million cells
-    from .formats._columns import byte_rows
-    from .formats._text import ascii_numbers, squeeze
+    from .formats._columns import byte_rows, cell_text, number_text
+    from .formats._text import squeeze
 
     n = rc.shape[0]
-    rows, cols = ascii_numbers(rc[:, 0]), ascii_numbers(rc[:, 1])
-    pieces = [(p + "var ").encode("ascii"), ascii_numbers(np.arange(first, first + n)), b" ", rows, b" ", cols,
-              b" x", rows, b"_", cols, b"\n"]
-    return squeeze(byte_rows(n, pieces))
+    ids = number_text(np.arange(first, first + n), prefix=(p + "var ").encode("ascii"))
+    cells = cell_text(shape, (b" ", "r", b" ", "c", b" x", "r", b"_", "c", b"\n"), rc[:, 0], rc[:, 1])
+    return squeeze(byte_rows(n, [ids, cells]))
 
 
 def read_header(text: str, source: str = "<string>") -> Optional[Puzzle]:

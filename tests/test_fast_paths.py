@@ -15,6 +15,7 @@ import pytest
 
 from converters.encode import ClauseArrays, _block_pattern, cnf_clauses, encode_cnf
 from converters.errors import PuzzleError
+from converters.formats import _columns
 from converters.formats._linear import EMPTY_ROW, PLACEHOLDER, LinearModel, linear_model
 from converters.formats._text import Lines, add_rc, chunks
 from converters.formats.cplex_lp import write_lp
@@ -133,6 +134,15 @@ def reference_lp(puzzle: Puzzle, mines=None) -> str:
     return out.getvalue()
 
 
+@pytest.fixture(params=["cached tables", "computed"])
+def table_mode(request, monkeypatch) -> str:
+    """Run a test with the per-process text tables (small boards) and without them (big boards)."""
+    if request.param == "computed":
+        monkeypatch.setattr(_columns, "SMALL_CELLS", 0)
+        monkeypatch.setattr(_columns, "SMALL_NUMBERS", 2)
+    return request.param
+
+
 def boards(n: int, seed: int) -> List[Puzzle]:
     """Random boards: real games and full reveals (with or without the total), and random symbol soups."""
     rng = random.Random(seed)
@@ -163,7 +173,7 @@ def test_cnf_clauses_match_reference(seed: int) -> None:
 
 
 @pytest.mark.parametrize("seed", range(4))
-def test_clause_text_matches_reference(seed: int) -> None:
+def test_clause_text_matches_reference(seed: int, table_mode: str) -> None:
     rng = random.Random(seed)
     for puzzle in boards(40, 100 + seed):
         enc = encode_cnf(puzzle)
@@ -174,7 +184,7 @@ def test_clause_text_matches_reference(seed: int) -> None:
             assert clause_text(arrays, a, b) == reference_clause_text(arrays, a, b)
 
 
-def test_clause_text_edge_cases() -> None:
+def test_clause_text_edge_cases(table_mode: str) -> None:
     empty = ClauseArrays(np.zeros((0, 1), np.int32), np.zeros(0, np.int16))
     only_empty = ClauseArrays(np.zeros((2, 1), np.int32), np.zeros(2, np.int16))
     wide = ClauseArrays(np.array([[-1234567, 89, 0], [5, -6, 7]], np.int32), np.array([2, 3], np.int16))
@@ -184,7 +194,7 @@ def test_clause_text_edge_cases() -> None:
 
 
 @pytest.mark.parametrize("seed", range(3))
-def test_header_variable_map_matches_reference(seed: int) -> None:
+def test_header_variable_map_matches_reference(seed: int, table_mode: str) -> None:
     for puzzle in boards(40, 200 + seed):
         system = build_system(puzzle)
         text = header_text(puzzle, system, "c", "DIMACS CNF", ["extra line"])
@@ -193,16 +203,16 @@ def test_header_variable_map_matches_reference(seed: int) -> None:
         assert head.endswith("name x<row>_<col>, 0-based\n")
 
 
-def test_variable_map_from_a_later_chunk() -> None:
+def test_variable_map_from_a_later_chunk(table_mode: str) -> None:
     # big boards render the map in chunks: a chunk starting at variable first+1 numbers from there
     puzzle = random_puzzle(30, 40, density=0.9, reveal="game", seed=1)
     system = build_system(puzzle)
     lines = reference_var_lines(system, "c").splitlines(keepends=True)
-    assert _var_lines("c ", system.var_rc[100:], 101) == "".join(lines[100:])
+    assert _var_lines("c ", system.var_rc[100:], 101, (30, 40)) == "".join(lines[100:])
 
 
 @pytest.mark.parametrize("seed", range(4))
-def test_lp_body_matches_reference(seed: int) -> None:
+def test_lp_body_matches_reference(seed: int, table_mode: str) -> None:
     for puzzle in boards(50, 300 + seed):
         for mines in (None, 3):
             out = io.StringIO()

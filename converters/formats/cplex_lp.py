@@ -17,9 +17,9 @@ from ..naming import TOTAL_CONSTRAINT, var_name
 from ..puzzle import Puzzle
 from ..registry import register_format
 from ..system import LinearSystem, build_system
-from ._columns import byte_rows, pick, rc_names
+from ._columns import byte_rows, cell_text, number_text, pick
 from ._linear import EMPTY_ROW, PLACEHOLDER
-from ._text import ascii_numbers, chunks, render_tokens, squeeze
+from ._text import chunks, render_tokens, squeeze
 
 TERMS_PER_LINE = 8    # '+ 0 x3999_3999' is 14 characters: 8 terms stay far below 255 on any board
 NAMES_PER_LINE = 10
@@ -41,7 +41,8 @@ class _Model:
         self.term_id = flat[flat != 0]
         # row i = name of variable id i (row 0, for padding, is empty)
         rc = system.var_rc
-        names = rc_names(b"x", rc[:, 0], rc[:, 1])
+        self.shape = (system.puzzle.rows, system.puzzle.cols)
+        names = cell_text(self.shape, (b"x", "r", b"_", "c"), rc[:, 0], rc[:, 1])
         self.names = np.vstack([np.zeros((1, names.shape[1]), dtype=np.uint8), names])
         if self.k:
             r, c = rc[0].tolist()
@@ -55,8 +56,8 @@ def _var_list(model: _Model, start: int, stop: int, term: str, sep: str, per_lin
     i = np.arange(start, stop)
     # 0: the very first item, 1: first of a later line, 2: any other item
     kind = np.where(i == 0, 0, np.where(i % per_line == 0, 1, 2))
-    lead = pick([term.encode(), ("\n" + indent + sep + term).encode(), (sep + term).encode()], kind)
-    return squeeze(byte_rows(stop - start, [lead, model.names[i + 1]]))
+    lead = pick((term.encode(), ("\n" + indent + sep + term).encode(), (sep + term).encode()), kind)
+    return squeeze(byte_rows(stop - start, [lead, model.names.take(i + 1, axis=0)]))
 
 
 def _sum(model: _Model, out: TextIO, term: str, sep: str, per_line: int, indent: str) -> None:
@@ -78,9 +79,10 @@ def constraint_lines(model: _Model, start: int, stop: int) -> str:
     items = np.maximum(lens, 1)
     per_line = items + 2
     starts = np.cumsum(per_line) - per_line
-    head = byte_rows(n, [b" ", rc_names(b"c", s.con_rc[idx, 0], s.con_rc[idx, 1]), b":"])
-    terms = byte_rows(ids.shape[0], [pick([b" ", b" + "], (slot > 0).astype(np.intp)), model.names[ids]])
-    tail = byte_rows(n, [b" = ", ascii_numbers(s.con_rhs[idx], signed=True), b"\n"])
+    head = cell_text(model.shape, (b" c", "r", b"_", "c", b":"), s.con_rc[idx, 0], s.con_rc[idx, 1])
+    lead = pick((b" ", b" + "), (slot > 0).astype(np.intp))
+    terms = byte_rows(ids.shape[0], [lead, model.names.take(ids, axis=0)])
+    tail = number_text(s.con_rhs[idx], prefix=b" = ", suffix=b"\n")
     blank = np.nonzero(lens == 0)[0]
     # a count that cannot be met, with nothing unknown around it, still needs a variable to be a row
     empty = np.frombuffer(f" 0 {model.any_var}".encode(), dtype=np.uint8)[None, :]

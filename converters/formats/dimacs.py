@@ -9,7 +9,9 @@ from ..encode import ClauseArrays, CnfEncoding, encode_cnf
 from ..header import header_text
 from ..puzzle import Puzzle
 from ..registry import register_format
-from ._text import ascii_numbers, chunks, squeeze
+from ..system import LinearSystem
+from ._columns import number_text
+from ._text import chunks, squeeze
 
 
 def clause_text(clauses: ClauseArrays, start: int = 0, stop: Optional[int] = None) -> str:
@@ -21,15 +23,12 @@ def clause_text(clauses: ClauseArrays, start: int = 0, stop: Optional[int] = Non
         return ""
     # one token per literal ('-12 ') and one per clause end ('0\n'), laid out in one byte matrix
     flat = lits[np.arange(lits.shape[1])[None, :] < lens[:, None]]
-    nums = ascii_numbers(flat, signed=True)
-    w = nums.shape[1]
+    nums = number_text(flat, suffix=b" ")
     t = flat.shape[0]
     ends = np.cumsum(lens) + np.arange(n)
-    buf = np.zeros((t + n, max(w + 1, 2)), dtype=np.uint8)
+    buf = np.zeros((t + n, max(nums.shape[1], 2)), dtype=np.uint8)
     if t:
-        at = np.arange(t) + np.repeat(np.arange(n), lens)
-        buf[at, :w] = nums
-        buf[at, w] = 32
+        buf[np.arange(t) + np.repeat(np.arange(n), lens), :nums.shape[1]] = nums
     buf[ends, 0] = 48
     buf[ends, 1] = 10
     return squeeze(buf)
@@ -55,9 +54,12 @@ def cnf_header(enc: CnfEncoding, title: str = "DIMACS CNF") -> str:
 
 
 def write_dimacs(puzzle: Puzzle, out: TextIO, *, mines: Optional[int] = None,
-                 card_encoding: Optional[str] = None, **_: Any) -> None:
-    """Write the puzzle as DIMACS CNF: header comments, 'p cnf nv nclauses', one clause per line."""
-    enc = encode_cnf(puzzle, mines, card_encoding)
+                 card_encoding: Optional[str] = None, system: Optional[LinearSystem] = None, **_: Any) -> None:
+    """Write the puzzle as DIMACS CNF: header comments, 'p cnf nv nclauses', one clause per line.
+
+    `system` is build_system(puzzle, mines) when the caller has it already (batch shares it between writers).
+    """
+    enc = encode_cnf(puzzle, mines, card_encoding, system=system)
     out.write(cnf_header(enc))
     out.write(f"p cnf {enc.nv} {enc.num_clauses}\n")
     for start, stop in chunks(enc.cells.count):
