@@ -2,13 +2,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Optional
+from typing import Optional, Tuple
 
 import numpy as np
 
 from ..encode import constraint_rows
 from ..naming import var_name
-from ..puzzle import Puzzle
+from ..puzzle import NEIGHBOUR_OFFSETS, Puzzle
 from ..system import LinearSystem, build_system
 from ._text import Lines, Table, add_rc, render_tokens
 
@@ -117,6 +117,18 @@ class LinearModel:
         return Rows(s.con_rc[idx, 0], s.con_rc[idx, 1], lens, s.con_rhs[idx], line, slot, ids,
                     rc[:, 0], rc[:, 1])
 
+    def _padded_ids(self) -> Tuple[np.ndarray, np.ndarray]:
+        """The variable ids on the grid with a border of zeros (flat), and the flat neighbour offsets."""
+        cached = self.__dict__.get("_padded")
+        if cached is None:
+            R, C = self.system.puzzle.rows, self.system.puzzle.cols
+            grid = np.zeros((R + 2, C + 2), dtype=np.int32)
+            grid[1:-1, 1:-1] = self.system.var_grid
+            offsets = np.array([dr * (C + 2) + dc for dr, dc in NEIGHBOUR_OFFSETS], dtype=np.int64)
+            cached = (grid.ravel(), offsets)
+            object.__setattr__(self, "_padded", cached)
+        return cached
+
     def line_items(self, start: int, stop: int, table: np.ndarray, term_base: int, tail: np.ndarray,
                    empty: int, head: Optional[np.ndarray] = None) -> bytes:
         """Stated constraints start..stop-1 as lines '[head] term term ... tail', every piece an item of
@@ -125,12 +137,18 @@ class LinearModel:
         n = stop - start
         if not n:
             return b""
-        lens = self.system.con_len[self.rows[start:stop]].astype(np.int64)
-        t0, t1 = int(self.term_ptr[start]), int(self.term_ptr[stop])
-        pieces = self.term_id[t0:t1].astype(np.int64) + term_base
+        rows = self.rows[start:stop]
+        lens = self.system.con_len[rows].astype(np.int64)
+        # the terms of these rows only, read off the padded grid of ids: the neighbour offsets are
+        # row-major, so each row's non-zero ids come out ascending (no (m, 8) array of every row)
+        grid, offsets = self._padded_ids()
+        rc = self.system.con_rc[rows]
+        centre = (rc[:, 0].astype(np.int64) + 1) * (self.system.puzzle.cols + 2) + rc[:, 1] + 1
+        ids = grid.take(centre[:, None] + offsets)
+        pieces = ids[ids != 0].astype(np.int64) + term_base
         blank = np.flatnonzero(lens == 0)
         if blank.shape[0]:
-            pieces = np.insert(pieces, self.term_ptr[start:stop][blank] - t0, empty)
+            pieces = np.insert(pieces, (np.cumsum(lens) - lens)[blank], empty)
         extra = 1 if head is None else 2
         ends = np.cumsum(np.maximum(lens, 1) + extra)
         index = np.empty(int(ends[-1]), dtype=np.int64)
