@@ -137,6 +137,26 @@ def _glob_base(pattern: str) -> str:
     return base or "."
 
 
+def _real(path: str, folders: Dict[str, str]) -> str:
+    """os.path.realpath(path), resolving each folder once: one lstat per file instead of one per component.
+
+    A path whose last component is not a symbolic link resolves to its folder's real path plus its name.
+    """
+    head, tail = os.path.split(path)
+    if tail in ("", ".", ".."):
+        return os.path.realpath(path)
+    try:
+        link = stat.S_ISLNK(os.lstat(path).st_mode)
+    except OSError:
+        link = False  # a missing file: realpath keeps the name as it is
+    if link:
+        return os.path.realpath(path)
+    real = folders.get(head)
+    if real is None:
+        real = folders[head] = os.path.realpath(head or ".")
+    return os.path.join(real, tail)
+
+
 def _inside(path: str, folder: str) -> bool:
     return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
 
@@ -156,9 +176,10 @@ def collect_inputs(inputs: Sequence[str], outdir: str, *, from_: Optional[str] =
     found: List[Tuple[str, str]] = []
     missing: List[Dict[str, Any]] = []
     seen_paths = set()
+    folders: Dict[str, str] = {}
 
     def add(path: str, rel: str) -> None:
-        key = os.path.realpath(path)
+        key = _real(path, folders)
         if key in seen_paths:
             return
         seen_paths.add(key)
@@ -221,14 +242,15 @@ def find_collisions(items: Sequence[Item], settings: Settings) -> Tuple[List[Ite
     owner: Dict[str, str] = {}
     keep: List[Item] = []
     bad: List[Dict[str, Any]] = []
+    folders: Dict[str, str] = {}
     for item in items:
         outs = [p for _, p in output_paths(item, settings)]
         clash = next((p for p in outs if p in owner), None)
-        own = os.path.realpath(item.path)
+        own = _real(item.path, folders)
         if clash is not None:
             bad.append(_failure(item.path, f"{item.path}: its output {clash} is already written from "
                                            f"{owner[clash]} (rename one of them)"))
-        elif any(os.path.realpath(p) == own for p in outs):
+        elif any(_real(p, folders) == own for p in outs):
             bad.append(_failure(item.path, f"{item.path}: the output would overwrite the input itself"))
         else:
             for p in outs:
