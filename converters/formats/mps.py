@@ -60,13 +60,27 @@ class _Style:
         return text.rstrip() + "\n"
 
 
-def _digits(x: np.ndarray) -> np.ndarray:
-    """How many decimal digits each non-negative integer has."""
-    top = int(x.max()) if x.shape[0] else 0
-    d = np.ones(x.shape[0], dtype=np.uint64)
-    for e in range(1, len(str(top))):
-        d += x >= 10 ** e
-    return d
+def _digit_table(top: int) -> Tuple[np.ndarray, np.ndarray]:
+    """Every number 0..top (at most 10**5) as its digit bytes in the low bytes of a uint64 (byte i at
+    bits 8i), and its number of digits."""
+    words = number_words(np.arange(top + 1))
+    if words.shape[1] == 1:
+        words = np.hstack([np.zeros_like(words), words])
+    text = np.ascontiguousarray(words).view(np.uint64).ravel()
+    lengths = np.count_nonzero(text.view(np.uint8).reshape(-1, 8), axis=1).astype(np.uint64)
+    return text >> ((np.uint64(8) - lengths) * np.uint64(8)), lengths
+
+
+def _longest_name(r: np.ndarray, c: np.ndarray) -> int:
+    """The length of the longest name '<letter><row>_<col>'."""
+    if not r.shape[0]:
+        return 0
+    top = max(int(r.max()), int(c.max()))
+    if top > 10 ** 5:
+        digits = 2 + sum((r >= 10 ** e).astype(np.int64) + (c >= 10 ** e) for e in range(1, len(str(top))))
+        return 2 + int(digits.max())
+    lengths = _digit_table(top)[1]
+    return 2 + int((lengths[r] + lengths[c]).max())
 
 
 # the bytes after a name of n characters in an 8-byte field: spaces (fixed MPS) or NUL (dropped later)
@@ -74,53 +88,53 @@ _SPACED = np.array([int.from_bytes(b"\0" * n + b" " * (FIXED_NAME_WIDTH - n), "l
                     for n in range(FIXED_NAME_WIDTH + 1)], dtype=np.uint64)
 
 
-def _name_words(letter: str, r: np.ndarray, c: np.ndarray, spaced: bool) -> np.ndarray:
-    """Names '<letter><row>_<col>' as rows of uint32 words: 8 bytes each when every name fits in 8
-    characters (space-padded if `spaced`, for fixed MPS fields), else NUL-padded words of any length."""
+def _name_words(letter: str, r: np.ndarray, c: np.ndarray) -> Tuple[np.ndarray, Optional[np.ndarray]]:
+    """Names '<letter><row>_<col>' as rows of uint32 words, NUL-padded: 8 bytes each when every name fits
+    in 8 characters (then also each name's length), else words of any length (and None)."""
     n = r.shape[0]
     top = max(int(r.max()), int(c.max())) if n else 0
-    # every number 0..top as its digit bytes, right-aligned in a uint64 (byte i at bits 8i); a number
-    # of 6 digits or more makes its name longer than 8 characters anyway
-    words = number_words(np.arange(min(top, 10 ** 5) + 1))
-    if words.shape[1] == 1:
-        words = np.hstack([np.zeros_like(words), words])
-    text = np.ascontiguousarray(words).view(np.uint64).ravel()
-    lengths = np.count_nonzero(text.view(np.uint8).reshape(-1, 8), axis=1).astype(np.uint64)
-    if n and (top >= 10 ** 5 or int((lengths[r] + lengths[c]).max()) + 2 > FIXED_NAME_WIDTH):
+    if top >= 10 ** 5 or _longest_name(r, c) > FIXED_NAME_WIDTH:
         # free MPS on boards beyond 1000 x 1000: a wider field
-        return word_matrix(n, [letter, number_words(r), "_", number_words(c)])
+        return word_matrix(n, [letter, number_words(r), "_", number_words(c)]), None
     # one uint64 per name, from per-number tables: the row part '<letter><row>_' and the shift that
     # puts the column's digits after it
     eight = np.uint64(8)
-    digits = text >> ((eight - lengths) * eight)
+    digits, lengths = _digit_table(top)
     head = np.uint64(ord(letter)) | (digits << eight) | (np.uint64(ord("_")) << ((lengths + np.uint64(1)) * eight))
     name = head[r] | (digits[c] << ((lengths + np.uint64(2)) * eight)[r])
-    if spaced:
-        name |= _SPACED[lengths[r] + lengths[c] + np.uint64(2)]
-    return name.view(np.uint32).reshape(n, 2)
+    return name.view(np.uint32).reshape(n, 2), lengths[r] + lengths[c] + np.uint64(2)
+
+
+def _spaced(words: np.ndarray, length: np.ndarray) -> np.ndarray:
+    """8-byte names (from _name_words) padded with spaces to their fixed MPS field."""
+    return (words.view(np.uint64).ravel() | _SPACED[length]).view(np.uint32).reshape(-1, 2)
 
 
 class _Names:
-    """Row names '<letter><row>_<col>' as an item table, then constant names (obj, total), then a blank."""
+    """Row names '<letter><row>_<col>' as item tables, then constant names (obj, total), then a blank:
+    `plain` NUL-padded, `table` as entries show them (padded to the field in fixed MPS)."""
 
-    def __init__(self, letter: str, r: np.ndarray, c: np.ndarray, extra: Tuple[str, ...], spaced: bool) -> None:
+    def __init__(self, letter: str, r: np.ndarray, c: np.ndarray, extra: Tuple[str, ...], fixed: bool) -> None:
         n = r.shape[0]
-        body = _name_words(letter, r, c, spaced)
-        width = body.shape[1]
+        body, length = _name_words(letter, r, c)
+        self.plain = self._table(body, extra, False)
+        self.table = self._table(_spaced(body, length), extra, True) if fixed else self.plain
+        self.blank = n + len(extra)
+
+    @staticmethod
+    def _table(body: np.ndarray, extra: Tuple[str, ...], spaced: bool) -> np.ndarray:
+        n, width = body.shape
         rows = np.zeros((n + len(extra) + 1, width), dtype=np.uint32)
         rows[:n] = body
         for i, e in enumerate(extra):
             rows[n + i] = text_words(e.ljust(4 * width) if spaced else e, width)
-        self.table = items(rows)
-        self.blank = n + len(extra)
+        return items(rows)
 
 
 def _check_fixed_names(model: LinearModel) -> None:
     system = model.system
-    rc = np.concatenate([system.var_rc, system.con_rc[model.rows]]) if model.k or model.n else None
-    if rc is None or not rc.shape[0]:
-        return
-    longest = 2 + int((_digits(rc[:, 0]) + _digits(rc[:, 1])).max())
+    con_rc = system.con_rc[model.rows]
+    longest = max(_longest_name(system.var_rc[:, 0], system.var_rc[:, 1]), _longest_name(con_rc[:, 0], con_rc[:, 1]))
     if longest > FIXED_NAME_WIDTH:
         p = system.puzzle
         raise FormatError(f"fixed MPS allows names of at most {FIXED_NAME_WIDTH} characters, and the names of "
@@ -133,14 +147,12 @@ def _const(text: str) -> np.ndarray:
     return items(text_words(text).reshape(1, -1))
 
 
-def _rows_section(style: _Style, model: LinearModel, out: TextIO) -> None:
+def _rows_section(style: _Style, model: LinearModel, names: _Names, out: TextIO) -> None:
     out.write("ROWS\n N  obj\n" if style.fixed else "ROWS\n N obj\n")
-    con_rc = model.system.con_rc
-    for start, stop in chunks(model.n):
-        idx = model.rows[start:stop]
-        lines = word_matrix(stop - start, [" E  " if style.fixed else " E ",
-                                           _name_words("c", con_rc[idx, 0], con_rc[idx, 1], False), "\n"])
-        write_ascii(out, assemble_items(stop - start, [(items(lines), np.arange(stop - start))]))
+    lead, nl = _const(" E  " if style.fixed else " E "), _const("\n")
+    for start, stop in chunks(model.n, CHUNK // 4):
+        write_ascii(out, assemble_items(stop - start, [(lead, None), (names.plain, np.arange(start, stop)),
+                                                       (nl, None)]))
     if model.system.total is not None:
         out.write((" E  " if style.fixed else " E ") + TOTAL_CONSTRAINT + "\n")
 
@@ -170,8 +182,11 @@ def _columns_section(style: _Style, model: LinearModel, names: _Names, out: Text
     centre = (system.var_rc[:, 0].astype(np.int64) + 1) * W + system.var_rc[:, 1] + 1
     # column heads: the variable's name, in fixed MPS padded to its field; a blank head at the end
     r, c = system.var_rc[:, 0], system.var_rc[:, 1]
-    heads = item_table(word_matrix(k, ["    " if style.fixed else " ", _name_words("x", r, c, style.fixed),
-                                       "  " if style.fixed else " "]), np.zeros((1, 1), dtype=np.uint32))
+    var_names, length = _name_words("x", r, c)
+    if style.fixed:
+        var_names = _spaced(var_names, length)
+    heads = item_table(word_matrix(k, ["    " if style.fixed else " ", var_names, "  " if style.fixed else " "]),
+                       np.zeros((1, 1), dtype=np.uint32))
     suffixes = style.suffixes(["0", "1"])
     no_suffix = suffixes.shape[0] - 1
     slots = 2 + len(NEIGHBOUR_OFFSETS)          # at most: objective, eight counts, total
@@ -265,7 +280,7 @@ def _write(puzzle: Puzzle, out: TextIO, fixed: bool, mines: Optional[int]) -> No
     con_rc = system.con_rc[model.rows]
     # row names: the stated counts 0..n-1, then obj (n) and total (n + 1)
     names = _Names("c", con_rc[:, 0], con_rc[:, 1], (OBJ, TOTAL_CONSTRAINT), style.fixed)
-    _rows_section(style, model, out)
+    _rows_section(style, model, names, out)
     _columns_section(style, model, names, out)
     _rhs_section(style, model, names, out)
     _bounds_section(style, model, out)
