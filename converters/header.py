@@ -14,7 +14,8 @@ Layout, in the file format's own comment syntax (prefix P = 'c', '\\', '*', '#' 
 from __future__ import annotations
 
 import re
-from typing import Iterable, List, Optional, Tuple
+import weakref
+from typing import Any, Iterable, List, Optional, Tuple
 
 import numpy as np
 
@@ -44,11 +45,33 @@ def header_text(puzzle: Puzzle, system: LinearSystem, prefix: str, title: str,
     lines.extend(p + line for line in extra)
     head = "\n".join(lines) + "\n"
     if k:
-        from .formats._text import chunks
+        from .formats._text import CHUNK, chunks
 
+        shape = (puzzle.rows, puzzle.cols)
+        if k <= CHUNK:
+            return head + _var_map(p, system.var_rc, shape)
         for start, stop in chunks(k):
-            head += _var_lines(p, system.var_rc[start:stop], start + 1, (puzzle.rows, puzzle.cols))
+            head += _var_lines(p, system.var_rc[start:stop], start + 1, shape)
     return head
+
+
+# the last variable map made: (weak reference to the system's var_rc, board shape, prefix, text). A batch
+# writes CNF and LP of one board in turn from one system: the second file only swaps the comment prefix.
+_LAST_MAP: Optional[Tuple[Any, Tuple[int, int], str, str]] = None
+
+
+def _var_map(p: str, rc: np.ndarray, shape: Tuple[int, int]) -> str:
+    """The whole variable map of a board (one chunk), reusing the last one made from the same array."""
+    global _LAST_MAP
+    last = _LAST_MAP
+    if last is not None and last[0]() is rc and last[1] == shape:
+        old, text = last[2], last[3]
+        if old == p:
+            return text
+        return p + text[len(old):].replace("\n" + old + "var ", "\n" + p + "var ")
+    text = _var_lines(p, rc, 1, shape)
+    _LAST_MAP = (weakref.ref(rc), shape, p, text)
+    return text
 
 
 def _var_lines(p: str, rc: np.ndarray, first: int, shape: Tuple[int, int]) -> str:

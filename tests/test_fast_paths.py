@@ -221,3 +221,14 @@ def test_lp_body_matches_reference(seed: int, table_mode: str) -> None:
             body = text[text.index("Minimize\n"):]
             assert body == reference_lp(puzzle, mines), puzzle
 
+
+
+def test_variable_map_reused_across_prefixes(table_mode: str) -> None:
+    # a batch writes several files from one system: the map made for one prefix is reused for the next
+    for puzzle in boards(30, 400):
+        system = build_system(puzzle)
+        for prefix in ("c", "\\", "*", "c", ";", ";"):
+            text = header_text(puzzle, system, prefix, "T")
+            assert text.endswith(reference_var_lines(system, prefix)), (puzzle, prefix)
+            assert text.count("\n") == len(puzzle.grid_lines()) + 2 + system.num_vars + \
+                (puzzle.name is not None) + (system.total is not None or puzzle.mines is not None)
