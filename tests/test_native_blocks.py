@@ -126,7 +126,7 @@ def random_text(rng: random.Random) -> str:
         return noise
     rows, cols = rng.randint(1, 5), rng.randint(1, 5)
     sep = rng.choice(["", "", " ", ",", "\t", ", "])
-    lines = [rng.choice(["", "", " ", "  "]) + sep.join(rng.choices("?????0123*.", k=cols))
+    lines = [rng.choice(["", "", " ", "  "]) + sep.join(rng.choices("??????0123456*.", k=cols))
              + rng.choice(["", "", " ", "  #c", " # n", "\t"]) for _ in range(rows)]
     if rng.random() < 0.2:
         lines.insert(rng.randint(0, rows), rng.choice(["", "  ", "# mid", "mines: 2", "  mines: 2", "??"]))

@@ -14,6 +14,7 @@ from ..puzzle import Puzzle
 from ..registry import register_format
 
 _BAD_CELL = re.compile(r"[^?0-8*.]")
+_NOT_PLAIN_BLOCK = re.compile(r"[^?0-8*.\n]")  # a block of plain rows holds only cell symbols and line ends
 _HEADER_KEYS = ("mines", "name", "rows", "cols")
 
 
@@ -82,7 +83,9 @@ def read_native(text: str, source: str = "<string>") -> Puzzle:
     notes: List[str] = []
     header: dict = {}
     rows: List[str] = []
-    row_pos: List[Tuple[int, int, List[int]]] = []  # (line, column offset, cell offsets)
+    # where rows came from: (first row, line, column offset, cell offsets or [] for the identity); a block
+    # of plain rows is one entry, its later rows on the following lines at column 1
+    row_pos: List[Tuple[int, int, int, List[int]]] = []
 
     def line_text(line: int) -> str:
         return body.split("\n")[line - 1]
@@ -114,7 +117,15 @@ def read_native(text: str, source: str = "<string>") -> Puzzle:
                 header[key] = int(value)
         else:
             line, col0 = tok.line, tok.column
-            for s in str(tok).split("\n"):
+            block = str(tok)
+            split = block.split("\n")
+            if not _NOT_PLAIN_BLOCK.search(block):
+                width = len(rows[0]) if rows else len(split[0])
+                if all(len(row) == width for row in split):  # else the loop below names the ragged row
+                    row_pos.append((len(rows), line, col0, []))
+                    rows.extend(split)
+                    split = []
+            for s in split:
                 s = s.rstrip(" ")  # the spaces before a line end inside the block
                 try:
                     cells, offsets = decode_row(s)
@@ -124,7 +135,7 @@ def read_native(text: str, source: str = "<string>") -> Puzzle:
                     raise fail(f"this row has {len(cells)} cells, the first row has {len(rows[0])} "
                                "(the grid must be rectangular)", line, col0)
                 rows.append(cells)
-                row_pos.append((line, col0, offsets))
+                row_pos.append((len(rows) - 1, line, col0, offsets))
                 line, col0 = line + 1, 1
         if len(toks) > 1:  # a trailing comment after a header or a row
             notes.append(_note(str(toks[1])))
@@ -140,7 +151,9 @@ def read_native(text: str, source: str = "<string>") -> Puzzle:
     except PuzzleError as exc:
         if exc.cell is not None:
             r, c = exc.cell
-            line, col0, offsets = row_pos[r]
+            first, line, col0, offsets = next(pos for pos in reversed(row_pos) if pos[0] <= r)
+            if r > first:  # a later row of a plain block
+                line, col0 = line + r - first, 1
             col = col0 + (offsets[c] if offsets else c)
             raise PuzzleSyntaxError(exc.message, source=source, line=line, column=col,
                                     line_text=line_text(line)) from None
