@@ -71,6 +71,16 @@ def _digit_table(top: int) -> Tuple[np.ndarray, np.ndarray]:
     return text >> ((np.uint64(8) - lengths) * np.uint64(8)), lengths
 
 
+def _names_fit(r: np.ndarray, c: np.ndarray) -> bool:
+    """Whether every name '<letter><row>_<col>' fits in a fixed MPS field (8 characters)."""
+    if not r.shape[0]:
+        return True
+    # the digits of the largest row and column bound every name: exact names only when that fails
+    if 2 + len(str(int(r.max()))) + len(str(int(c.max()))) <= FIXED_NAME_WIDTH:
+        return True
+    return _longest_name(r, c) <= FIXED_NAME_WIDTH
+
+
 def _longest_name(r: np.ndarray, c: np.ndarray) -> int:
     """The length of the longest name '<letter><row>_<col>'."""
     if not r.shape[0]:
@@ -93,7 +103,7 @@ def _name_words(letter: str, r: np.ndarray, c: np.ndarray) -> Tuple[np.ndarray, 
     in 8 characters (then also each name's length), else words of any length (and None)."""
     n = r.shape[0]
     top = max(int(r.max()), int(c.max())) if n else 0
-    if top >= 10 ** 5 or _longest_name(r, c) > FIXED_NAME_WIDTH:
+    if top >= 10 ** 5 or not _names_fit(r, c):
         # free MPS on boards beyond 1000 x 1000: a wider field
         return word_matrix(n, [letter, number_words(r), "_", number_words(c)]), None
     # one uint64 per name, from per-number tables: the row part '<letter><row>_' and the shift that
@@ -134,8 +144,9 @@ class _Names:
 def _check_fixed_names(model: LinearModel) -> None:
     system = model.system
     con_rc = system.con_rc[model.rows]
-    longest = max(_longest_name(system.var_rc[:, 0], system.var_rc[:, 1]), _longest_name(con_rc[:, 0], con_rc[:, 1]))
-    if longest > FIXED_NAME_WIDTH:
+    if not (_names_fit(system.var_rc[:, 0], system.var_rc[:, 1]) and _names_fit(con_rc[:, 0], con_rc[:, 1])):
+        longest = max(_longest_name(system.var_rc[:, 0], system.var_rc[:, 1]),
+                      _longest_name(con_rc[:, 0], con_rc[:, 1]))
         p = system.puzzle
         raise FormatError(f"fixed MPS allows names of at most {FIXED_NAME_WIDTH} characters, and the names of "
                           f"this {p.rows} x {p.cols} board take up to {longest} (x<row>_<col>); write free MPS "
