@@ -375,6 +375,17 @@ class _Worker:
         self.exts = {name: output_extension(get_format(name)) for name in settings.formats}
         # writers that take a prebuilt linear system (system=): one build_system per input serves them all
         self.takes_system = {name: _takes_system(get_format(name).writer) for name in settings.formats}
+        self.by_extension: Dict[Tuple[bool, str], List[Format]] = {}
+
+    def _guess(self, path: str, text: str) -> Format:
+        """guess_format(path, text), with the formats an extension names looked up once per extension."""
+        name = os.path.basename(path)
+        # the key determines pathlib's suffixes, which is all guess_format reads from the name
+        key = (name.endswith("."), name.lstrip(".").partition(".")[2].lower())
+        cands = self.by_extension.get(key)
+        if cands is None:
+            cands = self.by_extension[key] = candidates_for_path(path, kind="puzzle", direction="read")
+        return cands[0] if len(cands) == 1 else guess_format(path, text)
 
     def _ensure_dir(self, folder: str) -> bool:
         ok = self.ready_dirs.get(folder)
@@ -417,7 +428,7 @@ class _Worker:
             if todo:
                 text, src = read_input(item.path)
                 fmt = get_format(s.from_, direction="read", kind="puzzle") if s.from_ \
-                    else guess_format(item.path, text)
+                    else self._guess(item.path, text)
                 try:
                     puzzle = fmt.reader(text, src)  # type: ignore[misc]
                 except MineconvError as exc:
