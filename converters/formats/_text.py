@@ -3,6 +3,11 @@
 Each line is a row of fixed-width byte fields (decimal numbers right-aligned, padded with NUL bytes, and
 constant pieces that a mask can blank out); the rows are laid out in one byte matrix and the NUL bytes are
 squeezed out at the end. That keeps a million-line file to a handful of numpy operations.
+
+The fastest writers (MPS, OPB, SMT-LIB) go one step further: every piece of text they repeat (a name, a
+term, a line's tail) is built once as a row of 4-byte words and viewed as one opaque numpy item, so a
+line is a few gathers of whole items (word_matrix, items, item_table, assemble_items) rather than byte
+columns; and write_ascii hands the bytes to the file without a round trip through str.
 """
 from __future__ import annotations
 
