@@ -77,6 +77,9 @@ def _subsets(d: int, size: int) -> np.ndarray:
     return np.array(combos, dtype=np.intp).reshape(len(combos), size)
 
 
+CONSTRAINT_STEP = 4096  # constraints encoded per numpy pass
+
+
 def _block_pattern(d: int, c: int) -> Tuple[List[np.ndarray], np.ndarray, np.ndarray]:
     """For a constraint 'd variables sum to c': subset patterns, the sign of each, clause lengths."""
     neg = _subsets(d, c + 1)       # at most c: no c+1 of them are all mines
@@ -86,69 +89,72 @@ def _block_pattern(d: int, c: int) -> Tuple[List[np.ndarray], np.ndarray, np.nda
     return [neg, pos], signs, lens
 
 
-# key of a constraint in the pattern table: 16 * d + c for a meetable count, IMPOSSIBLE_KEY otherwise
-_KEYS = 16 * 9
-_IMPOSSIBLE_KEY = _KEYS
-
-
 @lru_cache(maxsize=None)
 def _pattern_table() -> Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Every (d, c) clause pattern in one table: (slots, signs, lens, first row of each key, rows per key).
+    """Every (d, c) clause pattern in one table, and where each constraint kind's patterns are.
 
-    slots[i, j] is the neighbour slot (0..7) of literal j of pattern row i, 8 (a zero column) past its
-    length; the impossible key has one row of length 0 (the empty clause).
+    Returns (slots, lens, first, count, longest): slots[i, j] is where literal j of pattern row i comes from in a
+    constraint's 18 signed slots (its 8 variables, a zero, their 8 negations, a zero; unused literals take
+    the zero); lens[i] the clause length. A constraint of d variables whose count needs c mines has kind
+    17 * d + c + 8 (c in -8..8 since counts and known mines are 0-8); its patterns are rows
+    first[kind] .. first[kind] + count[kind] - 1. A count no assignment meets (c < 0 or c > d) has one
+    pattern of length 0: the empty clause. longest[kind] is the longest clause of a kind.
     """
     slots: List[np.ndarray] = []
-    signs: List[np.ndarray] = []
     lens: List[np.ndarray] = []
-    first = np.zeros(_KEYS + 1, dtype=np.int64)
-    count = np.zeros(_KEYS + 1, dtype=np.int64)
+    first = np.zeros(9 * 17, dtype=np.int64)
+    count = np.zeros(9 * 17, dtype=np.int64)
+    longest = np.zeros(9 * 17, dtype=np.int64)
     at = 0
     for d in range(9):
         for c in range(d + 1):
             pats, sg, ln = _block_pattern(d, c)
-            key = 16 * d + c
-            first[key], count[key] = at, ln.shape[0]
+            first[17 * d + c + 8], count[17 * d + c + 8] = at, ln.shape[0]
+            longest[17 * d + c + 8] = int(ln.max()) if ln.size else 0
+            row = 0
             for pat in pats:
                 if pat.shape[0]:  # an empty subset list may be wider than 8 (9-subsets of 8)
                     block = np.full((pat.shape[0], 8), 8, dtype=np.intp)
                     block[:, :pat.shape[1]] = pat
+                    block[:, :pat.shape[1]] += np.where(sg[row:row + pat.shape[0]] < 0, 9, 0)[:, None]
                     slots.append(block)
-            signs.append(sg)
+                    row += pat.shape[0]
             lens.append(ln.astype(np.int16))
             at += ln.shape[0]
-    first[_IMPOSSIBLE_KEY], count[_IMPOSSIBLE_KEY] = at, 1
+    impossible = [17 * d + c + 8 for d in range(9) for c in range(-8, 9) if c < 0 or c > d]
+    first[impossible], count[impossible] = at, 1
     slots.append(np.full((1, 8), 8, dtype=np.intp))
-    signs.append(np.ones(1, dtype=np.int32))
     lens.append(np.zeros(1, dtype=np.int16))
-    return (np.vstack(slots), np.concatenate(signs), np.concatenate(lens), first, count)
+    return np.vstack(slots), np.concatenate(lens), first, count, longest
 
 
 def cnf_clauses(system: LinearSystem) -> ClauseArrays:
     """The binomial clauses of every count constraint, gathered from one pattern table in bulk."""
-    slots, signs, pat_lens, first, count = _pattern_table()
-    d_all = system.con_len.astype(np.int64)
-    c_all = system.con_rhs.astype(np.int64)
-    keys = np.where(system.impossible(), _IMPOSSIBLE_KEY, d_all * 16 + c_all)
-    per = count[keys]
-    total = int(per.sum())
+    slots, pat_lens, first, count, longest = _pattern_table()
+    kind = system.con_len.astype(np.intp) * 17 + system.con_rhs + 8
+    per = count.take(kind)
+    ends = np.cumsum(per)
+    total = int(ends[-1]) if ends.size else 0
     if not total:
         return ClauseArrays(np.zeros((0, 1), dtype=np.int32), np.zeros(0, dtype=np.int16))
-    # clause i belongs to constraint con[i] and is row pat[i] of the table: constraints stay in row-major
-    # order and each one's patterns in table order, so no sort is needed
-    con = np.repeat(np.arange(keys.shape[0]), per)
-    starts = np.cumsum(per) - per
-    pat = first[keys][con] + (np.arange(total) - starts[con])
-    lens = pat_lens[pat]
-    width = max(1, int(lens.max()))
-    vars9 = np.zeros((system.con_vars.shape[0], 9), dtype=np.int32)
-    vars9[:, :8] = system.con_vars
+    width = max(1, int(longest.take(kind).max()))
+    slots = slots[:, :width]
+    lens = np.empty(total, dtype=np.int16)
     lits = np.empty((total, width), dtype=np.int32)
-    step = 1 << 16  # the gather's index matrix costs 8 bytes a literal: bound it on big boards
-    for a in range(0, total, step):
-        b = min(total, a + step)
-        lits[a:b] = vars9[con[a:b, None], slots[pat[a:b], :width]]
-        lits[a:b] *= signs[pat[a:b]][:, None]
+    # constraints in steps: the index matrices of a step stay small on big boards (one step on small ones)
+    for a in range(0, kind.shape[0], CONSTRAINT_STEP):
+        b = min(kind.shape[0], a + CONSTRAINT_STEP)
+        p = per[a:b]
+        c0, c1 = int(ends[a] - per[a]), int(ends[b - 1])
+        # clause i of the step belongs to constraint con[i] and is row pat[i] of the table: constraints
+        # stay in row-major order and each one's patterns in table order, so no sort is needed
+        con = np.repeat(np.arange(b - a), p)
+        pat = np.arange(c1 - c0) + np.repeat(first.take(kind[a:b]) - (np.cumsum(p) - p), p)
+        lens[c0:c1] = pat_lens.take(pat)
+        signed = np.zeros((b - a, 18), dtype=np.int32)
+        signed[:, :8] = system.con_vars[a:b]
+        np.negative(system.con_vars[a:b], out=signed[:, 9:17])
+        signed.ravel().take(con[:, None] * 18 + slots.take(pat, axis=0), out=lits[c0:c1])
     return ClauseArrays(lits, lens)
 
 
