@@ -1,6 +1,7 @@
 """DIMACS CNF writer (.cnf): the binomial clauses of converters.encode, one clause per line."""
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any, List, Optional, TextIO
 
 import numpy as np
@@ -10,17 +11,31 @@ from ..header import header_text
 from ..puzzle import Puzzle
 from ..registry import register_format
 from ..system import LinearSystem
+from . import _columns
 from ._columns import number_text
 from ._text import chunks, squeeze
 
 
 def clause_text(clauses: ClauseArrays, start: int = 0, stop: Optional[int] = None) -> str:
-    """DIMACS lines of clauses[start:stop] ('lit lit ... 0', an empty clause as '0')."""
+    """DIMACS lines of clauses[start:stop] ('lit lit ... 0', an empty clause as '0').
+
+    The padding after each clause's literals must be 0, as ClauseArrays promises.
+    """
     lits = clauses.lits[start:stop]
     lens = clauses.lens[start:stop].astype(np.int64)
     n = lens.shape[0]
     if not n:
         return ""
+    bound = _columns.SMALL_NUMBERS
+    if -bound < int(lits.min()) and int(lits.max()) < bound:
+        # every literal's text from a table in which the padding 0 is empty: no mask, no positions
+        tokens = _literal_table(bound).take(lits + (bound - 1), axis=0)
+        width = tokens.shape[1] * tokens.shape[2]
+        buf = np.empty((n, width + 2), dtype=np.uint8)
+        buf[:, :width] = tokens.reshape(n, width)
+        buf[:, width] = 48
+        buf[:, width + 1] = 10
+        return squeeze(buf)
     # one token per literal ('-12 ') and one per clause end ('0\n'), laid out in one byte matrix
     flat = lits[np.arange(lits.shape[1])[None, :] < lens[:, None]]
     nums = number_text(flat, suffix=b" ")
@@ -32,6 +47,14 @@ def clause_text(clauses: ClauseArrays, start: int = 0, stop: Optional[int] = Non
     buf[ends, 0] = 48
     buf[ends, 1] = 10
     return squeeze(buf)
+
+
+@lru_cache(maxsize=4)
+def _literal_table(bound: int) -> np.ndarray:
+    """'<lit> ' for every literal of magnitude below bound (row lit + bound - 1); the row of 0 is empty."""
+    table = _columns.number_text(np.arange(-bound + 1, bound), suffix=b" ").copy()
+    table[bound - 1] = 0
+    return table
 
 
 def cnf_header(enc: CnfEncoding, title: str = "DIMACS CNF") -> str:
