@@ -14,7 +14,8 @@ from ..header import header_text
 from ..puzzle import Puzzle
 from ..registry import register_format
 from ._linear import linear_model
-from ._text import chunks, distinct, item_table, number_words, text_words, word_matrix, write_ascii
+from ._text import (CHUNK, assemble_items, chunks, distinct, item_table, items, number_words, text_words, word_matrix,
+                    write_ascii)
 
 NAMES_PER_LINE = 10
 
@@ -36,15 +37,7 @@ def write_smtlib(puzzle: Puzzle, out: TextIO, *, mines: Optional[int] = None, **
         extra.append(f"last assertion: the {k} cell variables sum to {system.total} (mines left to place)")
     out.write(header_text(puzzle, system, ";", "SMT-LIB 2", extra))
     out.write("(set-logic QF_LIA)\n")
-    for start, stop in chunks(k):
-        rc = system.var_rc[start:stop]
-        r, c = number_words(rc[:, 0]), number_words(rc[:, 1])
-        write_ascii(out, _squeeze(word_matrix(stop - start, ["(declare-fun x", r, "_", c, " () Int)\n"])))
-    for start, stop in chunks(k):
-        rc = system.var_rc[start:stop]
-        r, c = number_words(rc[:, 0]), number_words(rc[:, 1])
-        write_ascii(out, _squeeze(word_matrix(stop - start, ["(assert (<= 0 x", r, "_", c, " 1))\n"])))
-    # every piece of an assertion is an item of one table: the terms ' x<row>_<col>' (item id - 1), the
+    # every piece of an assertion is an item of one table: the names ' x<row>_<col>' (item id - 1), the
     # two heads (a sum of two or more terms, or not), the tails by right-hand side, the empty sum ' 0'
     values, which = distinct(system.con_rhs[model.rows])
     heads = ["(assert (=", "(assert (= (+"]
@@ -52,9 +45,15 @@ def write_smtlib(puzzle: Puzzle, out: TextIO, *, mines: Optional[int] = None, **
     table = item_table(word_matrix(k, [" x", number_words(system.var_rc[:, 0]), "_",
                                        number_words(system.var_rc[:, 1])]),
                        *[text_words(t).reshape(1, -1) for t in heads + tails + [" 0", "\n "]])
+    # the declarations and bounds: the same names between constant text
+    for before, after in (("(declare-fun", " () Int)\n"), ("(assert (<= 0", " 1))\n")):
+        first, last = items(text_words(before).reshape(1, -1)), items(text_words(after).reshape(1, -1))
+        for start, stop in chunks(k):
+            write_ascii(out, assemble_items(stop - start, [(first, None), (table, np.arange(start, stop)),
+                                                           (last, None)]))
     nv = len(values)
     lens = system.con_len[model.rows]
-    for start, stop in chunks(model.n):
+    for start, stop in chunks(model.n, CHUNK // 4):  # small pieces: fewer page faults, warm caches
         several = (lens[start:stop] >= 2).astype(np.int64)
         write_ascii(out, model.line_items(start, stop, table, -1, k + 2 + several * nv + which[start:stop],
                                           k + 2 + 2 * nv, head=k + several))
@@ -75,11 +74,6 @@ def write_smtlib(puzzle: Puzzle, out: TextIO, *, mines: Optional[int] = None, **
         else:
             out.write(f"(assert (= 0 {_int(total)}))\n")
     out.write("(check-sat)\n(get-model)\n(exit)\n")
-
-
-def _squeeze(words: np.ndarray) -> bytes:
-    """The text of a word matrix, row after row, NUL bytes dropped."""
-    return np.ascontiguousarray(words).tobytes().translate(None, b"\0")
 
 
 def _detect(text: str) -> bool:
