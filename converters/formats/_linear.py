@@ -139,29 +139,25 @@ class LinearModel:
             return b""
         rows = self.rows[start:stop]
         lens = self.system.con_len[rows].astype(np.int64)
-        # the terms of these rows only, read off the padded grid of ids: the neighbour offsets are
-        # row-major, so each row's non-zero ids come out ascending (no (m, 8) array of every row)
+        per_line = np.maximum(lens, 1) + (1 if head is None else 2)
+        ends = np.cumsum(per_line)
+        begins = ends - per_line
+        index = np.empty(int(ends[-1]), dtype=np.int64)
+        # the terms, read off the padded grid of ids neighbour by neighbour, each scattered to its line's
+        # next free slot: the offsets are row-major, so each line's ids come out ascending (a missing
+        # neighbour writes there too, but the next term or the tail overwrites it)
         grid, offsets = self._padded_ids()
         rc = self.system.con_rc[rows]
         centre = (rc[:, 0].astype(np.int64) + 1) * (self.system.puzzle.cols + 2) + rc[:, 1] + 1
-        ids = grid.take(centre[:, None] + offsets)
-        pieces = ids[ids != 0].astype(np.int64) + term_base
-        blank = np.flatnonzero(lens == 0)
-        if blank.shape[0]:
-            pieces = np.insert(pieces, (np.cumsum(lens) - lens)[blank], empty)
-        extra = 1 if head is None else 2
-        ends = np.cumsum(np.maximum(lens, 1) + extra)
-        index = np.empty(int(ends[-1]), dtype=np.int64)
-        is_term = np.ones(index.shape[0], dtype=bool)
-        is_term[ends - 1] = False
+        slot = begins + (0 if head is None else 1)
+        for offset in offsets.tolist():
+            ids = grid.take(centre + offset)
+            index[slot] = ids + term_base
+            slot += ids != 0
+        index[slot[lens == 0]] = empty  # a sum with no term: its only slot
         index[ends - 1] = tail
         if head is not None:
-            begins = np.empty_like(ends)
-            begins[0] = 0
-            begins[1:] = ends[:-1]
-            is_term[begins] = False
             index[begins] = head
-        index[is_term] = pieces
         return table.take(index).tobytes().translate(None, b"\0")
 
 
