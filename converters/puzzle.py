@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import Iterable, Iterator, Optional, Sequence, Tuple
 
 import numpy as np
@@ -30,13 +30,19 @@ NEIGHBOUR_OFFSETS: Tuple[Tuple[int, int], ...] = (
     (-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1))
 
 
+@lru_cache(maxsize=64)
 def neighbour_limit(rows: int, cols: int) -> np.ndarray:
-    """How many neighbours each cell of a rows x cols grid has (8 inside, 5 on an edge, 3 in a corner)."""
+    """How many neighbours each cell of a rows x cols grid has (8 inside, 5 on an edge, 3 in a corner).
+
+    Cached per shape (batches validate thousands of same-sized boards); the array is read-only.
+    """
     r = np.arange(rows)
     c = np.arange(cols)
     nr = np.minimum(r + 1, rows - 1) - np.maximum(r - 1, 0) + 1
     nc = np.minimum(c + 1, cols - 1) - np.maximum(c - 1, 0) + 1
-    return (nr[:, None] * nc[None, :] - 1).astype(np.int8)
+    out = (nr[:, None] * nc[None, :] - 1).astype(np.int8)
+    out.flags.writeable = False
+    return out
 
 
 @dataclass(frozen=True)
