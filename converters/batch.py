@@ -10,24 +10,21 @@ the whole machine crashes; rerun such a batch without --skip-existing (or use --
 """
 from __future__ import annotations
 
-import contextlib
 import glob
 import hashlib
 import inspect
-import itertools
 import io
 import json
 import os
 import signal
 import stat
 import sys
-import threading
 import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
 
 from .errors import FormatError, LossyConversionError, MineconvError
-from .fileio import read_input, write_text_atomic
+from .fileio import atomic_output, read_input, write_text_atomic
 from .registry import Format, candidates_for_path, formats, get_format, guess_format, losses
 from .system import build_system
 
@@ -314,49 +311,6 @@ class _HashingWriter(io.TextIOBase):
         return self._hash.hexdigest() if self._hash is not None else None
 
 
-_STOP_SIGNALS = {signal.SIGINT, signal.SIGTERM}
-_serial = itertools.count()
-
-
-@contextlib.contextmanager
-def atomic_binary(path: str, *, fsync: bool = False) -> Iterator[Any]:
-    """Write path through a hidden temp file renamed over it: the file appears whole or not at all.
-
-    Ctrl-C and SIGTERM are held back while the temp file is created and handled only once the cleanup
-    below is in force, so an interrupted run leaves neither a truncated output nor a stray temp file.
-    The temp file is created with mode 0666 minus the umask, like any output.
-    """
-    folder, name = os.path.split(path)
-    tmp = os.path.join(folder, f".{name}.{os.getpid()}-{threading.get_ident() % 10**6}-{next(_serial)}.part")
-    masked = hasattr(signal, "pthread_sigmask")
-    old = signal.pthread_sigmask(signal.SIG_BLOCK, _STOP_SIGNALS) if masked else None
-    try:
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0), 0o666)
-    except BaseException:
-        if masked:
-            signal.pthread_sigmask(signal.SIG_SETMASK, old)
-        raise
-    try:
-        if masked:
-            signal.pthread_sigmask(signal.SIG_SETMASK, old)  # a pending signal is raised here, inside the try
-        with open(fd, "wb", closefd=True) as fh:
-            yield fh
-            fh.flush()
-            if fsync:
-                os.fsync(fh.fileno())
-        os.replace(tmp, path)
-        if fsync:  # the rename itself is durable only once its folder is flushed
-            dfd = os.open(folder or ".", os.O_RDONLY)
-            try:
-                os.fsync(dfd)
-            finally:
-                os.close(dfd)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
-
-
 def _file_digest(path: str) -> str:
     h = hashlib.sha256()
     with open(path, "rb") as fh:
@@ -451,7 +405,7 @@ class _Worker:
                         raise MineconvError(f"refusing to write {out}: a symbolic link leads outside the "
                                             "output folder", source=item.path)
                     options = dict(s.options, **shared) if shared and self.takes_system[f.name] else s.options
-                    with atomic_binary(out, fsync=s.fsync) as raw:
+                    with atomic_output(out, binary=True, fsync=s.fsync) as raw:
                         stream = _HashingWriter(raw, s.hash_outputs)
                         f.writer(puzzle, stream, **options)  # type: ignore[misc]
                     written.append(out)

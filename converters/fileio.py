@@ -4,7 +4,6 @@ from __future__ import annotations
 import contextlib
 import itertools
 import os
-import signal
 import sys
 import threading
 from pathlib import Path
@@ -72,7 +71,6 @@ def line_of(text: str, line: int) -> str:
     return lines[line - 1] if 0 < line <= len(lines) else ""
 
 
-_STOP_SIGNALS = {getattr(signal, n) for n in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, n)}
 _serial = itertools.count()
 
 
@@ -80,11 +78,11 @@ _serial = itertools.count()
 def atomic_output(path: PathLike, *, binary: bool = False, fsync: bool = True) -> Iterator[Any]:
     """Open path for writing so that it appears complete or not at all ('-' is stdout).
 
-    The data goes to a hidden temp file in the same folder, renamed over the target at the end. Ctrl-C
-    and SIGTERM are held back while the temp file is created, so an interrupted run leaves neither a
-    truncated output nor a stray temp file. fsync=False skips flushing to disk before the rename: a killed
-    process still never leaves a truncated file; only a power loss can lose the newest files (batch runs
-    write thousands of small files).
+    The data goes to a hidden temp file in the same folder, renamed over the target at the end, so an
+    interrupted run (Ctrl-C, SIGTERM turned into an exception) leaves neither a truncated output nor a
+    stray temp file; only SIGKILL can leave a hidden `.part` file, never a truncated output.
+    fsync=False skips flushing to disk before the rename: a killed process still never leaves a truncated
+    file; only a power loss can lose the newest files (batch runs write thousands of small files).
     """
     if str(path) == STDIO:
         stream = sys.stdout.buffer if binary else sys.stdout
@@ -93,18 +91,11 @@ def atomic_output(path: PathLike, *, binary: bool = False, fsync: bool = True) -
         return
     folder, name = os.path.split(os.fspath(path))
     tmp = os.path.join(folder, f".{name}.{os.getpid()}-{threading.get_ident() % 10**6}-{next(_serial)}.part")
-    masked = hasattr(signal, "pthread_sigmask")
-    old = signal.pthread_sigmask(signal.SIG_BLOCK, _STOP_SIGNALS) if masked else None
+    # The temp file is created inside the try and removed by name: a stop signal whose handler runs at
+    # any point from here on (even one already pending before we started) leaves no stray temp file.
     try:
         # 0o666 minus the umask, like any output (mkstemp would make it 0600)
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0), 0o666)
-    except BaseException:
-        if masked:
-            signal.pthread_sigmask(signal.SIG_SETMASK, old)
-        raise
-    try:
-        if masked:
-            signal.pthread_sigmask(signal.SIG_SETMASK, old)  # a pending signal is raised here, inside the try
         kwargs = {} if binary else {"encoding": "utf-8", "newline": "\n"}
         with open(fd, "wb" if binary else "w", closefd=True, **kwargs) as fh:
             yield fh
