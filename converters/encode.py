@@ -31,6 +31,8 @@ CARD_ENCODINGS: Tuple[str, ...] = ("seqcounter", "sortnetwrk", "cardnetwrk", "to
 # the k-modulo totalizer gave the fewest clauses and the fastest encoding of the candidates measured on
 # boards of 1,000 to 10,000 unknowns (seqcounter and totalizer grow as unknowns x bound)
 DEFAULT_CARD_ENCODING = "kmtotalizer"
+# cells x min(mines, cells - mines) above which the total's CNF encoding is refused (see card_clauses)
+CARD_WORK_LIMIT = 10**9
 
 
 @dataclass(frozen=True)
@@ -203,6 +205,13 @@ def card_clauses(system: LinearSystem, encoding: Optional[str] = None) -> Tuple[
         return _units(k, -1), k, None
     if t == k:
         return _units(k, 1), k, None
+    if k * min(t, k - t) > CARD_WORK_LIMIT:
+        # pysat builds these clauses as Python lists: ~1e9 here is tens of millions of clauses and several
+        # GB of memory, so refuse at once rather than exhaust the machine
+        raise FormatError(f"the total mine count ({t} more mines among {k} unknown cells) is too large to encode "
+                          "in CNF (its cardinality encoding would take tens of millions of clauses); write a "
+                          "linear or pseudo-Boolean format instead (lp, mps, opb, smt2 state it as one "
+                          "constraint), or leave the total out (convert --ignore-total)")
     from pysat.card import CardEnc, EncType, UnsupportedBound
 
     try:

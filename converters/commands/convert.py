@@ -10,6 +10,8 @@ from ..registry import write
 def run(args: argparse.Namespace) -> int:
     """Read, convert, write atomically."""
     puzzle = load_puzzle(args.input, args.from_, args.mines)
+    if args.ignore_total:
+        puzzle = puzzle.replace(mines=None)
     options = {}
     if args.card_encoding:
         options["card_encoding"] = args.card_encoding
@@ -32,6 +34,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--strict", action="store_true",
                    help="refuse a conversion that would drop information (instead of warning)")
     p.add_argument("--mines", type=int, metavar="N", help="total number of mines on the board (overrides the puzzle's)")
+    p.add_argument("--ignore-total", action="store_true",
+                   help="leave the total mine count out of the output (e.g. a CNF of a huge board)")
     p.add_argument("--card-encoding", metavar="NAME",
                    help="CNF cardinality encoding for the total mine count (see `mineconv formats`)")
     p.set_defaults(func=run)
