@@ -6,18 +6,12 @@ from typing import Optional
 import numpy as np
 
 from .errors import MineconvError
-from .puzzle import NEIGHBOUR_OFFSETS, Puzzle
+from .puzzle import NEIGHBOUR_OFFSETS, Puzzle, neighbour_count
 
 
 def mine_counts(mine_grid: np.ndarray) -> np.ndarray:
     """Number of mines around each cell of a bool grid."""
-    R, C = mine_grid.shape
-    pad = np.zeros((R + 2, C + 2), dtype=np.int8)
-    pad[1:-1, 1:-1] = mine_grid
-    out = np.zeros((R, C), dtype=np.int8)
-    for dr, dc in NEIGHBOUR_OFFSETS:
-        out += pad[1 + dr:1 + dr + R, 1 + dc:1 + dc + C]
-    return out
+    return neighbour_count(mine_grid)
 
 
 def place_mines(rows: int, cols: int, *, density: Optional[float] = None, mines: Optional[int] = None,

@@ -30,6 +30,17 @@ NEIGHBOUR_OFFSETS: Tuple[Tuple[int, int], ...] = (
     (-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1))
 
 
+def neighbour_count(mask: np.ndarray) -> np.ndarray:
+    """(rows, cols) int8: how many of each cell's 8 neighbours are set in the boolean grid."""
+    R, C = mask.shape
+    pad = np.zeros((R + 2, C + 2), dtype=np.int8)
+    pad[1:-1, 1:-1] = mask
+    count = np.zeros((R, C), dtype=np.int8)
+    for dr, dc in NEIGHBOUR_OFFSETS:
+        count += pad[1 + dr:1 + dr + R, 1 + dc:1 + dc + C]
+    return count
+
+
 @lru_cache(maxsize=64)
 def neighbour_limit(rows: int, cols: int) -> np.ndarray:
     """How many neighbours each cell of a rows x cols grid has (8 inside, 5 on an edge, 3 in a corner).

@@ -6,7 +6,7 @@ from typing import Optional
 
 import numpy as np
 
-from .puzzle import CODE_MINE, CODE_UNKNOWN, NEIGHBOUR_OFFSETS, Puzzle
+from .puzzle import CODE_MINE, CODE_UNKNOWN, NEIGHBOUR_OFFSETS, Puzzle, neighbour_count
 
 
 @dataclass(frozen=True)
@@ -75,11 +75,11 @@ def build_system(puzzle: Puzzle, mines: Optional[int] = None) -> LinearSystem:
     con_rc = _row_col(con_flat, C)
     # neighbour counts on the whole grid (eight shifted slices), then read off once per constraint:
     # cheaper than gathering eight columns per constraint and summing them
-    con_len = _around(unknown).ravel()[con_flat]
+    con_len = neighbour_count(unknown).ravel()[con_flat]
     con_rhs = codes.ravel()[con_flat].astype(np.int16)
     mine = codes == CODE_MINE
     if mine.any():
-        con_rhs -= _around(mine).ravel()[con_flat]
+        con_rhs -= neighbour_count(mine).ravel()[con_flat]
     total_mines = puzzle.mines if mines is None else mines
     total = None if total_mines is None else int(total_mines) - puzzle.known_mine_count
     return LinearSystem(puzzle, var_grid, var_rc, con_rc, con_len, con_rhs, total)
@@ -116,17 +116,6 @@ def _row_col(flat: np.ndarray, cols: int) -> np.ndarray:
     return rc
 
 
-def _around(mask: np.ndarray) -> np.ndarray:
-    """(rows, cols) int8: how many of each cell's neighbours are in the boolean mask."""
-    R, C = mask.shape
-    pad = np.zeros((R + 2, C + 2), dtype=np.int8)
-    pad[1:-1, 1:-1] = mask
-    count = np.zeros((R, C), dtype=np.int8)
-    for dr, dc in NEIGHBOUR_OFFSETS:
-        count += pad[1 + dr:1 + dr + R, 1 + dc:1 + dc + C]
-    return count
-
-
 def check_assignment(puzzle: Puzzle, mine_grid: np.ndarray, mines: Optional[int] = None) -> Optional[str]:
     """None when the mine placement (bool array over the grid) meets every count, else what is violated.
 
@@ -146,9 +135,7 @@ def check_assignment(puzzle: Puzzle, mine_grid: np.ndarray, mines: Optional[int]
     if bad.any():
         r, c = np.argwhere(bad)[0]
         return f"cell ({r}, {c}) is {puzzle[int(r), int(c)]!r} (not an unknown cell) but the answer puts a mine there"
-    pad = np.zeros((R + 2, C + 2), dtype=np.int16)
-    pad[1:-1, 1:-1] = mine_grid
-    around = sum(pad[1 + dr:1 + dr + R, 1 + dc:1 + dc + C] for dr, dc in NEIGHBOUR_OFFSETS)
+    around = neighbour_count(mine_grid)
     revealed = (codes >= 0) & (codes <= 8)
     wrong = revealed & (around != codes)
     if wrong.any():
