@@ -278,8 +278,6 @@ def test_card_encodings_through_minisat(encoding: str, tmp_path: Path) -> None:
 
 
 def test_glpsol_reads_the_model_with_a_separate_dat_file(tmp_path: Path) -> None:
-    if "dat" not in registry.format_names(direction="write"):
-        pytest.skip("the .dat notation is not registered")  # pragma: no cover - it ships with the package
     puzzle = BOARDS["known"]
     (tmp_path / "model.mod").write_text(registry.dumps(puzzle.replace(mines=None), "mathprog", with_data=False))
     registry.write(puzzle, tmp_path / "p.dat", "dat")
