@@ -19,6 +19,7 @@ from converters.cli import main
 from converters.errors import FormatError, PuzzleSyntaxError
 from converters.formats.native import canonical_text
 from converters.generate import random_puzzle
+from converters.registry import dumps, get_format, parse
 
 
 FORMATS = ["native", "cnf", "lp", "json"]
