@@ -140,7 +140,8 @@ def check_assignment(puzzle: Puzzle, mine_grid: np.ndarray, mines: Optional[int]
     wrong = revealed & (around != codes)
     if wrong.any():
         r, c = (int(v) for v in np.argwhere(wrong)[0])
-        return f"cell ({r}, {c}) shows {codes[r, c]} but the answer puts {around[r, c]} mines around it"
+        n = int(around[r, c])
+        return f"cell ({r}, {c}) shows {codes[r, c]} but the answer puts {n} mine{'' if n == 1 else 's'} around it"
     total = puzzle.mines if mines is None else mines
     if total is not None and int(mine_grid.sum()) != total:
         return f"the board must hold {total} mines in all, the answer places {int(mine_grid.sum())}"

@@ -91,7 +91,7 @@ def test_check_assignment_names_the_cell():
     g[0, 1] = g[1, 2] = True
     assert check_assignment(p, g) is None
     g[1, 2] = False
-    assert check_assignment(p, g) == "cell (1, 1) shows 2 but the answer puts 1 mines around it"
+    assert check_assignment(p, g) == "cell (1, 1) shows 2 but the answer puts 1 mine around it"
     g[0, 0] = True
     assert "cell (0, 0)" in check_assignment(p, g)
     assert "must hold 3 mines" in check_assignment(p.replace(mines=3), np.array(
