@@ -6,6 +6,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "samples"
@@ -13,6 +14,13 @@ SAMPLES = ROOT / "samples"
 SHARED = ROOT.parent / "shared"
 FIXTURES = SHARED / "fixtures"
 IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
+
+# Under CI, property tests run a fixed sequence of examples (a red CI must be reproducible) with no time
+# limit per example (CI machines are shared); locally they explore new examples on every run.
+settings.register_profile("ci", derandomize=True, deadline=None, database=None,
+                          suppress_health_check=[HealthCheck.too_slow])
+if IN_CI:
+    settings.load_profile("ci")
 
 
 def require_tool(name: str) -> str:
