@@ -2,7 +2,7 @@
 
     python benchmarks/bench_formats.py                      # 1000x1000, 20% mines, every safe cell revealed
     python benchmarks/bench_formats.py --size 300 --skip-pulp
-    python benchmarks/bench_formats.py --formats lp,mps --keep /tmp/bench
+    python benchmarks/bench_formats.py --formats lp,mps --keep bench-out
 
 The board is Chlond's setting: a random mine placement (fixed seed) with every safe cell showing its count
 and the total mine count given. Each measurement runs in a fresh Python process, so "wall" is what a user

@@ -1,9 +1,11 @@
 """Decoding grid rows of single-character cells in bulk, for the line-based puzzle notations."""
 from __future__ import annotations
 
-from typing import Dict, Optional, Tuple
+from typing import Dict, List, Optional, Tuple
 
 import numpy as np
+
+from ..puzzle import Puzzle
 
 
 def symbol_table(mapping: Dict[str, str]) -> np.ndarray:
@@ -25,3 +27,22 @@ def decode(row: str, table: np.ndarray) -> Tuple[Optional[str], int]:
     if bad.size:
         return None, int(bad[0])
     return out.tobytes().decode("ascii"), -1
+
+
+def lost_parts(puzzle: Puzzle, *, mines_as: Optional[str], safe_as: Optional[str], total: bool = True
+               ) -> List[str]:
+    """What a notation without names and notes drops: known mines / known safe cells (written as
+    `mines_as` / `safe_as`; None when the notation keeps them), the total count (when `total`), name, notes."""
+    st = puzzle.stats
+    lost = []
+    if mines_as and st["known_mines"]:
+        lost.append(f"{st['known_mines']} known mine(s) (written as {mines_as})")
+    if safe_as and st["known_safe"]:
+        lost.append(f"{st['known_safe']} known safe cell(s) (written as {safe_as})")
+    if total and puzzle.mines is not None:
+        lost.append(f"the total mine count ({puzzle.mines})")
+    if puzzle.name is not None:
+        lost.append("the puzzle name")
+    if puzzle.notes:
+        lost.append("the notes")
+    return lost

@@ -26,7 +26,7 @@ from ..errors import PuzzleError, PuzzleSyntaxError
 from ..grammar import normalise_newlines, parser, syntax_error
 from ..puzzle import Puzzle
 from ..registry import register_format
-from ._rows import decode, symbol_table
+from ._rows import decode, lost_parts, symbol_table
 
 _TABLE = symbol_table({**{str(d): str(d) for d in range(9)}, ".": "?"})
 _QUOTED = re.compile(r'"([^"]*)"[ \t]*,?')
@@ -97,19 +97,7 @@ def write_dots(puzzle: Puzzle, out: TextIO, **options: Any) -> None:
 
 
 def _losses(puzzle: Puzzle, **options: Any) -> List[str]:
-    st = puzzle.stats
-    lost = []
-    if st["known_mines"]:
-        lost.append(f"{st['known_mines']} known mine(s) (written as '.', unknown)")
-    if st["known_safe"]:
-        lost.append(f"{st['known_safe']} known safe cell(s) (written as '.', unknown)")
-    if puzzle.mines is not None:
-        lost.append(f"the total mine count ({puzzle.mines})")
-    if puzzle.name is not None:
-        lost.append("the puzzle name")
-    if puzzle.notes:
-        lost.append("the notes")
-    return lost
+    return lost_parts(puzzle, mines_as="'.', unknown", safe_as="'.', unknown")
 
 
 register_format("dots", [".dots"], "puzzle", reader=read_dots, writer=write_dots, losses=_losses, autodetect=False,

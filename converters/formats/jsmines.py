@@ -21,7 +21,7 @@ from ..errors import FormatError, PuzzleError, PuzzleSyntaxError
 from ..grammar import normalise_newlines, parser, syntax_error
 from ..puzzle import Puzzle
 from ..registry import register_format
-from ._rows import decode, symbol_table
+from ._rows import decode, lost_parts, symbol_table
 
 _TABLE = symbol_table({**{str(d): str(d) for d in range(9)}, "H": "?", "F": "*", "M": "*", "O": "*", "I": "*"})
 _OUT = str.maketrans({"?": "H", "*": "F", ".": "H"})
@@ -86,14 +86,7 @@ def write_mine(puzzle: Puzzle, out: TextIO, **options: Any) -> None:
 
 
 def _losses(puzzle: Puzzle, **options: Any) -> List[str]:
-    lost = []
-    if puzzle.stats["known_safe"]:
-        lost.append(f"{puzzle.stats['known_safe']} known safe cell(s) (written as hidden)")
-    if puzzle.name is not None:
-        lost.append("the puzzle name")
-    if puzzle.notes:
-        lost.append("the notes")
-    return lost
+    return lost_parts(puzzle, mines_as=None, safe_as="hidden", total=False)
 
 
 def detect_mine(text: str) -> bool:

@@ -23,6 +23,7 @@ from ..grammar import normalise_newlines
 from ..puzzle import CODE_MINE, CODE_SAFE, CODE_UNKNOWN, Puzzle
 from ..registry import register_format
 from ._located import error_at, is_whole, json_item_offset, json_key_offset, load_json
+from ._rows import lost_parts
 
 _DATA_KEYS = ("rows", "cols", "revealed", "unrevealed")
 
@@ -136,18 +137,7 @@ def write_pred_json(puzzle: Puzzle, out: TextIO, **options: Any) -> None:
 
 
 def _losses(puzzle: Puzzle, **options: Any) -> List[str]:
-    lost = []
-    if puzzle.known_mine_count:
-        lost.append(f"{puzzle.known_mine_count} known mine(s) (written as unrevealed cells)")
-    if puzzle.stats["known_safe"]:
-        lost.append(f"{puzzle.stats['known_safe']} known safe cell(s) (written as unrevealed cells)")
-    if puzzle.mines is not None:
-        lost.append(f"the total mine count ({puzzle.mines})")
-    if puzzle.name is not None:
-        lost.append("the puzzle name")
-    if puzzle.notes:
-        lost.append("the notes")
-    return lost
+    return lost_parts(puzzle, mines_as="unrevealed cells", safe_as="unrevealed cells")
 
 
 def detect_pred_json(text: str) -> bool:
