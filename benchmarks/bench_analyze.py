@@ -4,7 +4,7 @@
     python benchmarks/bench_analyze.py --size 200 --boards 2 --density 0.16
 
 Prints one line per board and level: unknown cells, cells decided, digits of the exact solution count,
-seconds. Boards come from converters.generate.random_puzzle(reveal="game") with fixed seeds, so runs are
+seconds. Boards come from mineconv.generate.random_puzzle(reveal="game") with fixed seeds, so runs are
 comparable across machines and versions.
 """
 from __future__ import annotations
@@ -15,8 +15,8 @@ import sys
 import time
 from typing import List, Optional
 
-from converters.analysis import LEVELS, analyze, unlimited_int_digits
-from converters.generate import random_puzzle
+from mineconv.analysis.core import LEVELS, analyze, unlimited_int_digits
+from mineconv.generate import random_puzzle
 
 
 def count_digits(n: int) -> int:

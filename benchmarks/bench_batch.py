@@ -23,11 +23,11 @@ from typing import List
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from converters.batch import run_batch  # noqa: E402
-from converters.fileio import atomic_output  # noqa: E402
-from converters.formats.native import canonical_text  # noqa: E402
-from converters.generate import random_puzzle  # noqa: E402
-from converters.registry import dumps, get_format, parse  # noqa: E402
+from mineconv.batch.runner import run_batch  # noqa: E402
+from mineconv.fileio import atomic_output  # noqa: E402
+from mineconv.formats.notations.native import canonical_text  # noqa: E402
+from mineconv.generate import random_puzzle  # noqa: E402
+from mineconv.registry import dumps, get_format, parse  # noqa: E402
 
 
 def make_boards(folder: Path, n: int, with_total: bool, notation: str = "native") -> float:

@@ -8,7 +8,7 @@ The board is Chlond's setting: a random mine placement (fixed seed) with every s
 and the total mine count given. Each measurement runs in a fresh Python process, so "wall" is what a user
 waits for `mineconv convert` (interpreter start-up and imports included) and "peak MB" is that process's
 own maximum resident size. Every format is written twice and the two outputs must be byte-identical.
-Baselines, also in fresh processes: PuLP building the same model (converters.encode.to_pulp) then
+Baselines, also in fresh processes: PuLP building the same model (mineconv.encode.cnf.to_pulp) then
 `writeLP` / `writeMPS`, and glpsol translating the MathProg model (`glpsol --check -m FILE.mod --wlp`).
 Targets: each format at least 20x faster than PuLP build + write, peak memory under 300 MB.
 """
@@ -36,7 +36,7 @@ MEMORY_TARGET_MB = 300.0
 CHILD_WRITE = r"""
 import json, resource, sys, time
 c0, t0 = time.process_time(), time.perf_counter()
-from converters import registry
+from mineconv import registry
 c1, t1 = time.process_time(), time.perf_counter()
 puzzle = registry.read(sys.argv[1])
 registry.write(puzzle, sys.argv[2], sys.argv[3])
@@ -48,8 +48,8 @@ print(json.dumps({"import": t1 - t0, "work": t2 - t1, "work_cpu": c2 - c1,
 CHILD_PULP = r"""
 import json, resource, sys, time, warnings
 warnings.simplefilter("ignore")
-from converters import registry
-from converters.encode import to_pulp
+from mineconv import registry
+from mineconv.encode import to_pulp
 puzzle = registry.read(sys.argv[1])
 clock = time.process_time
 c0, t0 = clock(), time.perf_counter()
@@ -92,8 +92,8 @@ def child(code: str, *args: str) -> Dict:
 def make_board(size: int, density: float, seed: int, folder: Path) -> Path:
     """Write the benchmark board in the native notation; return its path."""
     sys.path.insert(0, str(ROOT))
-    from converters import registry
-    from converters.generate import full_reveal, place_mines
+    from mineconv import registry
+    from mineconv.generate import full_reveal, place_mines
 
     puzzle = full_reveal(place_mines(size, size, density=density, seed=seed))
     path = folder / f"board-{size}.txt"

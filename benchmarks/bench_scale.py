@@ -31,10 +31,10 @@ from typing import Dict, List, Optional, Tuple
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from converters.fileio import atomic_output  # noqa: E402
-from converters.formats.native import canonical_text  # noqa: E402
-from converters.generate import random_puzzle  # noqa: E402
-from converters.registry import formats  # noqa: E402
+from mineconv.fileio import atomic_output  # noqa: E402
+from mineconv.formats.notations.native import canonical_text  # noqa: E402
+from mineconv.generate import random_puzzle  # noqa: E402
+from mineconv.registry import formats  # noqa: E402
 
 
 def measure(argv: List[str], mem_limit: Optional[int], timeout: float) -> Tuple[float, float, float, int, str]:
@@ -95,7 +95,7 @@ def main(argv=None) -> int:
             print(f"{n}x{n}: generated in {t_gen:.1f} s, {p.unknown_count} unknown cells, "
                   f"{board.stat().st_size / 2 ** 20:.1f} MiB of text", flush=True)
             del p
-            base = [sys.executable, "-m", "converters"]
+            base = [sys.executable, "-m", "mineconv"]
             results[("(read only: info)", n)] = (*measure(base + ["info", str(board)], mem, args.timeout), 0)
             for name in names:
                 target = root / f"out-{n}.{name}"

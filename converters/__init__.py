@@ -5,10 +5,10 @@ __version__ = "0.1.0"
 
 from .errors import (FormatError, LossyConversionError, LossyConversionWarning, MineconvError, PuzzleError,
                      PuzzleSyntaxError, SolutionSyntaxError, SolverError, VerificationError)
-from .puzzle import Puzzle
+from .model.puzzle import Puzzle
 from .registry import dump, dumps, get_format, parse, read, register_format, write
 from .registry import formats as list_formats
-from .system import LinearSystem, build_system, check_assignment
+from .model.system import LinearSystem, build_system, check_assignment
 
 __all__ = [
     "__version__", "Puzzle", "LinearSystem", "build_system", "check_assignment",

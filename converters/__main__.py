@@ -1,4 +1,4 @@
-"""python -m converters."""
+"""python -m mineconv."""
 import sys
 
 from .cli import main

@@ -6,7 +6,7 @@ from typing import Optional
 import numpy as np
 
 from .errors import MineconvError
-from .puzzle import NEIGHBOUR_OFFSETS, Puzzle, neighbour_count
+from .model.puzzle import NEIGHBOUR_OFFSETS, Puzzle, neighbour_count
 
 
 def mine_counts(mine_grid: np.ndarray) -> np.ndarray:

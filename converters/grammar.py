@@ -16,7 +16,7 @@ from .fileio import line_of
 def grammar_text(name: str) -> str:
     """The text of grammars/<name>.lark (from the wheel, or from the source tree)."""
     try:
-        return resources.files("converters.grammars").joinpath(f"{name}.lark").read_text("utf-8")
+        return resources.files(f"{__package__}.grammars").joinpath(f"{name}.lark").read_text("utf-8")
     except (ModuleNotFoundError, FileNotFoundError):
         here = Path(__file__).resolve().parent.parent / "grammars" / f"{name}.lark"
         return here.read_text("utf-8")

@@ -59,14 +59,15 @@ def register_format(name: str, extensions: Sequence[str], kind: str, *, reader: 
 
 
 def _load_all() -> None:
-    # importing each module of converters.formats runs its register_format call
+    # importing each module below mineconv.formats (notations/, models/, answers/) runs its register_format
     global _loaded
     if _loaded:
         return
     _loaded = True
     pkg = importlib.import_module(f"{__package__}.formats")
-    for mod in sorted(m.name for m in pkgutil.iter_modules(pkg.__path__)):
-        importlib.import_module(f"{pkg.__name__}.{mod}")
+    names = sorted(m.name for m in pkgutil.walk_packages(pkg.__path__, prefix=f"{pkg.__name__}."))
+    for name in names:
+        importlib.import_module(name)
 
 
 def formats(kind: Optional[str] = None) -> List[Format]:

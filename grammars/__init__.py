@@ -1,1 +1,1 @@
-"""Lark grammars of the text notations (shipped in the wheel as converters.grammars)."""
+"""Lark grammars of the text notations (shipped in the wheel as mineconv.grammars)."""

@@ -3,9 +3,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from converters import Puzzle, build_system
-from converters.generate import mine_counts
-from converters.puzzle import neighbour_limit
+from mineconv import Puzzle, build_system
+from mineconv.generate import mine_counts
+from mineconv.model.puzzle import neighbour_limit
 
 
 def brute_force(puzzle: Puzzle, mines=None):

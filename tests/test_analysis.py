@@ -8,13 +8,13 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from converters import Puzzle
-from converters import build_system
-from converters.analysis import (CountingLimitError, analyze, count_component, count_solutions,
+from mineconv import Puzzle
+from mineconv import build_system
+from mineconv.analysis.core import (CountingLimitError, analyze, count_component, count_solutions,
                                  sat_backbone)
-from converters.cli import main
-from converters.generate import full_reveal, place_mines, random_puzzle
-from converters.registry import read
+from mineconv.cli import main
+from mineconv.generate import full_reveal, place_mines, random_puzzle
+from mineconv.registry import read
 
 from brute import brute_force, random_board
 from conftest import SAMPLES

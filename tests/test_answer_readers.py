@@ -4,8 +4,8 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from converters.errors import MineconvError, SolutionSyntaxError
-from converters.registry import formats, get_format, guess_format
+from mineconv.errors import MineconvError, SolutionSyntaxError
+from mineconv.registry import formats, get_format, guess_format
 
 from conftest import require_fixtures
 

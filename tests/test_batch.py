@@ -13,13 +13,13 @@ from pathlib import Path
 import pytest
 
 from conftest import ROOT, require_module
-from converters import batch as batch_mod
-from converters.batch import collect_inputs, format_error, resolve_formats, run_batch
-from converters.cli import main
-from converters.errors import FormatError, PuzzleSyntaxError
-from converters.formats.native import canonical_text
-from converters.generate import random_puzzle
-from converters.registry import dumps, get_format, parse
+from mineconv.batch import runner as batch_mod
+from mineconv.batch.runner import collect_inputs, format_error, resolve_formats, run_batch
+from mineconv.cli import main
+from mineconv.errors import FormatError, PuzzleSyntaxError
+from mineconv.formats.notations.native import canonical_text
+from mineconv.generate import random_puzzle
+from mineconv.registry import dumps, get_format, parse
 
 
 FORMATS = ["native", "cnf", "lp", "json"]
@@ -334,7 +334,7 @@ def test_skip_existing_keeps_newer_outputs_and_redoes_the_rest(tmp_path, capsys)
 # --- interrupts ----------------------------------------------------------------------------------------
 def _start_batch(src: Path, out: Path, *extra: str, jobs: int = 2) -> subprocess.Popen:
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    return subprocess.Popen([sys.executable, "-m", "converters", "batch", str(src), "-o", str(out), "-t",
+    return subprocess.Popen([sys.executable, "-m", "mineconv", "batch", str(src), "-o", str(out), "-t",
                              ",".join(FAST_FORMATS), "-j", str(jobs), *extra], cwd=ROOT, env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
@@ -440,7 +440,7 @@ def test_dask_executor_needs_a_scheduler(tmp_path, capsys):
 
 # --- progress ------------------------------------------------------------------------------------------
 def test_plain_progress_lines_when_not_a_terminal(capsys):
-    from converters.commands.batch import Progress
+    from mineconv.cli.batch import Progress
 
     progress = Progress(quiet=False, bar=False, every=0.0)
     progress.start(3)
@@ -454,7 +454,7 @@ def test_plain_progress_lines_when_not_a_terminal(capsys):
 
 def test_progress_bar_on_a_terminal(capsys):
     require_module("tqdm")
-    from converters.commands.batch import Progress
+    from mineconv.cli.batch import Progress
 
     progress = Progress(quiet=False, bar=True)
     progress.start(2)
@@ -466,7 +466,7 @@ def test_progress_bar_on_a_terminal(capsys):
 
 
 def test_quiet_prints_failures_and_the_summary_only(capsys):
-    from converters.commands.batch import Progress
+    from mineconv.cli.batch import Progress
 
     progress = Progress(quiet=True, bar=True, every=0.0)
     progress.start(2)

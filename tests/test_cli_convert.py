@@ -8,8 +8,8 @@ import sys
 
 import pytest
 
-from converters import LossyConversionWarning, dumps, parse, read
-from converters.cli import main
+from mineconv import LossyConversionWarning, dumps, parse, read
+from mineconv.cli import main
 from tests.conftest import SAMPLES
 
 SEED_TXT = "1??\n12?\n01?\n"

@@ -6,12 +6,12 @@ import itertools
 import numpy as np
 import pytest
 
-from converters import (FormatError, LossyConversionError, MineconvError, Puzzle, PuzzleError,
+from mineconv import (FormatError, LossyConversionError, MineconvError, Puzzle, PuzzleError,
                         build_system, check_assignment, dumps, get_format, parse, register_format)
-from converters.generate import full_reveal, mine_counts, place_mines
-from converters.header import header_text, read_header
-from converters import registry
-from converters.registry import guess_format
+from mineconv.generate import full_reveal, mine_counts, place_mines
+from mineconv.formats.header import header_text, read_header
+from mineconv import registry
+from mineconv.registry import guess_format
 
 
 def test_puzzle_validation_messages():

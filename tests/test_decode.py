@@ -7,12 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from converters.answer import Answer, decode_answer
-from converters.cli import main
-from converters.errors import SolutionSyntaxError, VerificationError
-from converters.formats.native import canonical_text
-from converters.puzzle import Puzzle
-from converters.registry import write
+from mineconv.solve.answer import Answer, decode_answer
+from mineconv.cli import main
+from mineconv.errors import SolutionSyntaxError, VerificationError
+from mineconv.formats.notations.native import canonical_text
+from mineconv.model.puzzle import Puzzle
+from mineconv.registry import write
 
 from conftest import require_tool
 
@@ -230,7 +230,7 @@ def test_decode_answer_from_stdin(tmp_path, capsys, monkeypatch):
 
 
 # every external solver's own answer file, decoded against the model file mineconv wrote ----------
-from converters import solvers as bridge  # noqa: E402
+from mineconv.solve import solvers as bridge # noqa: E402
 
 EXTERNAL = [s for s in bridge.solver_names() if bridge.get_solver(s).program]
 LIVE_BOARDS = [(UNIQUE, "solved"), (UNIQUE.replace(mines=8), "solved"), (SEED.replace(mines=3), "infeasible"),
@@ -291,7 +291,7 @@ def test_tampered_named_answer_exits_3(tmp_path, capsys):
 
 from hypothesis import given, settings, strategies as st  # noqa: E402
 
-from converters.errors import MineconvError  # noqa: E402
+from mineconv.errors import MineconvError  # noqa: E402
 
 
 @settings(max_examples=150, deadline=None)
@@ -305,7 +305,7 @@ def test_any_literal_list_decodes_or_raises_our_error(lits, mines):
         assert exc.exit_status in (2, 3)
         return
     assert dec.status == "solved"
-    from converters.system import check_assignment
+    from mineconv.model.system import check_assignment
     assert check_assignment(puzzle, dec.grid) is None
 
 

@@ -7,11 +7,11 @@ from typing import List, Optional, Set, Tuple
 
 import pytest
 
-from converters.encode import (CARD_ENCODINGS, DEFAULT_CARD_ENCODING, cnf_clauses, encode_cnf, to_cnf,
-                               to_pulp)
-from converters.errors import FormatError, PuzzleError
-from converters.puzzle import Puzzle
-from converters.system import build_system, check_assignment
+from mineconv.encode import (CARD_ENCODINGS, DEFAULT_CARD_ENCODING, cnf_clauses, encode_cnf, to_cnf,
+                             to_pulp)
+from mineconv.errors import FormatError, PuzzleError
+from mineconv.model.puzzle import Puzzle
+from mineconv.model.system import build_system, check_assignment
 
 Solution = Tuple[int, ...]
 
@@ -190,7 +190,7 @@ def test_clauses_are_in_row_major_constraint_order() -> None:
 def test_big_board_encodes_fast() -> None:
     import time
 
-    from converters.generate import full_reveal, place_mines
+    from mineconv.generate import full_reveal, place_mines
 
     puzzle = full_reveal(place_mines(300, 300, density=0.2, seed=3))
     t = time.perf_counter()
@@ -270,7 +270,7 @@ def brute_force_vectorised(puzzle: Puzzle, mines: Optional[int] = None) -> Set[S
 
 def twenty_unknowns(rng: random.Random) -> Puzzle:
     """A 6x6 board from a real mine placement with 18-20 unknown cells, the rest mostly counts."""
-    from converters.generate import full_reveal, place_mines
+    from mineconv.generate import full_reveal, place_mines
 
     board = full_reveal(place_mines(6, 6, mines=rng.randint(5, 9), seed=rng.randint(0, 10 ** 6)))
     cells = list(board.cells)

@@ -13,17 +13,17 @@ from typing import List
 import numpy as np
 import pytest
 
-from converters.encode import ClauseArrays, _block_pattern, cnf_clauses, encode_cnf
-from converters.errors import PuzzleError
-from converters.formats import _columns
-from converters.formats._linear import EMPTY_ROW, PLACEHOLDER, LinearModel, linear_model
-from converters.formats._text import Lines, add_rc, chunks
-from converters.formats.cplex_lp import write_lp
-from converters.formats.dimacs import clause_text
-from converters.generate import random_puzzle
-from converters.header import _var_lines, header_text
-from converters.puzzle import Puzzle
-from converters.system import LinearSystem, build_system
+from mineconv.encode.cnf import ClauseArrays, _block_pattern, cnf_clauses, encode_cnf
+from mineconv.errors import PuzzleError
+from mineconv.bulk import columns as _columns
+from mineconv.encode.linear import EMPTY_ROW, PLACEHOLDER, LinearModel, linear_model
+from mineconv.bulk.items import Lines, add_rc, chunks
+from mineconv.formats.models.cplex_lp import write_lp
+from mineconv.formats.models.dimacs import clause_text
+from mineconv.generate import random_puzzle
+from mineconv.formats.header import _var_lines, header_text
+from mineconv.model.puzzle import Puzzle
+from mineconv.model.system import LinearSystem, build_system
 
 
 def reference_cnf_clauses(system: LinearSystem) -> ClauseArrays:

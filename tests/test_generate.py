@@ -4,12 +4,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from converters.cli import main
-from converters.errors import MineconvError
-from converters.formats.native import read_native
-from converters.generate import (_label_regions, full_reveal, game_reveal, mine_counts, place_mines,
+from mineconv.cli import main
+from mineconv.errors import MineconvError
+from mineconv.formats.notations.native import read_native
+from mineconv.generate import (_label_regions, full_reveal, game_reveal, mine_counts, place_mines,
                                  random_puzzle)
-from converters.system import check_assignment
+from mineconv.model.system import check_assignment
 
 
 def _mine_grid(puzzle_cells: str, rows: int, cols: int) -> np.ndarray:
@@ -177,7 +177,7 @@ def test_generate_count_writes_a_folder_of_reproducible_boards(tmp_path):
 
 
 def test_generate_count_in_another_format(tmp_path):
-    from converters.registry import dumps
+    from mineconv.registry import dumps
 
     folder = tmp_path / "boards"
     assert main(["generate", "--rows", "5", "--cols", "5", "--mines", "4", "--seed", "3", "--count", "2",

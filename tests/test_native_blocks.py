@@ -14,10 +14,10 @@ import pytest
 from lark import Lark
 from lark.exceptions import UnexpectedInput
 
-from converters.errors import MineconvError, PuzzleError, PuzzleSyntaxError
-from converters.formats.native import _HEADER_KEYS, _note, decode_row, read_native
-from converters.grammar import normalise_newlines, syntax_error
-from converters.puzzle import Puzzle
+from mineconv.errors import MineconvError, PuzzleError, PuzzleSyntaxError
+from mineconv.formats.notations.native import _HEADER_KEYS, _note, decode_row, read_native
+from mineconv.grammar import normalise_newlines, syntax_error
+from mineconv.model.puzzle import Puzzle
 
 ROW_GRAMMAR = r"""
 start: (_item? _NL)*
@@ -144,7 +144,7 @@ def test_block_reader_matches_row_reader(seed: int) -> None:
 
 
 def test_a_block_is_one_token() -> None:
-    from converters.formats.native import _parser
+    from mineconv.formats.notations.native import _parser
 
     tokens = [t.type for t in _parser().lex("# n\nmines: 3\n??1\n  ?2?  \n1,?,?\n\n???  # c\n??1\n")]
     assert tokens == ["COMMENT", "_NL", "HEADER", "_NL", "ROWS", "_NL", "_NL", "ROWS", "COMMENT", "_NL",

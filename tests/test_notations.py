@@ -7,8 +7,8 @@ import subprocess
 import numpy as np
 import pytest
 
-from converters import MineconvError, Puzzle, PuzzleSyntaxError, dumps, parse, read
-from converters.formats.mathprog_dat import dat_section
+from mineconv import MineconvError, Puzzle, PuzzleSyntaxError, dumps, parse, read
+from mineconv.formats.notations.mathprog_dat import dat_section
 from tests.conftest import SAMPLES, require_tool
 
 SEED = Puzzle.from_rows(["1??", "12?", "01?"])

@@ -4,9 +4,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from converters import Puzzle
-from converters.generate import full_reveal, place_mines
-from converters.propagation import LEVELS, propagate
+from mineconv import Puzzle
+from mineconv.generate import full_reveal, place_mines
+from mineconv.analysis.propagation import LEVELS, propagate
 
 from brute import brute_force, random_board
 

@@ -6,8 +6,8 @@ import warnings
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from converters import LossyConversionWarning, MineconvError, Puzzle, dumps
-from converters.registry import format_names, get_format
+from mineconv import LossyConversionWarning, MineconvError, Puzzle, dumps
+from mineconv.registry import format_names, get_format
 from tests.conftest import SAMPLES
 
 READERS = format_names("puzzle", "read")

@@ -1,5 +1,5 @@
 """Every solver file mineconv writes, read by the real tools: right verdict, and the printed answer meets
-every count (converters.system.check_assignment).
+every count (mineconv.model.system.check_assignment).
 
 The output parsing here is deliberately minimal (the strict answer readers live in converters/formats/sol_*):
 each helper returns (feasible, values) where values maps a DIMACS id, a column name or a cell to 0/1.
@@ -15,12 +15,12 @@ import numpy as np
 import pytest
 
 from conftest import require_module, require_tool
-from converters import registry
-from converters.encode import to_cnf
-from converters.generate import full_reveal, place_mines
-from converters.naming import parse_var_name
-from converters.puzzle import Puzzle
-from converters.system import check_assignment
+from mineconv import registry
+from mineconv.encode.cnf import to_cnf
+from mineconv.generate import full_reveal, place_mines
+from mineconv.model.naming import parse_var_name
+from mineconv.model.puzzle import Puzzle
+from mineconv.model.system import check_assignment
 
 Answer = Tuple[bool, Dict]
 

@@ -6,12 +6,12 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from converters import Puzzle
-from converters.analysis import analyze
-from converters.cli import main
-from converters.generate import random_puzzle
-from converters.registry import read
-from converters.render import COLOURS, DIGIT_COLOURS, heat_colour, render_svg
+from mineconv import Puzzle
+from mineconv.analysis.core import analyze
+from mineconv.cli import main
+from mineconv.generate import random_puzzle
+from mineconv.registry import read
+from mineconv.render import COLOURS, DIGIT_COLOURS, heat_colour, render_svg
 
 from conftest import SAMPLES
 

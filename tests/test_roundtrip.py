@@ -7,10 +7,10 @@ import warnings
 import numpy as np
 import pytest
 
-from converters import (FormatError, LossyConversionError, LossyConversionWarning, Puzzle, dumps, parse)
-from converters.cli import main
-from converters.registry import format_names, get_format, losses
-from converters.puzzle import neighbour_limit
+from mineconv import (FormatError, LossyConversionError, LossyConversionWarning, Puzzle, dumps, parse)
+from mineconv.cli import main
+from mineconv.registry import format_names, get_format, losses
+from mineconv.model.puzzle import neighbour_limit
 
 NOTATIONS = format_names("puzzle", "write")
 

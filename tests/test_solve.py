@@ -11,11 +11,11 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from converters import solvers as bridge
-from converters.cli import main
-from converters.formats.native import canonical_text
-from converters.puzzle import Puzzle
-from converters.system import build_system, check_assignment
+from mineconv.solve import solvers as bridge
+from mineconv.cli import main
+from mineconv.formats.notations.native import canonical_text
+from mineconv.model.puzzle import Puzzle
+from mineconv.model.system import build_system, check_assignment
 
 from conftest import require_module, require_tool
 
@@ -204,7 +204,7 @@ def test_solver_answering_garbage_is_a_solver_error(tmp_path, capsys, monkeypatc
 
 
 def test_solve_takes_the_model_file_mineconv_wrote(tmp_path, capsys):
-    from converters.registry import write
+    from mineconv.registry import write
     cnf = tmp_path / "u.cnf"
     write(BOARDS["unique"], cnf, "cnf")
     rc, out, _ = run(capsys, "solve", cnf, "--json")

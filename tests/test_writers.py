@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from converters import registry
-from converters.cli import main
-from converters.generate import full_reveal, place_mines
-from converters.header import read_header
-from converters.puzzle import Puzzle
+from mineconv import registry
+from mineconv.cli import main
+from mineconv.generate import full_reveal, place_mines
+from mineconv.formats.header import read_header
+from mineconv.model.puzzle import Puzzle
 
 HERE = Path(__file__).resolve().parent
 GOLDEN = HERE / "golden"
@@ -171,7 +171,7 @@ def test_columns_in_id_order() -> None:
 
 @pytest.mark.parametrize("fmt", ["lp", "mps", "fixed-mps", "smt2"])
 def test_names_are_the_naming_module_s_and_legal_everywhere(fmt: str) -> None:
-    from converters.naming import con_name, var_name
+    from mineconv.model.naming import con_name, var_name
 
     puzzle = Puzzle.from_rows(["1??*?", "12?.?", "01???"], mines=5)
     text = registry.dumps(puzzle, fmt)
@@ -181,8 +181,8 @@ def test_names_are_the_naming_module_s_and_legal_everywhere(fmt: str) -> None:
     assert cells <= words
     assert {w for w in words if re.fullmatch(r"x\d+_\d+", w)} == cells
     if fmt != "smt2":
-        from converters.encode import constraint_rows
-        from converters.system import build_system
+        from mineconv.encode.linear import constraint_rows
+        from mineconv.model.system import build_system
 
         system = build_system(puzzle)
         # every count with an unknown neighbour; (2, 0) shows 0 with none around it: nothing to state
@@ -196,7 +196,7 @@ def test_names_are_the_naming_module_s_and_legal_everywhere(fmt: str) -> None:
 def test_bulk_number_text_matches_str() -> None:
     import numpy as np
 
-    from converters.formats._text import Lines, ascii_numbers, fixed_field
+    from mineconv.bulk.items import Lines, ascii_numbers, fixed_field
 
     values = np.array([0, 1, 9, 10, 99, 100, 999, 1000, 9999, 10000, 10001, 99999999, 100000000,
                        123456789012, 16000000])

@@ -5,7 +5,7 @@ from typing import Dict, List, Optional, Tuple
 
 import numpy as np
 
-from ..puzzle import Puzzle
+from ..model.puzzle import Puzzle
 
 
 def symbol_table(mapping: Dict[str, str]) -> np.ndarray:

@@ -1,0 +1,77 @@
+"""The `mineconv` command line: each subcommand is one module of this package with register(subparsers)."""
+from __future__ import annotations
+
+import argparse
+import importlib
+import os
+import pkgutil
+import sys
+import warnings
+from typing import List, Optional
+
+from .. import __version__
+from ..errors import MineconvError
+from ..model.puzzle import Puzzle
+from ..registry import read
+
+EXAMPLES = """examples:
+  mineconv solve samples/dusautoy-6x6.txt
+  mineconv convert samples/seed-3x3.txt -o seed.cnf
+  mineconv convert board.mine -o board.lp --strict
+  mineconv info samples/dusautoy-6x6.txt
+  mineconv formats
+"""
+
+
+def load_puzzle(path: str, fmt: Optional[str] = None, mines: Optional[int] = None) -> Puzzle:
+    """Read a puzzle for a command; --mines overrides its total mine count."""
+    puzzle = read(path, fmt)
+    if mines is not None:
+        puzzle = puzzle.replace(mines=mines)
+    return puzzle
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser with every subcommand module registered."""
+    ap = argparse.ArgumentParser(
+        prog="mineconv", description="Convert Minesweeper puzzles to solver files and read the answers back.",
+        epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--version", action="version", version=f"mineconv {__version__}")
+    sub = ap.add_subparsers(dest="command", metavar="COMMAND")
+    for mod in sorted(m.name for m in pkgutil.iter_modules(__path__)):
+        importlib.import_module(f"{__name__}.{mod}").register(sub)
+    return ap
+
+
+def _show_warning(message, category, filename, lineno, file=None, line=None) -> None:
+    print(f"mineconv: warning: {message}", file=sys.stderr)
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    """Run the CLI; returns the exit status (0 ok, 1 infeasible/failed items, 2 bad input, 3 wrong answer)."""
+    ap = build_parser()
+    args = ap.parse_args(argv)
+    if not getattr(args, "func", None):
+        ap.print_help(sys.stderr)
+        return 2
+    old = warnings.showwarning
+    warnings.showwarning = _show_warning
+    try:
+        return int(args.func(args) or 0)
+    except MineconvError as exc:
+        print(f"mineconv: {exc}", file=sys.stderr)
+        return exc.exit_status
+    except BrokenPipeError:
+        # the reader of our stdout went away (e.g. `| head`): not an error of ours
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 0
+    except KeyboardInterrupt:
+        print("mineconv: interrupted", file=sys.stderr)
+        return 130
+    finally:
+        warnings.showwarning = old
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

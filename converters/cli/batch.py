@@ -1,0 +1,128 @@
+"""mineconv batch: convert files, folders and globs into several formats at once, in parallel."""
+from __future__ import annotations
+
+import argparse
+import signal
+import sys
+import time
+from typing import Any, Dict
+
+from ..batch.runner import FAILED, default_jobs, run_batch, stderr_is_terminal
+from ..errors import MineconvError
+
+
+class Progress:
+    """A tqdm bar on a terminal, plain progress lines otherwise; failures are always printed in full."""
+
+    def __init__(self, quiet: bool, bar: bool, every: float = 2.0) -> None:
+        self.quiet = quiet
+        self.bar: Any = None
+        self.use_bar = bar and not quiet
+        self.every = every
+        self.total = 0
+        self.done = 0
+        self.failed = 0
+        self.last = time.monotonic()
+
+    def start(self, total: int) -> None:
+        """Called once with the number of inputs."""
+        self.total = total
+        if self.use_bar:
+            try:
+                from tqdm import tqdm
+            except ImportError:  # the progress extra is optional: fall back to plain lines
+                self.use_bar = False
+            else:
+                self.bar = tqdm(total=total, unit="file", file=sys.stderr, dynamic_ncols=True)
+
+    def record(self, rec: Dict[str, Any]) -> None:
+        """Called once per finished input."""
+        self.done += 1
+        for warning in rec.get("warnings", ()):
+            self._print(f"mineconv: warning: {rec['input']}: {warning}")
+        if rec["status"] == FAILED:
+            self.failed += 1
+            self._print(f"mineconv: {rec['error']}")
+        if self.bar is not None:
+            self.bar.update(1)
+        elif not self.quiet:
+            now = time.monotonic()
+            if now - self.last >= self.every:
+                self.last = now
+                print(f"mineconv batch: {self.done}/{self.total} done, {self.failed} failed",
+                      file=sys.stderr, flush=True)
+
+    def _print(self, text: str) -> None:
+        if self.bar is not None:
+            self.bar.write(text, file=sys.stderr)
+        else:
+            print(text, file=sys.stderr, flush=True)
+
+    def close(self, summary: str) -> None:
+        """Finish the bar and print the summary line."""
+        if self.bar is not None:
+            self.bar.close()
+        print(f"mineconv batch: {summary}", file=sys.stderr, flush=True)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run the batch; exit 0 when every input converted or was kept, 1 when any failed."""
+    if args.jobs is not None and args.jobs < 1:
+        raise MineconvError(f"-j must be at least 1, got {args.jobs}")
+    options: Dict[str, Any] = {}
+    if args.card_encoding:
+        options["card_encoding"] = args.card_encoding
+    progress = Progress(args.quiet, stderr_is_terminal())
+    try:
+        result = run_batch(args.inputs, args.output, args.to, jobs=args.jobs, from_=args.from_,
+                           strict=args.strict, skip_existing=args.skip_existing, manifest=args.manifest,
+                           fsync=args.fsync, options=options, executor=args.executor,
+                           scheduler=args.scheduler, on_record=progress.record, on_start=progress.start)
+    finally:
+        if progress.bar is not None:
+            progress.bar.close()
+    progress.close(result.summary())
+    if result.interrupted:
+        return 128 + int(result.signal or signal.SIGINT)
+    return 1 if result.count(FAILED) else 0
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    """Add the subcommand."""
+    p = sub.add_parser(
+        "batch", help="convert many puzzles into several formats, in parallel",
+        description="Convert every input into each format named with -t.\n\n"
+                    "An input is a file, a folder (recursed: files with a puzzle extension, or every file\n"
+                    "with --from) or a glob. It gives OUTDIR/<path below the folder or the glob's fixed\n"
+                    "part><format extension>; nothing is ever written outside OUTDIR. Each output is\n"
+                    "written to a temp file and renamed, so no run leaves a truncated file.\n"
+                    "A bad input is reported as FILE:LINE:COL: message and the run goes on; the exit\n"
+                    "status is 1 when any input failed. With --executor dask the workers must see the\n"
+                    "inputs and OUTDIR under the same paths (a shared file system).",
+        epilog="examples:\n"
+               "  mineconv batch puzzles/ -o out -t cnf,lp\n"
+               "  mineconv batch 'boards/**/*.txt' -o out -t .cnf -j 2 --manifest out/manifest.jsonl\n"
+               "  mineconv batch puzzles/ -o out -t cnf --skip-existing      # resume a stopped run\n"
+               "  mineconv batch puzzles/ -o /shared/out -t mps --executor dask --scheduler tcp://head:8786",
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("inputs", nargs="+", metavar="INPUT", help="puzzle files, folders or glob patterns")
+    p.add_argument("-o", "--output", required=True, metavar="OUTDIR", help="output folder (created if needed)")
+    p.add_argument("-t", "--to", required=True, action="append", metavar="FORMAT[,FORMAT...]",
+                   help="output formats by name or extension (cnf, .lp); repeat or separate with commas")
+    p.add_argument("-j", "--jobs", type=int, metavar="N",
+                   help=f"worker processes (default: all cores, here {default_jobs()})")
+    p.add_argument("--skip-existing", action="store_true",
+                   help="keep outputs newer than their input (resume an interrupted run)")
+    p.add_argument("--manifest", metavar="FILE",
+                   help="write JSON lines: input, status, outputs with size and sha256, error")
+    p.add_argument("--from", dest="from_", metavar="NAME", help="input notation (default: by extension/content)")
+    p.add_argument("--strict", action="store_true", help="fail an input whose conversion would drop information")
+    p.add_argument("--card-encoding", metavar="NAME", help="CNF cardinality encoding for the total mine count")
+    p.add_argument("--fsync", action="store_true",
+                   help="flush every output to disk before renaming it (slow; survives power loss)")
+    p.add_argument("-q", "--quiet", action="store_true", help="no progress; failures and the summary only")
+    p.add_argument("--executor", choices=("local", "dask"), default="local",
+                   help="local processes (default) or a Dask cluster (pip install 'mineconv[dask]')")
+    p.add_argument("--scheduler", metavar="ADDRESS", help="Dask scheduler address, with --executor dask")
+    p.set_defaults(func=run)
+

@@ -1,0 +1,35 @@
+"""mineconv info: what a puzzle holds."""
+from __future__ import annotations
+
+import argparse
+import json
+
+from . import load_puzzle
+
+
+def run(args: argparse.Namespace) -> int:
+    """Print size and cell counts."""
+    p = load_puzzle(args.input, args.from_)
+    data = {"rows": p.rows, "cols": p.cols, **p.stats, "mines": p.mines, "name": p.name}
+    if args.json:
+        print(json.dumps(data))
+        return 0
+    if p.name:
+        print(f"name:        {p.name}")
+    print(f"size:        {p.rows} x {p.cols} ({p.rows * p.cols} cells)")
+    print(f"unknown:     {data['unknown']}")
+    print(f"revealed:    {data['revealed']}")
+    print(f"known mines: {data['known_mines']}")
+    if data["known_safe"]:
+        print(f"known safe:  {data['known_safe']}")
+    print(f"total mines: {p.mines if p.mines is not None else 'not given'}")
+    return 0
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    """Add the subcommand."""
+    p = sub.add_parser("info", help="size and cell counts of a puzzle")
+    p.add_argument("input", help="puzzle file, or - for stdin")
+    p.add_argument("--from", dest="from_", metavar="NAME", help="input notation (see `mineconv formats`)")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(func=run)

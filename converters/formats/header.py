@@ -1,0 +1,119 @@
+"""The self-describing comment header every solver file starts with, and reading a puzzle back from it.
+
+Layout, in the file format's own comment syntax (prefix P = 'c', '\\', '*', '#' or ';'):
+
+    P mineconv 0.1.0 <format title>
+    P name: <name>                      (when the puzzle has one)
+    P mines: <N>                        (total mine count, when given)
+    P grid <row 0 of the canonical grid>
+    ...
+    P vars: <k> cell variables ...      (the numbering rule, one line)
+    P var <id> <row> <col> <name>       (one line per variable: the variable map)
+    P <extra lines the writer adds>
+"""
+from __future__ import annotations
+
+import re
+import weakref
+from typing import Any, Iterable, List, Optional, Tuple
+
+import numpy as np
+
+from .. import __version__
+from ..errors import SolutionSyntaxError
+from ..model.puzzle import Puzzle
+from ..model.system import LinearSystem
+
+PREFIXES = ("c", "\\", "*", "#", ";")
+_FIRST = re.compile(r"(c|\\|\*|#|;) mineconv (\S+)")
+
+
+def header_text(puzzle: Puzzle, system: LinearSystem, prefix: str, title: str,
+                extra: Iterable[str] = ()) -> str:
+    """The comment block for the top of a solver file (ends with a newline)."""
+    p = prefix + " "
+    lines = [f"{p}mineconv {__version__} {title}"]
+    if puzzle.name is not None:
+        lines.append(f"{p}name: {puzzle.name}")
+    total = puzzle.mines if system.total is None else system.total + puzzle.known_mine_count
+    if total is not None:
+        lines.append(f"{p}mines: {total}")
+    lines.extend(p + "grid " + row for row in puzzle.grid_lines())
+    k = system.num_vars
+    lines.append(f"{p}vars: {k} cell variables, ids 1..{k} in row-major order over the unknown cells; "
+                 "name x<row>_<col>, 0-based")
+    lines.extend(p + line for line in extra)
+    head = "\n".join(lines) + "\n"
+    if k:
+        from ..bulk.items import CHUNK, chunks
+
+        shape = (puzzle.rows, puzzle.cols)
+        if k <= CHUNK:
+            return head + _var_map(p, system.var_rc, shape)
+        for start, stop in chunks(k):
+            head += _var_lines(p, system.var_rc[start:stop], start + 1, shape)
+    return head
+
+
+# the last variable map made: (weak reference to the system's var_rc, board shape, prefix, text). A batch
+# writes CNF and LP of one board in turn from one system: the second file only swaps the comment prefix.
+_LAST_MAP: Optional[Tuple[Any, Tuple[int, int], str, str]] = None
+
+
+def _var_map(p: str, rc: np.ndarray, shape: Tuple[int, int]) -> str:
+    """The whole variable map of a board (one chunk), reusing the last one made from the same array."""
+    global _LAST_MAP
+    last = _LAST_MAP
+    if last is not None and last[0]() is rc and last[1] == shape:
+        old, text = last[2], last[3]
+        if old == p:
+            return text
+        return p + text[len(old):].replace("\n" + old + "var ", "\n" + p + "var ")
+    text = _var_lines(p, rc, 1, shape)
+    _LAST_MAP = (weakref.ref(rc), shape, p, text)
+    return text
+
+
+def _var_lines(p: str, rc: np.ndarray, first: int, shape: Tuple[int, int]) -> str:
+    """'<p>var <id> <row> <col> x<row>_<col>' lines for variables first.. at these cells of a board."""
+    # built in bulk (numpy byte columns): a Python loop or np.char costs seconds on a million cells
+    from ..bulk.columns import byte_rows, cell_text, number_text
+    from ..bulk.items import squeeze
+
+    n = rc.shape[0]
+    ids = number_text(np.arange(first, first + n), prefix=(p + "var ").encode("ascii"))
+    cells = cell_text(shape, (b" ", "r", b" ", "c", b" x", "r", b"_", "c", b"\n"), rc[:, 0], rc[:, 1])
+    return squeeze(byte_rows(n, [ids, cells]))
+
+
+def read_header(text: str, source: str = "<string>") -> Optional[Puzzle]:
+    """The puzzle recorded in a mineconv file's comment header, or None when there is no header."""
+    lines = text.lstrip("\ufeff").splitlines()
+    start = next((i for i, ln in enumerate(lines[:5]) if _FIRST.match(ln)), None)
+    if start is None:
+        return None
+    prefix = lines[start][0]
+    rows: List[str] = []
+    name: Optional[str] = None
+    mines: Optional[int] = None
+    for ln in lines[start + 1:]:
+        if not ln.startswith(prefix + " "):
+            break
+        body = ln[2:]
+        if body.startswith("grid "):
+            rows.append(body[5:])
+        elif body.startswith("name: "):
+            name = body[6:]
+        elif body.startswith("mines: "):
+            try:
+                mines = int(body[7:])
+            except ValueError:
+                raise SolutionSyntaxError(f"bad mine count in the header: {body!r}", source=source) from None
+        elif body.startswith("var"):
+            break
+    if not rows:
+        raise SolutionSyntaxError("mineconv header without a grid", source=source, line=start + 1)
+    try:
+        return Puzzle.from_rows(rows, mines=mines, name=name)
+    except Exception as exc:  # a damaged header is bad input, reported as such
+        raise SolutionSyntaxError(f"the header's grid is damaged: {exc}", source=source) from None

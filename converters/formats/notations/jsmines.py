@@ -1,0 +1,101 @@
+"""JSMinesweeper position files (.mine), as David Hill's JSMinesweeper saves and loads them.
+
+    30x16x99          width x height x total mines (known mines included)
+    HHH1F1HH...       height rows of width characters
+
+Cells, as JSMinesweeper's loader (newBoardFromString) reads them: 0-8 a revealed count, H hidden,
+F (also M and O) a flag, I a hidden cell already known to be a mine; the last three are treated here
+as known mines, like F. JSMinesweeper takes any other character, and a missing one at the end of a
+short row, as hidden: this reader reports them instead, because a typo that silently becomes an
+unknown cell changes the puzzle. Lines after the last row are ignored by JSMinesweeper; here only
+blank ones are allowed. The writer emits what JSMinesweeper's "save position" writes: 0-8, H and F.
+"""
+from __future__ import annotations
+
+import re
+from typing import Any, List, TextIO
+
+from lark.exceptions import UnexpectedInput
+
+from ...errors import FormatError, PuzzleError, PuzzleSyntaxError
+from ...grammar import normalise_newlines, parser, syntax_error
+from ...model.puzzle import Puzzle
+from ...registry import register_format
+from .._rows import decode, lost_parts, symbol_table
+
+_TABLE = symbol_table({**{str(d): str(d) for d in range(9)}, "H": "?", "F": "*", "M": "*", "O": "*", "I": "*"})
+_OUT = str.maketrans({"?": "H", "*": "F", ".": "H"})
+
+
+def read_mine(text: str, source: str = "<string>") -> Puzzle:
+    """Parse a JSMinesweeper position file."""
+    text = normalise_newlines(text)
+    body = text if text.endswith("\n") else text + "\n"
+    try:
+        tree = parser("jsmines").parse(body)
+    except UnexpectedInput as exc:
+        err = syntax_error(exc, body, source, "a JSMinesweeper file")
+        if err.line == 1:
+            err.message = "the first line must be the header WIDTHxHEIGHTxMINES, e.g. 30x16x99"
+            err.column = 1
+        raise err from None
+    lines = body.split("\n")
+
+    def fail(msg: str, line: int, col: int) -> PuzzleSyntaxError:
+        return PuzzleSyntaxError(msg, source=source, line=line, column=col, line_text=lines[line - 1])
+
+    head, *items = tree.children
+    width, height, mines = (int(v) for v in re.findall(r"\d+", str(head.children[0])))
+    if width < 1 or height < 1:
+        raise fail(f"the board must be at least 1 x 1, the header says {width} x {height}", 1, 1)
+    rows: List[str] = []
+    for item in items:
+        tok = item.children[0]
+        if len(rows) == height:
+            raise fail(f"more rows than the {height} the header announces", tok.line, tok.column)
+        if tok.line != len(rows) + 2:
+            raise fail(f"a blank line where row {len(rows) + 1} of {height} should be", len(rows) + 2, 1)
+        s = str(tok)
+        cells, bad = decode(s, _TABLE)
+        if cells is None:
+            raise fail(f"{s[bad]!r} is not a JSMinesweeper cell (0-8 count, H hidden, F/M/O/I mine)",
+                       tok.line, bad + 1)
+        if len(cells) != width:
+            raise fail(f"row {len(rows) + 1} has {len(cells)} cells, the header says the board is {width} wide",
+                       tok.line, min(len(cells), width) + 1)
+        rows.append(cells)
+    if len(rows) < height:
+        line = len(rows) + 2
+        raise fail(f"only {len(rows)} rows, the header says {height}", min(line, len(lines)), 1)
+    try:
+        return Puzzle.from_rows(rows, mines=mines)
+    except PuzzleError as exc:
+        if exc.cell is not None:
+            r, c = exc.cell
+            raise fail(exc.message, r + 2, c + 1) from None
+        raise fail(exc.message, 1, 1) from None
+
+
+def write_mine(puzzle: Puzzle, out: TextIO, **options: Any) -> None:
+    """Write the header and the rows (known safe cells become H: JSMinesweeper has no such cell)."""
+    if puzzle.mines is None:
+        raise FormatError("a JSMinesweeper file must state the total number of mines and this puzzle has none; "
+                          "give it with --mines N")
+    out.write(f"{puzzle.cols}x{puzzle.rows}x{puzzle.mines}\n")
+    out.write("\n".join(puzzle.grid_lines()).translate(_OUT) + "\n")
+
+
+def _losses(puzzle: Puzzle, **options: Any) -> List[str]:
+    return lost_parts(puzzle, mines_as=None, safe_as="hidden", total=False)
+
+
+def detect_mine(text: str) -> bool:
+    """True when the first line is a WxHxM header and the next is a row of JSMinesweeper cells."""
+    lines = normalise_newlines(text[:20000]).split("\n")
+    return (len(lines) > 1 and re.fullmatch(r"[ \t]*\d+[ \t]*x[ \t]*\d+[ \t]*x[ \t]*\d+[ \t]*", lines[0]) is not None
+            and re.fullmatch(r"[0-8HFMOI]+", lines[1]) is not None)
+
+
+register_format("mine", [".mine"], "puzzle", reader=read_mine, writer=write_mine, detect=detect_mine, losses=_losses,
+                aliases=("jsminesweeper",),
+                description="JSMinesweeper position: WxHxM header, rows of 0-8, H hidden, F flagged mine")

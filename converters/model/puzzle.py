@@ -1,0 +1,213 @@
+"""The one in-memory model every reader produces and every writer consumes."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from functools import cached_property, lru_cache
+from typing import Iterable, Iterator, Optional, Sequence, Tuple
+
+import numpy as np
+
+from ..errors import PuzzleError
+
+UNKNOWN = "?"
+MINE = "*"
+SAFE = "."
+CELL_SYMBOLS = "?012345678*."
+
+# int8 codes of Puzzle.codes(): counts keep their value
+CODE_UNKNOWN = -1
+CODE_MINE = 9
+CODE_SAFE = 10
+
+_CODE_TABLE = np.full(256, -2, dtype=np.int8)
+for _d in range(9):
+    _CODE_TABLE[ord(str(_d))] = _d
+_CODE_TABLE[ord(UNKNOWN)] = CODE_UNKNOWN
+_CODE_TABLE[ord(MINE)] = CODE_MINE
+_CODE_TABLE[ord(SAFE)] = CODE_SAFE
+
+NEIGHBOUR_OFFSETS: Tuple[Tuple[int, int], ...] = (
+    (-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1))
+
+
+def neighbour_count(mask: np.ndarray) -> np.ndarray:
+    """(rows, cols) int8: how many of each cell's 8 neighbours are set in the boolean grid."""
+    R, C = mask.shape
+    pad = np.zeros((R + 2, C + 2), dtype=np.int8)
+    pad[1:-1, 1:-1] = mask
+    count = np.zeros((R, C), dtype=np.int8)
+    for dr, dc in NEIGHBOUR_OFFSETS:
+        count += pad[1 + dr:1 + dr + R, 1 + dc:1 + dc + C]
+    return count
+
+
+@lru_cache(maxsize=64)
+def neighbour_limit(rows: int, cols: int) -> np.ndarray:
+    """How many neighbours each cell of a rows x cols grid has (8 inside, 5 on an edge, 3 in a corner).
+
+    Cached per shape (batches validate thousands of same-sized boards); the array is read-only.
+    """
+    r = np.arange(rows)
+    c = np.arange(cols)
+    nr = np.minimum(r + 1, rows - 1) - np.maximum(r - 1, 0) + 1
+    nc = np.minimum(c + 1, cols - 1) - np.maximum(c - 1, 0) + 1
+    out = (nr[:, None] * nc[None, :] - 1).astype(np.int8)
+    out.flags.writeable = False
+    return out
+
+
+@dataclass(frozen=True)
+class Puzzle:
+    """A Minesweeper board: each cell unknown '?', a count '0'-'8', a known mine '*' or known safe '.'.
+
+    `cells` is the row-major string of cell symbols; `mines` is the total number of mines on the whole
+    board (known mines included) when the puzzle states it.
+    """
+
+    rows: int
+    cols: int
+    cells: str
+    mines: Optional[int] = None
+    name: Optional[str] = None
+    notes: Tuple[str, ...] = field(default=())
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.notes, tuple):
+            object.__setattr__(self, "notes", tuple(self.notes))
+        self._validate()
+
+    # construction -------------------------------------------------------------------------------
+    @classmethod
+    def from_rows(cls, rows: Sequence[str], *, mines: Optional[int] = None, name: Optional[str] = None,
+                  notes: Iterable[str] = ()) -> "Puzzle":
+        """Build a puzzle from equal-length strings of cell symbols."""
+        rows = list(rows)
+        if not rows:
+            raise PuzzleError("the grid is empty")
+        width = len(rows[0])
+        for i, row in enumerate(rows):
+            if len(row) != width:
+                raise PuzzleError(f"row {i + 1} has {len(row)} cells, expected {width} (the grid must be "
+                                  "rectangular)", cell=(i, min(len(row), width)))
+        return cls(len(rows), width, "".join(rows), mines=mines, name=name, notes=tuple(notes))
+
+    def _validate(self) -> None:
+        if not isinstance(self.rows, int) or not isinstance(self.cols, int) or self.rows < 1 or self.cols < 1:
+            raise PuzzleError(f"the grid must be non-empty, got {self.rows} x {self.cols}")
+        if len(self.cells) != self.rows * self.cols:
+            raise PuzzleError(f"{len(self.cells)} cells given for a {self.rows} x {self.cols} grid")
+        try:
+            raw = self.cells.encode("ascii")
+        except UnicodeEncodeError:
+            raw = b""
+        codes = _CODE_TABLE[np.frombuffer(raw, dtype=np.uint8)] if raw else None
+        if codes is None or (codes == -2).any():
+            pos = next(i for i, ch in enumerate(self.cells) if ch not in CELL_SYMBOLS)
+            r, c = divmod(pos, self.cols)
+            raise PuzzleError(f"cell ({r}, {c}) has the symbol {self.cells[pos]!r}; expected one of "
+                              f"{CELL_SYMBOLS!r}", cell=(r, c))
+        codes = codes.reshape(self.rows, self.cols)
+        over = (codes >= 0) & (codes <= 8) & (codes > neighbour_limit(self.rows, self.cols))
+        if over.any():
+            r, c = (int(v) for v in np.argwhere(over)[0])
+            limit = int(neighbour_limit(self.rows, self.cols)[r, c])
+            raise PuzzleError(f"cell ({r}, {c}) shows {codes[r, c]} but has only {limit} neighbours",
+                              cell=(r, c))
+        if self.mines is not None:
+            if isinstance(self.mines, bool) or not isinstance(self.mines, int) or self.mines < 0:
+                raise PuzzleError(f"the total mine count must be a whole number >= 0, got {self.mines!r}")
+            if self.mines > self.rows * self.cols:
+                raise PuzzleError(f"the total mine count {self.mines} exceeds the {self.rows * self.cols} "
+                                  "cells of the board")
+        if self.name is not None and ("\n" in self.name or "\r" in self.name):
+            raise PuzzleError("the puzzle name must be a single line")
+        for note in self.notes:
+            if not isinstance(note, str) or "\n" in note or "\r" in note:
+                raise PuzzleError("each note must be a single line of text")
+        object.__setattr__(self, "_codes", codes)
+
+    # access -------------------------------------------------------------------------------------
+    def codes(self) -> np.ndarray:
+        """The grid as an int8 array: -1 unknown, 0-8 counts, 9 known mine, 10 known safe (read-only)."""
+        codes = self._codes  # type: ignore[attr-defined]
+        codes.flags.writeable = False
+        return codes
+
+    def __getitem__(self, rc: Tuple[int, int]) -> str:
+        r, c = rc
+        if not (0 <= r < self.rows and 0 <= c < self.cols):
+            raise IndexError(f"cell ({r}, {c}) is outside the {self.rows} x {self.cols} grid")
+        return self.cells[r * self.cols + c]
+
+    def count(self, r: int, c: int) -> Optional[int]:
+        """The number shown at (r, c), or None when the cell shows no number."""
+        ch = self[r, c]
+        return int(ch) if ch.isdigit() else None
+
+    def row(self, r: int) -> str:
+        """Row r as a string of cell symbols."""
+        return self.cells[r * self.cols:(r + 1) * self.cols]
+
+    def grid_lines(self) -> list:
+        """The rows of the grid as strings of cell symbols."""
+        c = self.cols
+        return [self.cells[i:i + c] for i in range(0, len(self.cells), c)]
+
+    def neighbours(self, r: int, c: int) -> Iterator[Tuple[int, int]]:
+        """The in-grid neighbours of (r, c), in row-major order."""
+        for dr, dc in NEIGHBOUR_OFFSETS:
+            rr, cc = r + dr, c + dc
+            if 0 <= rr < self.rows and 0 <= cc < self.cols:
+                yield rr, cc
+
+    def unknown_cells(self) -> list:
+        """The unknown cells in row-major order: cell i holds DIMACS variable i + 1."""
+        return [tuple(int(v) for v in rc) for rc in np.argwhere(self.codes() == CODE_UNKNOWN)]
+
+    def known_mine_cells(self) -> list:
+        """The known mines in row-major order."""
+        return [tuple(int(v) for v in rc) for rc in np.argwhere(self.codes() == CODE_MINE)]
+
+    @cached_property
+    def stats(self) -> dict:
+        """Counts of unknown, revealed, known-mine and known-safe cells."""
+        counts = np.bincount((self.codes().ravel() + 1).astype(np.int64), minlength=12)
+        return {
+            "unknown": int(counts[0]),
+            "revealed": int(counts[1:10].sum()),
+            "known_mines": int(counts[CODE_MINE + 1]),
+            "known_safe": int(counts[CODE_SAFE + 1]),
+        }
+
+    @property
+    def unknown_count(self) -> int:
+        """Number of unknown cells (the variables of every encoding)."""
+        return self.stats["unknown"]
+
+    @property
+    def known_mine_count(self) -> int:
+        """Number of cells marked as known mines."""
+        return self.stats["known_mines"]
+
+    # derived puzzles ----------------------------------------------------------------------------
+    def replace(self, **changes) -> "Puzzle":
+        """A copy with some fields changed (validated again)."""
+        return replace(self, **changes)
+
+    def with_mines_at(self, mine_cells: Iterable[Tuple[int, int]]) -> "Puzzle":
+        """The solved grid: unknown cells become '*' where listed and '.' elsewhere."""
+        buf = bytearray(self.cells.replace(UNKNOWN, SAFE), "ascii")
+        for r, c in mine_cells:
+            i = r * self.cols + c
+            if self.cells[i] == UNKNOWN:
+                buf[i] = ord(MINE)
+            elif self.cells[i] != MINE:
+                raise PuzzleError(f"cell ({r}, {c}) is {self.cells[i]!r}, not an unknown cell, and cannot "
+                                  "hold a mine", cell=(r, c))
+        return replace(self, cells=buf.decode("ascii"))
+
+    def __repr__(self) -> str:
+        extra = "".join(f", {k}={getattr(self, k)!r}" for k in ("mines", "name") if getattr(self, k) is not None)
+        if self.rows * self.cols <= 400:
+            return f"Puzzle.from_rows({self.grid_lines()!r}{extra})"
+        return f"<Puzzle {self.rows}x{self.cols}{extra}>"
