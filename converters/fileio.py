@@ -39,6 +39,12 @@ def decode_bytes(data: bytes, source: str) -> str:
 
 def read_input(path: PathLike) -> Tuple[str, str]:
     """Return (text, source name) of a file, or of stdin for '-'."""
+    data, src = read_bytes(path)
+    return decode_bytes(data, src), src
+
+
+def read_bytes(path: PathLike) -> Tuple[bytes, str]:
+    """Return (bytes, source name) of a file, or of stdin for '-'."""
     src = source_name(path)
     if str(path) == STDIO:
         data = sys.stdin.buffer.read()
@@ -53,7 +59,7 @@ def read_input(path: PathLike) -> Tuple[str, str]:
             raise MineconvError("permission denied", source=src) from None
         except OSError as exc:
             raise MineconvError(f"cannot read: {exc.strerror or exc}", source=src) from None
-    return decode_bytes(data, src), src
+    return data, src
 
 
 def locate(text: str, offset: int) -> Tuple[int, int, str]:

@@ -10,14 +10,22 @@ from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional, Sequence, TextIO, Tuple
 
 from .errors import FormatError, LossyConversionError, LossyConversionWarning, MineconvError
-from .fileio import PathLike, STDIO, atomic_output, read_input, source_name
+from .fileio import PathLike, STDIO, atomic_output, decode_bytes, read_bytes, source_name
 
 KINDS = ("puzzle", "model", "solution")
 
-Reader = Callable[..., Any]          # reader(text, source) -> Puzzle (puzzle kind) or an answer (solution kind)
+Reader = Callable[..., Any]          # reader(text, source, **read_options) -> Puzzle (puzzle kind) or an answer
 Writer = Callable[..., None]         # writer(puzzle, out: TextIO, **options) -> None
-Detector = Callable[[str], bool]     # detect(text) -> True when the content is certainly this format
+Detector = Callable[[Any], float]    # detect(text) -> confidence in [0, 1] that the content is this format
 Losses = Callable[..., List[str]]    # losses(puzzle, **options) -> what the format cannot express
+
+# Detection confidences (what detect() returns; True counts as LIKELY, False as NO). Content decides: the
+# highest confidence wins and a matching extension only breaks ties.
+CERTAIN = 1.0    # a signature no other notation has: a magic first line, a format tag, a binary layout
+LIKELY = 0.75    # syntax particular to this notation ('param R', 'array2d(', 'number(', 'letting')
+POSSIBLE = 0.5   # a generic shape that other notations share (a bare grid of symbols, a JSON matrix)
+WEAK = 0.25      # could be this, but only if nothing else fits
+NO = 0.0
 
 
 @dataclass(frozen=True)
@@ -34,6 +42,8 @@ class Format:
     description: str = ""
     autodetect: bool = True
     aliases: Tuple[str, ...] = field(default=())
+    binary: bool = False                                   # reader and detect take bytes, not text
+    read_options: Tuple[str, ...] = field(default=())      # keyword options the reader accepts
 
 
 _FORMATS: Dict[str, Format] = {}
@@ -44,14 +54,16 @@ _loaded = False
 def register_format(name: str, extensions: Sequence[str], kind: str, *, reader: Optional[Reader] = None,
                     writer: Optional[Writer] = None, detect: Optional[Detector] = None,
                     losses: Optional[Losses] = None, description: str = "", autodetect: bool = True,
-                    aliases: Sequence[str] = ()) -> Format:
+                    aliases: Sequence[str] = (), binary: bool = False,
+                    read_options: Sequence[str] = ()) -> Format:
     """Register a format by name and extensions (called at the bottom of each format module)."""
     if kind not in KINDS:
         raise ValueError(f"kind must be one of {KINDS}, not {kind!r}")
     if reader is None and writer is None:
         raise ValueError(f"format {name!r} needs a reader or a writer")
     exts = tuple(e.lower() if e.startswith(".") else "." + e.lower() for e in extensions)
-    fmt = Format(name, exts, kind, reader, writer, detect, losses, description, autodetect, tuple(aliases))
+    fmt = Format(name, exts, kind, reader, writer, detect, losses, description, autodetect, tuple(aliases),
+                 binary, tuple(read_options))
     _FORMATS[name] = fmt
     for alias in aliases:
         _ALIASES[alias] = name
@@ -115,18 +127,15 @@ def candidates_for_path(path: PathLike, *, kind: Optional[str] = None,
 
 
 def guess_format(path: PathLike, text: Optional[str] = None, *, kind: Optional[str] = "puzzle",
-                 direction: str = "read") -> Format:
-    """Pick a format by extension, then by content; FormatError when neither tells."""
+                 direction: str = "read", data: Optional[bytes] = None) -> Format:
+    """Pick a format by content (highest detect() confidence; a matching extension breaks ties), else by extension."""
     _load_all()
     cands = candidates_for_path(path, kind=kind, direction=direction) if str(path) != STDIO else []
-    if len(cands) == 1:
-        return cands[0]
-    if text is not None:
-        pool = cands or [f for f in formats(kind) if f.autodetect and _can(f, direction)]
-        hits = [f for f in pool if f.detect is not None and _safe_detect(f, text)]
-        if len(hits) >= 1 and (len(hits) == 1 or cands):
-            return hits[0]
-    if cands and direction == "write":
+    if text is not None or data is not None:
+        ranked = rank_formats(text, data, kind=kind, direction=direction, prefer=cands)
+        if ranked:
+            return ranked[0][1]
+    if cands:
         return cands[0]
     names = ", ".join(format_names(kind, direction))
     what = "output" if direction == "write" else "input"
@@ -135,29 +144,69 @@ def guess_format(path: PathLike, text: Optional[str] = None, *, kind: Optional[s
                       source=source_name(path))
 
 
-def _safe_detect(fmt: Format, text: str) -> bool:
+def rank_formats(text: Optional[str], data: Optional[bytes] = None, *, kind: Optional[str] = "puzzle",
+                 direction: str = "read", prefer: Sequence[Format] = ()) -> List[Tuple[float, Format]]:
+    """Formats whose detect() fits the content, best first: (confidence, format); ties go to `prefer`."""
+    pool = [f for f in formats(kind) if (f.autodetect or f in prefer) and _can(f, direction)]
+    scored = []
+    for f in pool:
+        content = data if f.binary else text
+        if content is None or f.detect is None:
+            continue
+        score = _safe_detect(f, content)
+        if score > 0:
+            scored.append((score, f in prefer, f))
+    scored.sort(key=lambda s: (-s[0], not s[1]))
+    return [(s, f) for s, _, f in scored]
+
+
+def _safe_detect(fmt: Format, content: Any) -> float:
     try:
-        return bool(fmt.detect(text))  # type: ignore[misc]
+        score = fmt.detect(content)  # type: ignore[misc]
     except Exception:  # a detector is a cheap guess: a crash only means "not this format"
-        return False
+        return NO
+    if score is True:
+        return LIKELY
+    return float(score or NO)
 
 
 # puzzles ----------------------------------------------------------------------------------------
-def parse(text: str, fmt: Optional[str] = None, *, source: str = "<string>") -> Any:
+def _read_options(f: Format, options: Dict[str, Any]) -> Dict[str, Any]:
+    given = {k: v for k, v in options.items() if v is not None}
+    for key in given:
+        if key not in f.read_options:
+            warnings.warn(f"option {key!r} has no effect on the {f.name} notation", LossyConversionWarning,
+                          stacklevel=4)
+    return {k: v for k, v in given.items() if k in f.read_options}
+
+
+def parse(text: str, fmt: Optional[str] = None, *, source: str = "<string>", **options: Any) -> Any:
     """Read a puzzle from text in the named (or detected) notation."""
     f = get_format(fmt, direction="read", kind="puzzle") if fmt else guess_format(source, text)
     try:
-        return f.reader(text, source)  # type: ignore[misc]
+        content: Any = text.encode("latin-1") if f.binary else text
+        return f.reader(content, source, **_read_options(f, options))  # type: ignore[misc]
     except MineconvError as exc:
         raise exc.located(source)
 
 
-def read(path: PathLike, fmt: Optional[str] = None) -> Any:
-    """Read a puzzle file ('-' for stdin); the notation comes from fmt, the extension or the content."""
-    text, src = read_input(path)
-    f = get_format(fmt, direction="read", kind="puzzle") if fmt else guess_format(path, text)
+def read(path: PathLike, fmt: Optional[str] = None, **options: Any) -> Any:
+    """Read a puzzle file ('-' for stdin); the notation comes from fmt, else the content, else the extension."""
+    data, src = read_bytes(path)
+    f = get_format(fmt, direction="read", kind="puzzle") if fmt else None
+    text: Optional[str] = None
+    if f is None or not f.binary:
+        try:
+            text = decode_bytes(data, src)
+        except MineconvError:
+            ranked = [] if f is not None else rank_formats(None, data)
+            if not ranked:
+                raise
+            f = ranked[0][1]   # not text: only a binary notation can read it
+    if f is None:
+        f = guess_format(path, text, data=data)
     try:
-        return f.reader(text, src)  # type: ignore[misc]
+        return f.reader(data if f.binary else text, src, **_read_options(f, options))  # type: ignore[misc]
     except MineconvError as exc:
         raise exc.located(src)
 
