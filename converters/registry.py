@@ -7,7 +7,7 @@ import pkgutil
 import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Dict, List, Optional, Sequence, TextIO, Tuple
+from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, TextIO, Tuple, Union
 
 from .errors import FormatError, LossyConversionError, LossyConversionWarning, MineconvError
 from .fileio import PathLike, STDIO, atomic_output, decode_bytes, read_bytes, source_name
@@ -44,6 +44,7 @@ class Format:
     aliases: Tuple[str, ...] = field(default=())
     binary: bool = False                                   # reader and detect take bytes, not text
     read_options: Tuple[str, ...] = field(default=())      # keyword options the reader accepts
+    read_option_help: Tuple[Tuple[str, str], ...] = field(default=())  # (option, help) for the CLI flags
 
 
 _FORMATS: Dict[str, Format] = {}
@@ -55,15 +56,16 @@ def register_format(name: str, extensions: Sequence[str], kind: str, *, reader: 
                     writer: Optional[Writer] = None, detect: Optional[Detector] = None,
                     losses: Optional[Losses] = None, description: str = "", autodetect: bool = True,
                     aliases: Sequence[str] = (), binary: bool = False,
-                    read_options: Sequence[str] = ()) -> Format:
+                    read_options: Union[Sequence[str], Mapping[str, str]] = ()) -> Format:
     """Register a format by name and extensions (called at the bottom of each format module)."""
     if kind not in KINDS:
         raise ValueError(f"kind must be one of {KINDS}, not {kind!r}")
     if reader is None and writer is None:
         raise ValueError(f"format {name!r} needs a reader or a writer")
     exts = tuple(e.lower() if e.startswith(".") else "." + e.lower() for e in extensions)
+    helps = tuple(read_options.items()) if isinstance(read_options, Mapping) else tuple((o, "") for o in read_options)
     fmt = Format(name, exts, kind, reader, writer, detect, losses, description, autodetect, tuple(aliases),
-                 binary, tuple(read_options))
+                 binary, tuple(o for o, _ in helps), helps)
     _FORMATS[name] = fmt
     for alias in aliases:
         _ALIASES[alias] = name
@@ -135,7 +137,7 @@ def guess_format(path: PathLike, text: Optional[str] = None, *, kind: Optional[s
         ranked = rank_formats(text, data, kind=kind, direction=direction, prefer=cands)
         if ranked:
             return ranked[0][1]
-    if cands:
+    if len(cands) == 1 or (cands and direction == "write"):
         return cands[0]
     names = ", ".join(format_names(kind, direction))
     what = "output" if direction == "write" else "input"
@@ -171,6 +173,15 @@ def _safe_detect(fmt: Format, content: Any) -> float:
 
 
 # puzzles ----------------------------------------------------------------------------------------
+def read_option_names() -> Dict[str, List[Tuple[str, str]]]:
+    """Every reader option of every puzzle notation: option -> [(notation, help)], for the CLI's flags."""
+    found: Dict[str, List[Tuple[str, str]]] = {}
+    for f in formats("puzzle"):
+        for opt, text in f.read_option_help:
+            found.setdefault(opt, []).append((f.name, text))
+    return found
+
+
 def _read_options(f: Format, options: Dict[str, Any]) -> Dict[str, Any]:
     given = {k: v for k, v in options.items() if v is not None}
     for key in given:

@@ -7,7 +7,7 @@ import os
 import pkgutil
 import sys
 import warnings
-from typing import List, Optional
+from typing import Any, Dict, List, Optional
 
 from .. import __version__
 from ..errors import MineconvError
@@ -23,9 +23,24 @@ EXAMPLES = """examples:
 """
 
 
-def load_puzzle(path: str, fmt: Optional[str] = None, mines: Optional[int] = None) -> Puzzle:
+def add_input_options(p: argparse.ArgumentParser) -> None:
+    """Add one --flag per reader option that some puzzle notation declares (e.g. --codes, --blank)."""
+    from ..registry import read_option_names
+    g = p.add_argument_group("notation options (each applies to the notations named in its help)")
+    for opt, users in sorted(read_option_names().items()):
+        helps = "; ".join(f"{name}: {text}" if text else name for name, text in users)
+        g.add_argument("--" + opt.replace("_", "-"), dest="read_" + opt, metavar="VALUE", help=helps)
+
+
+def input_options(args: argparse.Namespace) -> Dict[str, Any]:
+    """The notation options given on the command line, as keyword arguments for registry.read()."""
+    return {k[5:]: v for k, v in vars(args).items() if k.startswith("read_") and v is not None}
+
+
+def load_puzzle(path: str, fmt: Optional[str] = None, mines: Optional[int] = None,
+                options: Optional[Dict[str, Any]] = None) -> Puzzle:
     """Read a puzzle for a command; --mines overrides its total mine count."""
-    puzzle = read(path, fmt)
+    puzzle = read(path, fmt, **(options or {}))
     if mines is not None:
         puzzle = puzzle.replace(mines=mines)
     return puzzle

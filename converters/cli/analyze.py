@@ -6,7 +6,7 @@ import json
 from typing import List
 
 from ..analysis.core import LEVELS, Analysis, analyze, count_text, unlimited_int_digits
-from . import load_puzzle
+from . import add_input_options, input_options, load_puzzle
 from ..fileio import atomic_output
 from ..formats.notations.native import canonical_text
 
@@ -54,7 +54,7 @@ def report_text(a: Analysis, probabilities: bool = False) -> str:
 
 def run(args: argparse.Namespace) -> int:
     """Analyze one puzzle and print or write the report."""
-    puzzle = load_puzzle(args.input, args.from_, args.mines)
+    puzzle = load_puzzle(args.input, args.from_, args.mines, input_options(args))
     a = analyze(puzzle, level=args.level, compare_levels=args.compare_levels)
     if args.json:
         with unlimited_int_digits():
@@ -74,6 +74,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("input", help="puzzle file, or - for stdin")
     p.add_argument("--from", dest="from_", metavar="NAME", help="input notation (see `mineconv formats`)")
+    add_input_options(p)
     p.add_argument("--mines", type=int, metavar="N", help="total number of mines on the board (overrides the puzzle's)")
     p.add_argument("--level", choices=LEVELS, default="full", help="how cells are decided (default: full)")
     p.add_argument("--json", action="store_true", help="print one JSON object")

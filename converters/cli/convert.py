@@ -3,13 +3,13 @@ from __future__ import annotations
 
 import argparse
 
-from . import load_puzzle
+from . import add_input_options, input_options, load_puzzle
 from ..registry import write
 
 
 def run(args: argparse.Namespace) -> int:
     """Read, convert, write atomically."""
-    puzzle = load_puzzle(args.input, args.from_, args.mines)
+    puzzle = load_puzzle(args.input, args.from_, args.mines, input_options(args))
     if args.ignore_total:
         puzzle = puzzle.replace(mines=None)
     options = {}
@@ -30,6 +30,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("input", help="puzzle file, or - for stdin")
     p.add_argument("-o", "--output", required=True, help="output file, or - for stdout")
     p.add_argument("--from", dest="from_", metavar="NAME", help="input notation (see `mineconv formats`)")
+    add_input_options(p)
     p.add_argument("--to", metavar="NAME", help="output format (see `mineconv formats`)")
     p.add_argument("--strict", action="store_true",
                    help="refuse a conversion that would drop information (instead of warning)")

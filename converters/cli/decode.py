@@ -5,10 +5,10 @@ import argparse
 import json
 import re
 import sys
-from typing import Optional, Tuple
+from typing import Any, Dict, Optional, Tuple
 
 from ..solve.answer import Answer, Decoded, decode_answer
-from . import load_puzzle
+from . import add_input_options, input_options, load_puzzle
 from ..fileio import read_input
 from ..formats.notations.native import canonical_text
 from ..formats.header import read_header
@@ -18,8 +18,8 @@ from ..registry import get_format, guess_format
 _NVARS = (re.compile(r"^p cnf (\d+) ", re.M), re.compile(r"^\* #variable= (\d+)", re.M))
 
 
-def load_puzzle_or_model(path: str, fmt: Optional[str] = None,
-                         mines: Optional[int] = None) -> Tuple[Puzzle, Optional[int]]:
+def load_puzzle_or_model(path: str, fmt: Optional[str] = None, mines: Optional[int] = None,
+                         options: Optional[Dict[str, Any]] = None) -> Tuple[Puzzle, Optional[int]]:
     """The puzzle of a puzzle file, or of a solver file mineconv wrote (from its comment header).
 
     Also returns the number of variables a DIMACS or OPB model declares (auxiliary ones included),
@@ -38,7 +38,7 @@ def load_puzzle_or_model(path: str, fmt: Optional[str] = None,
             if mines is not None:
                 puzzle = puzzle.replace(mines=mines)
             return puzzle, nvars
-    return load_puzzle(path, fmt, mines), None
+    return load_puzzle(path, fmt, mines, options), None
 
 
 def read_answer(path: str, fmt: Optional[str] = None) -> Answer:
@@ -63,7 +63,7 @@ def emit(decoded: Decoded, as_json: bool, source: str, **extra) -> int:
 
 def run(args: argparse.Namespace) -> int:
     """Decode and verify one answer."""
-    puzzle, nvars = load_puzzle_or_model(args.puzzle, args.puzzle_from, args.mines)
+    puzzle, nvars = load_puzzle_or_model(args.puzzle, args.puzzle_from, args.mines, input_options(args))
     answer = read_answer(args.solution, args.from_)
     decoded = decode_answer(puzzle, answer, model_vars=nvars)
     return emit(decoded, args.json, answer.source, format=answer.format)
@@ -87,6 +87,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--from", dest="from_", metavar="NAME",
                    help="answer format (default: detected from the content; see `mineconv formats`)")
     p.add_argument("--puzzle-from", metavar="NAME", help="puzzle notation, when it cannot be detected")
+    add_input_options(p)
     p.add_argument("--mines", type=int, metavar="N", help="total number of mines (overrides the puzzle's)")
     p.add_argument("--json", action="store_true",
                    help='print {"status": ..., "mines": [[row, col], ...]} (0-based, known mines included)')

@@ -4,12 +4,12 @@ from __future__ import annotations
 import argparse
 import json
 
-from . import load_puzzle
+from . import add_input_options, input_options, load_puzzle
 
 
 def run(args: argparse.Namespace) -> int:
     """Print size and cell counts."""
-    p = load_puzzle(args.input, args.from_)
+    p = load_puzzle(args.input, args.from_, options=input_options(args))
     data = {"rows": p.rows, "cols": p.cols, **p.stats, "mines": p.mines, "name": p.name}
     if args.json:
         print(json.dumps(data))
@@ -31,5 +31,6 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("info", help="size and cell counts of a puzzle")
     p.add_argument("input", help="puzzle file, or - for stdin")
     p.add_argument("--from", dest="from_", metavar="NAME", help="input notation (see `mineconv formats`)")
+    add_input_options(p)
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=run)

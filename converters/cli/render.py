@@ -4,7 +4,7 @@ from __future__ import annotations
 import argparse
 
 from ..analysis.core import LEVELS, analyze
-from . import load_puzzle
+from . import add_input_options, input_options, load_puzzle
 from ..fileio import atomic_output
 from ..render import render_svg
 
@@ -19,7 +19,7 @@ cell is coloured by its exact mine probability (green 0, yellow 0.5, red 1), wit
 
 def run(args: argparse.Namespace) -> int:
     """Render one puzzle to SVG."""
-    puzzle = load_puzzle(args.input, args.from_, args.mines)
+    puzzle = load_puzzle(args.input, args.from_, args.mines, input_options(args))
     analysis = analyze(puzzle, level=args.level) if args.analysis else None
     svg = render_svg(puzzle, analysis, cell=args.cell, heat=not args.no_heat)
     with atomic_output(args.output) as out:
@@ -36,6 +36,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("input", help="puzzle file, or - for stdin")
     p.add_argument("-o", "--output", required=True, help="SVG file to write, or - for stdout")
     p.add_argument("--from", dest="from_", metavar="NAME", help="input notation (see `mineconv formats`)")
+    add_input_options(p)
     p.add_argument("--mines", type=int, metavar="N", help="total number of mines on the board (overrides the puzzle's)")
     p.add_argument("--analysis", action="store_true", help="mark safe cells and certain mines, heat-map the rest")
     p.add_argument("--level", choices=LEVELS, default="full", help="with --analysis: how cells are decided")

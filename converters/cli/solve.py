@@ -7,12 +7,13 @@ import sys
 
 from ..formats.notations.native import canonical_text
 from ..solve.solvers import EMBEDDED, enumerate_solutions, solve, solver_names
+from . import add_input_options, input_options
 from .decode import emit, load_puzzle_or_model
 
 
 def run(args: argparse.Namespace) -> int:
     """Solve once, or enumerate solutions with --all / --limit."""
-    puzzle, _ = load_puzzle_or_model(args.puzzle, args.from_, args.mines)
+    puzzle, _ = load_puzzle_or_model(args.puzzle, args.from_, args.mines, input_options(args))
     if args.all or args.limit is not None:
         if args.solver != EMBEDDED:
             from ..errors import SolverError
@@ -58,6 +59,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--solver", default=EMBEDDED, choices=solver_names(), metavar="NAME",
                    help=f"solver to use (default {EMBEDDED}; one of: {', '.join(solver_names())})")
     p.add_argument("--from", dest="from_", metavar="NAME", help="puzzle notation (see `mineconv formats`)")
+    add_input_options(p)
     p.add_argument("--mines", type=int, metavar="N", help="total number of mines (overrides the puzzle's)")
     p.add_argument("--timeout", type=float, metavar="S",
                    help="give up after S seconds (status unknown, exit 1)")
