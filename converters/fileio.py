@@ -2,12 +2,14 @@
 from __future__ import annotations
 
 import contextlib
+import errno
 import itertools
 import os
+import stat
 import sys
 import threading
 from pathlib import Path
-from typing import Any, Iterator, Tuple, Union
+from typing import Any, Iterator, Optional, Set, Tuple, Union
 
 from .errors import MineconvError, PuzzleSyntaxError
 
@@ -43,12 +45,50 @@ def read_input(path: PathLike) -> Tuple[str, str]:
     return decode_bytes(data, src), src
 
 
+# (device, inode) of every file read while inputs are guarded (the CLI guards them): an output that is one
+# of them would destroy the input it was made from, so atomic_output refuses it.
+_guarded: Optional[Set[Tuple[int, int]]] = None
+
+
+@contextlib.contextmanager
+def guard_inputs() -> Iterator[None]:
+    """While active, every file read is remembered and may not be written as an output."""
+    global _guarded
+    old, _guarded = _guarded, set()
+    try:
+        yield
+    finally:
+        _guarded = old
+
+
+def protect(path: PathLike) -> None:
+    """Remember path as an input that no output may overwrite (when inputs are guarded)."""
+    if _guarded is not None and str(path) != STDIO:
+        with contextlib.suppress(OSError):
+            st = os.stat(path)
+            if stat.S_ISREG(st.st_mode):
+                _guarded.add((st.st_dev, st.st_ino))
+
+
+def check_not_input(path: PathLike) -> None:
+    """Refuse an output path that is (a link to) a file this run reads as input."""
+    if _guarded and str(path) != STDIO:
+        try:
+            st = os.stat(path)
+        except OSError:
+            return
+        if (st.st_dev, st.st_ino) in _guarded:
+            raise MineconvError("is also an input of this command: refusing to overwrite it "
+                                "(choose another output name)", source=str(path))
+
+
 def read_bytes(path: PathLike) -> Tuple[bytes, str]:
     """Return (bytes, source name) of a file, or of stdin for '-'."""
     src = source_name(path)
     if str(path) == STDIO:
         data = sys.stdin.buffer.read()
     else:
+        protect(path)
         try:
             data = Path(path).read_bytes()
         except FileNotFoundError:
@@ -80,6 +120,41 @@ def line_of(text: str, line: int) -> str:
 _serial = itertools.count()
 
 
+def _os_message(exc: OSError) -> str:
+    if isinstance(exc, IsADirectoryError):
+        return "is a folder, not a file"
+    if isinstance(exc, FileNotFoundError):
+        return "its folder does not exist"
+    if isinstance(exc, PermissionError):
+        return "permission denied"
+    if exc.errno == errno.ENOSPC:
+        return "no space left on the device"
+    return f"cannot write: {exc.strerror or exc}"
+
+
+def _special(path: str) -> bool:
+    # an existing path that is not a regular file (a device such as /dev/null or /dev/full, a FIFO, a
+    # terminal): renaming a temp file over it would replace the device node or starve the FIFO's reader
+    try:
+        return not stat.S_ISREG(os.stat(path).st_mode) and not stat.S_ISDIR(os.stat(path).st_mode)
+    except OSError:
+        return False
+
+
+@contextlib.contextmanager
+def _direct_output(path: str, binary: bool) -> Iterator[Any]:
+    kwargs = {} if binary else {"encoding": "utf-8", "newline": "\n"}
+    try:
+        fh = open(path, "wb" if binary else "w", **kwargs)
+    except OSError as exc:
+        raise MineconvError(_os_message(exc), source=path) from None
+    try:
+        with fh:
+            yield fh
+    except OSError as exc:
+        raise MineconvError(_os_message(exc), source=path) from None
+
+
 @contextlib.contextmanager
 def atomic_output(path: PathLike, *, binary: bool = False, fsync: bool = True) -> Iterator[Any]:
     """Open path for writing so that it appears complete or not at all ('-' is stdout).
@@ -89,25 +164,44 @@ def atomic_output(path: PathLike, *, binary: bool = False, fsync: bool = True) -
     stray temp file; only SIGKILL can leave a hidden `.part` file, never a truncated output.
     fsync=False skips flushing to disk before the rename: a killed process still never leaves a truncated
     file; only a power loss can lose the newest files (batch runs write thousands of small files).
+    An existing path that is not a regular file (/dev/null, a FIFO, a terminal) is written directly.
     """
     if str(path) == STDIO:
         stream = sys.stdout.buffer if binary else sys.stdout
-        yield stream
-        stream.flush()
+        try:
+            yield stream
+            stream.flush()
+        except BrokenPipeError:
+            raise  # the reader went away (`| head`): the CLI treats that as a normal end
+        except OSError as exc:  # e.g. `> /dev/full`
+            raise MineconvError(_os_message(exc), source="<stdout>") from None
+        return
+    check_not_input(path)
+    if _special(os.fspath(path)):
+        with _direct_output(os.fspath(path), binary) as fh:
+            yield fh
         return
     folder, name = os.path.split(os.fspath(path))
+    if os.path.isdir(os.fspath(path)):
+        raise MineconvError("is a folder, not a file", source=os.fspath(path))
     tmp = os.path.join(folder, f".{name}.{os.getpid()}-{threading.get_ident() % 10**6}-{next(_serial)}.part")
     # The temp file is created inside the try and removed by name: a stop signal whose handler runs at
     # any point from here on (even one already pending before we started) leaves no stray temp file.
     try:
-        # 0o666 minus the umask, like any output (mkstemp would make it 0600)
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0), 0o666)
+        try:
+            # 0o666 minus the umask, like any output (mkstemp would make it 0600)
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0), 0o666)
+        except OSError as exc:
+            raise MineconvError(_os_message(exc), source=os.fspath(path)) from None
         kwargs = {} if binary else {"encoding": "utf-8", "newline": "\n"}
-        with open(fd, "wb" if binary else "w", closefd=True, **kwargs) as fh:
-            yield fh
-            fh.flush()
-            if fsync:
-                os.fsync(fh.fileno())
+        try:
+            with open(fd, "wb" if binary else "w", closefd=True, **kwargs) as fh:
+                yield fh
+                fh.flush()
+                if fsync:
+                    os.fsync(fh.fileno())
+        except OSError as exc:  # a full disk shows up at write, flush or close
+            raise MineconvError(_os_message(exc), source=os.fspath(path)) from None
         os.replace(tmp, path)
         if fsync:  # the rename itself is durable only once its folder is flushed
             dfd = os.open(folder or ".", os.O_RDONLY)
