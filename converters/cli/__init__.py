@@ -11,6 +11,7 @@ from typing import Any, Dict, List, Optional
 
 from .. import __version__
 from ..errors import MineconvError
+from ..fileio import guard_inputs
 from ..model.puzzle import Puzzle
 from ..registry import read
 
@@ -72,7 +73,8 @@ def main(argv: Optional[List[str]] = None) -> int:
     old = warnings.showwarning
     warnings.showwarning = _show_warning
     try:
-        return int(args.func(args) or 0)
+        with guard_inputs():  # no output may overwrite a file the command reads
+            return int(args.func(args) or 0)
     except MineconvError as exc:
         print(f"mineconv: {exc}", file=sys.stderr)
         return exc.exit_status
