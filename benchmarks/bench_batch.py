@@ -23,7 +23,7 @@ from typing import List
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from mineconv.batch.runner import run_batch  # noqa: E402
+from mineconv.batch import run_batch  # noqa: E402
 from mineconv.fileio import atomic_output  # noqa: E402
 from mineconv.formats.notations.native import canonical_text  # noqa: E402
 from mineconv.generate import random_puzzle  # noqa: E402

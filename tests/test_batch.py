@@ -13,8 +13,7 @@ from pathlib import Path
 import pytest
 
 from conftest import ROOT, require_module
-from mineconv.batch import runner as batch_mod
-from mineconv.batch.runner import collect_inputs, format_error, resolve_formats, run_batch
+from mineconv.batch import collect_inputs, format_error, output_extension, resolve_formats, run_batch
 from mineconv.cli import main
 from mineconv.errors import FormatError, PuzzleSyntaxError
 from mineconv.formats.notations.native import canonical_text
@@ -40,7 +39,7 @@ def _boards(folder: Path, n: int, *, rows: int = 9, cols: int = 11, sub: str = "
 
 
 def _ext(name: str) -> str:
-    return batch_mod.output_extension(get_format(name))
+    return output_extension(get_format(name))
 
 
 def _all_files(folder: Path) -> list:

@@ -1,0 +1,21 @@
+"""Batch conversion: many puzzles into several formats, in parallel, resumable, with a manifest.
+
+`inputs` finds what to convert and names the outputs, `worker` converts one item (in a worker process or
+on a Dask worker), `runner` drives the run and writes the manifest.
+
+Durability: every output is written to a hidden temp file beside its target and renamed over it, so an
+interrupted or killed run never leaves a truncated output (Ctrl-C and SIGTERM also remove the temp files;
+only SIGKILL can leave a hidden `.NAME.*.part` temp behind, which a rerun ignores). Outputs are not fsynced
+one by one unless asked (`fsync=True`, `--fsync`): thousands of fsyncs a second would cost more than the
+conversion itself, and the rename is what "no truncated file" needs. What an fsync adds is power-loss
+durability: without it the newest outputs of a run may be lost, or on some filesystems appear empty, after
+the whole machine crashes; rerun such a batch without --skip-existing (or use --fsync from the start).
+"""
+from .inputs import (CONVERTED, FAILED, SKIPPED, Item, Settings, collect_inputs, find_collisions,
+                     output_extension, output_paths, resolve_formats)
+from .runner import BatchResult, default_jobs, run_batch, stderr_is_terminal, write_manifest
+from .worker import chunked, convert_chunk, format_error
+
+__all__ = ["CONVERTED", "FAILED", "SKIPPED", "BatchResult", "Item", "Settings", "chunked", "collect_inputs",
+           "convert_chunk", "default_jobs", "find_collisions", "format_error", "output_extension",
+           "output_paths", "resolve_formats", "run_batch", "stderr_is_terminal", "write_manifest"]

@@ -7,7 +7,7 @@ import sys
 import time
 from typing import Any, Dict
 
-from ..batch.runner import FAILED, default_jobs, run_batch, stderr_is_terminal
+from ..batch import FAILED, default_jobs, run_batch, stderr_is_terminal
 from ..errors import MineconvError
 
 

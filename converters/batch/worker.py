@@ -1,0 +1,233 @@
+"""Converting one batch item (runs in the workers): read, check losses, write every format atomically."""
+from __future__ import annotations
+
+import hashlib
+import inspect
+import io
+import os
+import signal
+import stat
+from typing import Any, Dict, List, Optional, Sequence, Tuple
+
+from ..errors import LossyConversionError, MineconvError
+from ..fileio import atomic_output, read_input
+from ..model.system import build_system
+from ..registry import Format, candidates_for_path, get_format, guess_format, losses
+from .inputs import CONVERTED, FAILED, SKIPPED, Item, Settings, _inside, output_extension
+
+#: longest piece of an offending line shown in a report (a huge one-line file must not flood the log)
+LINE_EXCERPT = 120
+
+
+def format_error(exc: BaseException, path: str) -> str:
+    """A one-file report: FILE:LINE:COL: message, plus an excerpt of the offending line with a caret."""
+    if isinstance(exc, OSError) and not isinstance(exc, MineconvError):
+        target = exc.filename2 or exc.filename  # a failed rename names the temp file first, the output second
+        where = f" {target}" if target else ""
+        return f"{path}: cannot write the output{where}: {exc.strerror or exc}"
+    if not isinstance(exc, MineconvError):
+        return f"{path}: internal error while converting ({type(exc).__name__}: {exc})"
+    if exc.source is None:
+        exc.source = path
+    text = exc.line_text
+    if text is None or len(text) <= LINE_EXCERPT:
+        return str(exc)
+    col = exc.column or 1
+    start = max(0, min(col - 1 - LINE_EXCERPT // 2, len(text) - LINE_EXCERPT))
+    excerpt = text[start:start + LINE_EXCERPT]
+    prefix = "..." if start else ""
+    suffix = "..." if start + LINE_EXCERPT < len(text) else ""
+    head = str(MineconvError(exc.message, source=exc.source, line=exc.line, column=exc.column))
+    caret = " " * (len(prefix) + col - 1 - start) + "^"
+    return f"{head}\n    {prefix}{excerpt}{suffix}\n    {caret}"
+
+
+class _HashingWriter(io.TextIOBase):
+    """A text stream over a binary file that also hashes and counts what is written."""
+
+    def __init__(self, raw: Any, hashing: bool) -> None:
+        super().__init__()
+        self._raw = raw
+        self._hash = hashlib.sha256() if hashing else None
+        self.size = 0
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, s: str) -> int:  # type: ignore[override]
+        data = s.encode("utf-8")
+        if self._hash is not None:
+            self._hash.update(data)
+        self.size += len(data)
+        self._raw.write(data)
+        return len(s)
+
+    def flush(self) -> None:
+        self._raw.flush()
+
+    def hexdigest(self) -> Optional[str]:
+        return self._hash.hexdigest() if self._hash is not None else None
+
+
+def _file_digest(path: str) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+class _Worker:
+    """Per-process state: the settings and which output folders are known to exist inside OUTDIR."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self.outdir_real = os.path.realpath(settings.outdir)
+        self.ready_dirs: Dict[str, bool] = {}
+        self.exts = {name: output_extension(get_format(name)) for name in settings.formats}
+        # writers that take a prebuilt linear system (system=): one build_system per input serves them all
+        self.takes_system = {name: _takes_system(get_format(name).writer) for name in settings.formats}
+        self.by_extension: Dict[Tuple[bool, str], List[Format]] = {}
+
+    def _guess(self, path: str, text: str) -> Format:
+        """guess_format(path, text), with the formats an extension names looked up once per extension."""
+        name = os.path.basename(path)
+        # the key determines pathlib's suffixes, which is all guess_format reads from the name
+        key = (name.endswith("."), name.lstrip(".").partition(".")[2].lower())
+        cands = self.by_extension.get(key)
+        if cands is None:
+            cands = self.by_extension[key] = candidates_for_path(path, kind="puzzle", direction="read")
+        return cands[0] if len(cands) == 1 else guess_format(path, text)
+
+    def _ensure_dir(self, folder: str) -> bool:
+        ok = self.ready_dirs.get(folder)
+        if ok is None:
+            os.makedirs(folder, exist_ok=True)
+            # a symbolic link inside OUTDIR must not carry an output outside it
+            ok = _inside(os.path.realpath(folder), self.outdir_real)
+            self.ready_dirs[folder] = ok
+        return ok
+
+    def convert(self, item: Item) -> Dict[str, Any]:
+        """Convert one input into every requested format; never raises for a bad input."""
+        s = self.settings
+        record: Dict[str, Any] = {"input": item.path, "status": FAILED, "outputs": [], "error": None}
+        written: List[str] = []
+        try:
+            try:
+                st = os.stat(item.path)
+            except OSError as exc:
+                raise MineconvError(f"cannot read: {exc.strerror or exc}", source=item.path) from None
+            if not stat.S_ISREG(st.st_mode):
+                raise MineconvError("not a regular file", source=item.path)
+            targets = [(name, os.path.join(s.outdir, item.rel + self.exts[name])) for name in s.formats]
+            todo = []
+            kept = []
+            for name, out in targets:
+                if s.skip_existing:
+                    try:
+                        ost = os.stat(out)
+                    except OSError:
+                        ost = None
+                    if ost is not None and stat.S_ISREG(ost.st_mode) and ost.st_mtime_ns >= st.st_mtime_ns:
+                        kept.append((name, out, ost.st_size))
+                        continue
+                todo.append((name, out))
+            outputs: List[Dict[str, Any]] = []
+            for name, out, size in kept:
+                outputs.append({"format": name, "path": out, "size": size,
+                                "sha256": _file_digest(out) if s.hash_outputs else None, "kept": True})
+            if todo:
+                text, src = read_input(item.path)
+                fmt = get_format(s.from_, direction="read", kind="puzzle") if s.from_ \
+                    else self._guess(item.path, text)
+                try:
+                    puzzle = fmt.reader(text, src)  # type: ignore[misc]
+                except MineconvError as exc:
+                    raise exc.located(src)
+                warnings: List[str] = []
+                writers = []
+                for name, out in todo:
+                    f = get_format(name)
+                    for lost in losses(puzzle, f, **s.options):
+                        msg = f"{f.name} cannot express {lost}"
+                        if s.strict:
+                            raise LossyConversionError(msg + " (refused under --strict)", source=item.path)
+                        warnings.append(msg)
+                    writers.append((f, out))
+                shared: Dict[str, Any] = {}
+                if sum(self.takes_system[f.name] for f, _ in writers) > 1:
+                    shared["system"] = build_system(puzzle, s.options.get("mines"))
+                for f, out in writers:
+                    if not self._ensure_dir(os.path.dirname(out) or "."):
+                        raise MineconvError(f"refusing to write {out}: a symbolic link leads outside the "
+                                            "output folder", source=item.path)
+                    options = dict(s.options, **shared) if shared and self.takes_system[f.name] else s.options
+                    with atomic_output(out, binary=True, fsync=s.fsync) as raw:
+                        stream = _HashingWriter(raw, s.hash_outputs)
+                        f.writer(puzzle, stream, **options)  # type: ignore[misc]
+                    written.append(out)
+                    outputs.append({"format": f.name, "path": out, "size": stream.size,
+                                    "sha256": stream.hexdigest()})
+                if warnings:
+                    record["warnings"] = warnings
+            order = {name: i for i, name in enumerate(s.formats)}
+            outputs.sort(key=lambda o: order[o["format"]])
+            record["outputs"] = outputs
+            record["status"] = CONVERTED if todo else SKIPPED
+        except Exception as exc:  # one bad file never stops the run: everything becomes its report
+            for out in written:  # an input either gets all its outputs from this run or none
+                try:
+                    os.unlink(out)
+                except OSError:
+                    pass
+            record["outputs"] = []
+            record["error"] = format_error(exc, item.path)
+        return record
+
+
+def _takes_system(writer: Any) -> bool:
+    """True when a writer declares a `system` parameter (a prebuilt build_system result)."""
+    try:
+        return writer is not None and "system" in inspect.signature(writer).parameters
+    except (TypeError, ValueError):
+        return False
+
+
+_WORKER: Optional[_Worker] = None
+
+
+def init_worker(settings: Settings) -> None:
+    """Pool initializer: keep the settings, leave Ctrl-C to the parent, turn SIGTERM into a clean exit."""
+    global _WORKER
+    _WORKER = _Worker(settings)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, _exit_on_signal)
+
+
+def _exit_on_signal(signum: int, frame: Any) -> None:
+    # raising here unwinds atomic_output, which removes its temp file
+    raise SystemExit(128 + signum)
+
+
+def pool_chunk(chunk: List[Item]) -> List[Tuple[int, Dict[str, Any]]]:
+    """Convert a chunk in a pool worker set up by init_worker."""
+    assert _WORKER is not None
+    return [(item.index, _WORKER.convert(item)) for item in chunk]
+
+
+def convert_chunk(chunk: List[Item], settings: Settings) -> List[Tuple[int, Dict[str, Any]]]:
+    """Convert a list of items with the given settings (the unit of work sent to a Dask worker)."""
+    global _WORKER
+    if _WORKER is None or _WORKER.settings != settings:
+        _WORKER = _Worker(settings)
+    worker = _WORKER
+    return [(item.index, worker.convert(item)) for item in chunk]
+
+
+def chunked(items: Sequence[Item], jobs: int, *, largest: int = 256) -> List[List[Item]]:
+    """Split items into chunks: big enough to amortise dispatch, small enough to balance the load."""
+    if not items:
+        return []
+    size = max(1, min(largest, -(-len(items) // (jobs * 8))))
+    return [list(items[i:i + size]) for i in range(0, len(items), size)]
