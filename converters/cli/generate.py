@@ -17,10 +17,21 @@ def board_name(rows: int, cols: int, reveal: str, seed: int) -> str:
     return f"random {rows}x{cols} {reveal} seed {seed}"
 
 
+# 2^24 cells (4096 x 4096) is far beyond any published board and still writes every format in a few GB
+DEFAULT_MAX_CELLS = 1 << 24
+
+
 def run(args: argparse.Namespace) -> int:
     """Generate one board to a file, or --count boards into a folder."""
     if args.count is not None and args.count < 1:
         raise MineconvError(f"--count must be at least 1, got {args.count}")
+    if args.rows < 1 or args.cols < 1:
+        raise MineconvError(f"the board must have at least one row and one column, got {args.rows} x {args.cols}")
+    if args.rows * args.cols > args.max_cells:
+        raise MineconvError(f"{args.rows} x {args.cols} = {args.rows * args.cols} cells is over the limit of "
+                            f"{args.max_cells} (raise it with --max-cells if the machine has the memory)")
+    if args.openings is not None and args.openings < 0:
+        raise MineconvError(f"--openings must be 0 or more, got {args.openings}")
     # without --seed, draw one and record it in the board's name so any board can be made again
     base = args.seed if args.seed is not None else secrets.randbelow(2 ** 31)
     common = dict(density=args.density, mines=args.mines, reveal=args.reveal, openings=args.openings,
@@ -37,7 +48,12 @@ def run(args: argparse.Namespace) -> int:
         raise MineconvError("--count writes a folder of boards: give a folder with -o, not '-'")
     fmt = get_format(args.to, direction="write") if args.to else get_format("native")
     folder = Path(args.output)
-    os.makedirs(folder, exist_ok=True)
+    if folder.exists() and not folder.is_dir():
+        raise MineconvError("--count writes a folder of boards, but this is an existing file", source=str(folder))
+    try:
+        os.makedirs(folder, exist_ok=True)
+    except OSError as exc:
+        raise MineconvError(f"cannot create the folder: {exc.strerror or exc}", source=str(folder)) from None
     width = max(4, len(str(args.count - 1)))
     ext = fmt.extensions[0] if fmt.extensions else "." + fmt.name
     for i in range(args.count):
@@ -58,6 +74,26 @@ def _fraction(text: str) -> float:
         raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
     if not 0.0 <= value <= 1.0:
         raise argparse.ArgumentTypeError(f"density must be between 0 and 1, got {text}")
+    return value
+
+
+def _seed(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if not 0 <= value < 2 ** 63:
+        raise argparse.ArgumentTypeError(f"a seed is a whole number from 0 to 2^63 - 1, got {text}")
+    return value
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {text}")
     return value
 
 
@@ -83,12 +119,15 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="full: every safe cell shows its count (default); game: random openings")
     p.add_argument("--openings", type=int, metavar="K",
                    help="game reveal: how many random zero cells to open (default one per 50 cells)")
-    p.add_argument("--seed", type=int, metavar="S", help="random seed (default: a fresh one, kept in the name)")
+    p.add_argument("--seed", type=_seed, metavar="S",
+                   help="random seed, 0 to 2^63-1 (default: a fresh one, kept in the name)")
     p.add_argument("--no-total", action="store_true", help="do not state the total mine count")
     p.add_argument("--count", type=int, metavar="K", help="write K boards into the folder given with -o")
     p.add_argument("--prefix", default="board-", help="file name prefix with --count (default 'board-')")
     p.add_argument("-o", "--output", required=True, help="output file ('-' for stdout), or folder with --count")
     p.add_argument("--to", metavar="NAME", help="output format (default: from the extension; native with --count)")
     p.add_argument("--strict", action="store_true", help="refuse a format that would drop information")
+    p.add_argument("--max-cells", type=_positive, default=DEFAULT_MAX_CELLS, metavar="N",
+                   help=f"refuse boards of more than N cells (default {DEFAULT_MAX_CELLS})")
     p.set_defaults(func=run)
 
