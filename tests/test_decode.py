@@ -98,10 +98,29 @@ def test_tampered_answer_exits_3_naming_the_cell(tmp_path, capsys):
 
 
 def test_tampered_total_count_exits_3(tmp_path):
-    p = SEED.replace(mines=2)
-    ans = Answer("solved", "id", [1, 2, 3, 4], [1, 1, 1, 0])
-    with pytest.raises(VerificationError):
-        decode_answer(p, ans)
+    # every count is met, but the puzzle says 3 mines and the answer places 2
+    ans = Answer("solved", "id", [1, 2, 3, 4], [1, 0, 1, 0])
+    assert decode_answer(SEED, ans).mines() == [[0, 1], [1, 2]]
+    with pytest.raises(VerificationError, match="must hold 3 mines in all, the answer places 2") as info:
+        decode_answer(SEED.replace(mines=3), ans)
+    assert info.value.cell is None   # the total is about the whole board, not one cell
+    with pytest.raises(VerificationError, match=r"cell \(1, 1\) shows 2 but the answer puts 3 mines"):
+        decode_answer(SEED.replace(mines=2), Answer("solved", "id", [1, 2, 3, 4], [1, 1, 1, 0]))
+
+
+def test_violation_names_its_cell_in_the_error_and_the_message(tmp_path, capsys):
+    # SEED's x0_1 and x1_2 are mines in one solution; leaving x1_2 empty breaks the 2 at (1, 1) first
+    ans = Answer("solved", "id", [1, 2, 3, 4], [1, 0, 0, 0], source="a.out")
+    with pytest.raises(VerificationError) as info:
+        decode_answer(SEED, ans)
+    assert info.value.cell == (1, 1)
+    assert str(info.value) == "a.out: the answer violates the puzzle: cell (1, 1) shows 2 but the answer puts " \
+                              "1 mine around it"
+    pz = put(tmp_path, "p.txt", canonical_text(SEED))
+    rc, out, err = run(capsys, "decode", pz, put(tmp_path, "a.out", "SAT\n1 -2 -3 -4 0\n"))
+    assert (rc, out) == (3, "")
+    assert err == f"mineconv: {tmp_path / 'a.out'}: the answer violates the puzzle: cell (1, 1) shows 2 but " \
+                  "the answer puts 1 mine around it\n"
 
 
 @pytest.mark.parametrize("text", ["SAT\n1 -2 3", "SAT\n", "SAT\n1 -2 ab -4 0\n", "SATT\n", "", "\x00\x01"])

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Optional
+from typing import Optional, Tuple
 
 import numpy as np
 
@@ -116,33 +116,46 @@ def _row_col(flat: np.ndarray, cols: int) -> np.ndarray:
     return rc
 
 
-def check_assignment(puzzle: Puzzle, mine_grid: np.ndarray, mines: Optional[int] = None) -> Optional[str]:
-    """None when the mine placement (bool array over the grid) meets every count, else what is violated.
+@dataclass(frozen=True)
+class Violation:
+    """The first thing a mine placement gets wrong: the cell it concerns (None for the shape or the total)."""
 
-    Known mines must be mines, revealed and known-safe cells must not be; the message names the first
+    cell: Optional[Tuple[int, int]]   # (row, col), 0-based
+    message: str                      # a whole sentence, e.g. "cell (1, 1) shows 2 but the answer puts 1 mine around it"
+
+    def __str__(self) -> str:
+        return self.message
+
+
+def check_assignment(puzzle: Puzzle, mine_grid: np.ndarray, mines: Optional[int] = None) -> Optional[Violation]:
+    """None when the mine placement (bool array over the grid) meets every count, else the first Violation.
+
+    Known mines must be mines, revealed and known-safe cells must not be; the violation names the first
     violated cell (row-major) and its count.
     """
     codes = puzzle.codes()
     R, C = codes.shape
     mine_grid = np.asarray(mine_grid, dtype=bool)
     if mine_grid.shape != (R, C):
-        return f"the answer has shape {mine_grid.shape}, the puzzle is {R} x {C}"
+        return Violation(None, f"the answer has shape {mine_grid.shape}, the puzzle is {R} x {C}")
     bad = (codes == CODE_MINE) & ~mine_grid
     if bad.any():
-        r, c = np.argwhere(bad)[0]
-        return f"cell ({r}, {c}) is a known mine but the answer leaves it empty"
+        r, c = (int(v) for v in np.argwhere(bad)[0])
+        return Violation((r, c), f"cell ({r}, {c}) is a known mine but the answer leaves it empty")
     bad = (codes >= 0) & (codes != CODE_MINE) & mine_grid
     if bad.any():
-        r, c = np.argwhere(bad)[0]
-        return f"cell ({r}, {c}) is {puzzle[int(r), int(c)]!r} (not an unknown cell) but the answer puts a mine there"
+        r, c = (int(v) for v in np.argwhere(bad)[0])
+        return Violation((r, c), f"cell ({r}, {c}) is {puzzle[r, c]!r} (not an unknown cell) but the answer "
+                                 "puts a mine there")
     around = neighbour_count(mine_grid)
     revealed = (codes >= 0) & (codes <= 8)
     wrong = revealed & (around != codes)
     if wrong.any():
         r, c = (int(v) for v in np.argwhere(wrong)[0])
         n = int(around[r, c])
-        return f"cell ({r}, {c}) shows {codes[r, c]} but the answer puts {n} mine{'' if n == 1 else 's'} around it"
+        return Violation((r, c), f"cell ({r}, {c}) shows {codes[r, c]} but the answer puts {n} "
+                                 f"mine{'' if n == 1 else 's'} around it")
     total = puzzle.mines if mines is None else mines
     if total is not None and int(mine_grid.sum()) != total:
-        return f"the board must hold {total} mines in all, the answer places {int(mine_grid.sum())}"
+        return Violation(None, f"the board must hold {total} mines in all, the answer places {int(mine_grid.sum())}")
     return None

@@ -1,6 +1,6 @@
 """A solver's answer in one model, and mapping it back onto the puzzle (then verifying every count).
 
-Solution readers (converters/formats/sol_*.py) turn a solver's output into an `Answer`: a status and the
+Answer readers (converters/formats/answers/) turn a solver's output into an `Answer`: a status and the
 values the solver printed, keyed the way that solver keys them:
 
 - "id": DIMACS variable ids (SAT and PB solvers); ids 1..k are the unknown cells in row-major order,
@@ -267,10 +267,10 @@ def decode_answer(puzzle: Puzzle, answer: Answer, *, mines: Optional[int] = None
         if k:
             grid = grid.copy()
             grid[system.var_rc[:, 0], system.var_rc[:, 1]] = cell_value[1:]
-    problem = check_assignment(puzzle, grid, mines)
-    if problem is not None:
-        cell = _first_cell(problem)
-        raise VerificationError(f"the answer violates the puzzle: {problem}", source=answer.source, cell=cell)
+    violation = check_assignment(puzzle, grid, mines)
+    if violation is not None:
+        raise VerificationError(f"the answer violates the puzzle: {violation.message}", source=answer.source,
+                                cell=violation.cell)
     return Decoded(puzzle, "solved", grid, answer.why)
 
 
@@ -293,11 +293,6 @@ def _check_missing(answer: Answer, system: LinearSystem, given: np.ndarray) -> N
             else "the counts around it constrain"
         raise answer.error(f"the answer leaves out variable {i + 1} (cell ({r}, {c}), x{r}_{c}), which "
                            f"{why}: truncated, or an answer for another puzzle?")
-
-
-def _first_cell(message: str) -> Optional[Tuple[int, int]]:
-    m = re.search(r"cell \((\d+), (\d+)\)", message)
-    return (int(m.group(1)), int(m.group(2))) if m else None
 
 
 # helpers shared by the solution readers -----------------------------------------------------------
