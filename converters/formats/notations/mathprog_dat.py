@@ -18,8 +18,18 @@ Layout (a contract: the .mod writer embeds dat_section() and the solution reader
     end;
 
 The reader also takes '.' entries (the parameter's default: 'default d' if the table gives one,
-else 0 for M), '#' and '/* */' comments anywhere, free whitespace, rows and columns in any order,
-and files without 'data;' or 'end;'.
+else -1 (unexposed) for R and 0 for M), '#' and '/* */' comments anywhere, free whitespace, rows and
+columns in any order, ':=' glued to the last column label, and files without 'data;' or 'end;'.
+
+It also reads the AMPL / MathProg data of hakank's minesweeper.mod (ampl/minesweeper*.dat)::
+
+    # Problem from Gecode/examples/minesweeper.cc  problem 0
+    param r := 6;                  (rows; 'c' is the columns)
+    param c := 6;
+    param game: 1 2 3 4 5 6 :=     ('game' is another name of the table R)
+        1 . . 2 . 3 .              ('.' = no value = the model's 'default -1': unknown)
+        ...
+    ;
 """
 from __future__ import annotations
 
@@ -33,11 +43,13 @@ from ... import __version__
 from ...errors import PuzzleError, PuzzleSyntaxError
 from ...grammar import normalise_newlines, parser, syntax_error
 from ...model.puzzle import Puzzle
-from ...registry import register_format
+from ...registry import LIKELY, NO, register_format
 from .._located import error_at, symbol_name
 
-_SCALARS = {"n": "cols", "cols": "cols", "m": "rows", "rows": "rows", "mines": "mines"}
+_SCALARS = {"n": "cols", "cols": "cols", "c": "cols", "m": "rows", "rows": "rows", "r": "rows", "mines": "mines"}
 _TABLES = ("R", "M")
+_TABLE_ALIASES = {"game": "R"}    # hakank's AMPL model calls the grid 'game'
+_R_DEFAULT = -1                   # a '.' in R with no 'default' clause: unexposed, as in hakank's 'default -1'
 _BAD = 1000            # marks a value token that is not one of the usual small integers
 _DOT = 999             # marks a '.' (default) entry
 _LUT = {str(v): v for v in range(-9, 10)}
@@ -197,6 +209,7 @@ def read_dat(text: str, source: str = "<string>") -> Puzzle:
         raise err from None
     first_stmt = len(text)
     scalars: Dict[str, Tuple[int, int]] = {}   # canonical key -> (value, offset)
+    spelled: Dict[str, str] = {}                # canonical key -> the parameter name the file used
     tables: Dict[str, _Table] = {}
     for item in tree.children:
         if item.data == "data_kw":
@@ -210,7 +223,7 @@ def read_dat(text: str, source: str = "<string>") -> Puzzle:
         if item.data == "scalar":
             key = _SCALARS.get(name)
             if key is None:
-                known = ", ".join(sorted(_SCALARS) + list(_TABLES))
+                known = ", ".join(sorted(_SCALARS) + list(_TABLES) + list(_TABLE_ALIASES))
                 raise error_at(f"unknown parameter {name!r} (known: {known})", text, name_tok.start_pos, source)
             if key in scalars:
                 raise error_at(f"the {key} count is given twice", text, name_tok.start_pos, source)
@@ -220,9 +233,11 @@ def read_dat(text: str, source: str = "<string>") -> Puzzle:
                 raise error_at(f"param {name} needs a whole number >= 0, got {str(vtok)!r}", text,
                                vtok.start_pos, source)
             scalars[key] = (value, vtok.start_pos)
+            spelled[key] = name
         else:
+            name = _TABLE_ALIASES.get(name, name)
             if name not in _TABLES:
-                raise error_at(f"unknown table {name!r} (known: R, the grid; M, the known mines)", text,
+                raise error_at(f"unknown table {name!r} (known: R or game, the grid; M, the known mines)", text,
                                name_tok.start_pos, source)
             if name in tables:
                 raise error_at(f"the table {name} is given twice", text, name_tok.start_pos, source)
@@ -236,9 +251,10 @@ def read_dat(text: str, source: str = "<string>") -> Puzzle:
                 rest = rest[1:]
             tables[name] = _Table(name, name_tok.start_pos, rest[0], rest[1], default)
     if "R" not in tables:
-        raise error_at("no 'param R : 1 2 ... :=' table (the grid) found", text, len(text), source)
+        raise error_at("no 'param R : 1 2 ... :=' (or 'param game: ...') table (the grid) found", text, len(text),
+                       source)
     name, notes = _notes(hashes, first_stmt)
-    return _build(text, source, scalars, tables, name, notes)
+    return _build(text, source, scalars, tables, name, notes, spelled)
 
 
 def _explain(exc: UnexpectedToken) -> str:
@@ -246,7 +262,7 @@ def _explain(exc: UnexpectedToken) -> str:
     tok = str(exc.token)
     if exc.token.type == "NAME" and exc.expected <= {"PARAM", "END", "DATA"}:
         return (f"unexpected {tok!r}: a puzzle's MathProg data holds only 'param' statements (n, m, rows, cols, "
-                "mines, R, M)")
+                "r, c, mines, R, game, M)")
     ends = {"$END", "<END-OF-FILE>"}
     if exc.expected <= ends:
         return f"unexpected {tok!r} after 'end;' (the data section ends there)"
@@ -274,20 +290,22 @@ def _notes(hashes: List[Tuple[int, str]], first_stmt: int) -> Tuple[Optional[str
 
 
 def _build(text: str, source: str, scalars: Dict[str, Tuple[int, int]], tables: Dict[str, _Table],
-           name: Optional[str], notes: List[str]) -> Puzzle:
+           name: Optional[str], notes: List[str], spelled: Dict[str, str]) -> Puzzle:
     table = tables["R"]
     r_vals, r_index = table.decode(text, source)
     rows, cols = r_vals.shape
-    if table.default is not None:
-        r_vals = np.where(r_vals == _DOT, table.default, r_vals)
+    r_vals = np.where(r_vals == _DOT, _R_DEFAULT if table.default is None else table.default, r_vals)
     if "cols" not in scalars:
-        raise error_at("no 'param n := <columns>;' found", text, table.name_pos, source)
+        raise error_at("no 'param n := <columns>;' (or 'param c') found", text, table.name_pos, source)
     declared_cols, col_off = scalars["cols"]
     declared_rows, row_off = scalars.get("rows", (declared_cols, col_off))
+    cname = spelled["cols"]
     if declared_cols != cols:
-        raise error_at(f"param n says {declared_cols} columns but the table R has {cols}", text, col_off, source)
+        raise error_at(f"param {cname} says {declared_cols} columns but the table R has {cols}", text, col_off,
+                       source)
     if declared_rows != rows:
-        what = "param m says" if "rows" in scalars else "param n (no param m: a square board) says"
+        what = (f"param {spelled['rows']} says" if "rows" in scalars
+                else f"param {cname} (no param m: a square board) says")
         raise error_at(f"{what} {declared_rows} rows but the table R has {rows}", text, row_off, source)
     bad = (r_vals < -2) | (r_vals > 8)
     if bad.any():
@@ -384,12 +402,15 @@ def _losses(puzzle: Puzzle, **options: Any) -> List[str]:
     return lost
 
 
-def detect_dat(text: str) -> bool:
-    """True for MathProg data that declares the grid table R."""
+def detect_dat(text: str) -> float:
+    """LIKELY for MathProg data that declares the grid table (R or game) and its size."""
     head = text[:20000]
-    return re.search(r"\bparam\s+R\b[^;]*:=", head) is not None and re.search(r"\bparam\s+n\s*:=", head) is not None
+    table = re.search(r"\bparam\s+(R|game)\b[^;]*:=", head) is not None
+    size = re.search(r"\bparam\s+(n|c|cols)\s*:=", head) is not None
+    return LIKELY if table and size else NO
 
 
 register_format("dat", [".dat"], "puzzle", reader=read_dat, writer=write_dat, detect=detect_dat, losses=_losses,
                 aliases=("mathprog-dat", "gmpl-dat"),
-                description="GLPK MathProg data in the layout of Chlond's minesweeper.mod (R table, -1 unexposed)")
+                description="GLPK MathProg / AMPL data: Chlond's minesweeper.mod (R table, -1 unexposed) or "
+                            "hakank's (param r, c, game; '.' unknown)")
