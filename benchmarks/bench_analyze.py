@@ -15,7 +15,7 @@ import sys
 import time
 from typing import List, Optional
 
-from mineconv.analysis.core import LEVELS, analyze, unlimited_int_digits
+from mineconv.analysis import LEVELS, analyze, unlimited_int_digits
 from mineconv.generate import random_puzzle
 
 

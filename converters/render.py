@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import List, Optional, Sequence, Tuple
 from xml.sax.saxutils import escape
 
-from .analysis.core import Analysis, count_text
+from .analysis import Analysis, count_text
 from .analysis.propagation import MINE, SAFE
 from .model.puzzle import Puzzle
 

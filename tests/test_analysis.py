@@ -10,8 +10,7 @@ import pytest
 
 from mineconv import Puzzle
 from mineconv import build_system
-from mineconv.analysis.core import (CountingLimitError, analyze, count_component, count_solutions,
-                                 sat_backbone)
+from mineconv.analysis import CountingLimitError, analyze, count_component, count_solutions, sat_backbone
 from mineconv.cli import main
 from mineconv.generate import full_reveal, place_mines, random_puzzle
 from mineconv.registry import read

@@ -7,7 +7,7 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from mineconv import Puzzle
-from mineconv.analysis.core import analyze
+from mineconv.analysis import analyze
 from mineconv.cli import main
 from mineconv.generate import random_puzzle
 from mineconv.registry import read

@@ -1,0 +1,15 @@
+"""Exact analysis of a board: what it implies, how many solutions it has, each cell's mine probability.
+
+`propagation` decides what local reasoning can (levels gac, 2rc, 3rc), `backbone` the rest by SAT (level
+full), `counting` counts solutions exactly per component (with `polynomials` for the arithmetic), and
+`marginals` gives double-precision probabilities where exact ones cost too much. `report` ties them
+together: `analyze()` and its `Analysis`.
+"""
+from .backbone import SAT_SOLVER, full_backbone, sat_backbone
+from .counting import DEFAULT_MAX_STATES, Count, CountingLimitError, count_component, count_solutions
+from .propagation import Propagation, propagate
+from .report import LEVELS, Analysis, analyze, count_text, unlimited_int_digits
+
+__all__ = ["DEFAULT_MAX_STATES", "LEVELS", "SAT_SOLVER", "Analysis", "Count", "CountingLimitError",
+           "Propagation", "analyze", "count_component", "count_solutions", "count_text", "full_backbone",
+           "propagate", "sat_backbone", "unlimited_int_digits"]

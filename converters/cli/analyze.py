@@ -5,7 +5,7 @@ import argparse
 import json
 from typing import List
 
-from ..analysis.core import LEVELS, Analysis, analyze, count_text, unlimited_int_digits
+from ..analysis import LEVELS, Analysis, analyze, count_text, unlimited_int_digits
 from . import add_input_options, input_options, load_puzzle
 from ..fileio import atomic_output
 from ..formats.notations.native import canonical_text

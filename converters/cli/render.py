@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import argparse
 
-from ..analysis.core import LEVELS, analyze
+from ..analysis import LEVELS, analyze
 from . import add_input_options, input_options, load_puzzle
 from ..fileio import atomic_output
 from ..render import render_svg

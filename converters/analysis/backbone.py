@@ -1,0 +1,161 @@
+"""The backbone (level ``full``): cells every solution agrees on, by incremental SAT.
+
+The backbone comes from incremental SAT solvers on the CNF of mineconv.encode, one per independent part
+of the board, asked one question per open cell under an assumption, with model-based filtering: a cell
+that took both values in models already found is not asked about. The counts' CNF goes to the solver;
+what the total mine count adds to the backbone is read off the exact per-cell counts (0 or all
+solutions). Only if the counter gives up does the total count go into the CNF too (one solver for the
+whole board; free cells are interchangeable, so one of them is asked).
+"""
+from __future__ import annotations
+
+from typing import Dict, List, Optional, Sequence, Tuple
+
+import numpy as np
+
+from ..model.puzzle import Puzzle
+from ..model.system import LinearSystem, build_system
+from .counting import DEFAULT_MAX_STATES, Count, CountingLimitError, components, count_solutions
+from .propagation import MINE, SAFE, UNDECIDED
+
+SAT_SOLVER = "cadical153"
+
+
+
+def sat_backbone(puzzle: Puzzle, mines: Optional[int] = None, system: Optional[LinearSystem] = None,
+                 known: Optional[np.ndarray] = None, solver: str = SAT_SOLVER,
+                 use_total: bool = True) -> Optional[np.ndarray]:
+    """Backbone of the puzzle: (k,) int8 with 0/1 where every solution agrees, -1 elsewhere; None if none.
+
+    `known` (k,) int8 holds values already proven (e.g. by propagation); they are added as unit clauses
+    and not asked about again. With use_total=False the CNF leaves out the total mine count: the result
+    is then the backbone of the counts alone (plus `known`), a subset of the full one. Without the total,
+    cells linked by no chain of counts are independent, so the clauses are split into those independent
+    parts and each part gets its own incremental solver (a call then only touches its own part).
+    """
+    from ..encode.cnf import to_cnf
+
+    system = system if system is not None else build_system(puzzle, mines)
+    k = system.num_vars
+    values = np.full(k, UNDECIDED, dtype=np.int8)
+    if known is not None:
+        values[:] = known
+    total = None if system.total is None or not use_total else system.total + puzzle.known_mine_count
+    clauses = to_cnf(puzzle.replace(mines=total), mines=total).clauses
+    if k == 0:
+        return None if any(len(c) == 0 for c in clauses) else values
+    if total is not None:
+        parts = [(np.arange(k), clauses)]
+    else:
+        parts = _split_clauses(clauses, system, k)
+    free = ~system.constrained_vars()
+    for cells, part in parts:
+        if not _part_backbone(part, cells, values, free, solver):
+            return None
+    return values
+
+
+def _split_clauses(clauses: Sequence[Sequence[int]], system: LinearSystem, k: int):
+    """[(cell ids - 1 of the part, clauses of the part)] for parts of cells linked through counts."""
+    label = np.arange(k + 1)
+    for vs, _ in components([(tuple(x for x in row if x), 0) for row in system.con_vars.tolist() if row[0]]):
+        label[vs] = vs[0]
+    groups: Dict[int, list] = {}
+    for cl in clauses:
+        if not cl:
+            groups.setdefault(-1, []).append(cl)
+            continue
+        groups.setdefault(int(label[abs(cl[0])]), []).append(cl)
+    if -1 in groups:  # an empty clause: nothing satisfies the counts
+        return [(np.zeros(0, dtype=np.int64), [[]])]
+    members: Dict[int, List[int]] = {}
+    for i, lab in enumerate(label[1:].tolist()):
+        if lab in groups:
+            members.setdefault(lab, []).append(i)
+    return [(np.asarray(members.get(lab, []), dtype=np.int64), groups[lab]) for lab in sorted(groups)]
+
+
+def _part_backbone(clauses: Sequence[Sequence[int]], cells: np.ndarray, values: np.ndarray,
+                   free: np.ndarray, solver: str) -> bool:
+    """Fill values[cells] with the backbone of one independent part; False when the part is unsatisfiable."""
+    from pysat.solvers import Solver
+
+    with Solver(name=solver, bootstrap_with=clauses) as sat:
+        for i in cells[values[cells] != UNDECIDED].tolist():
+            sat.add_clause([i + 1 if values[i] == MINE else -(i + 1)])
+        if not sat.solve():
+            return False
+        open_cells = cells[values[cells] == UNDECIDED]
+        if open_cells.size == 0:
+            return True
+        lits = open_cells + 1
+        model, absent = _model_array(sat.get_model(), lits)
+        # a cell in no clause takes either value: never part of the backbone
+        candidate = ~absent
+        # free cells only meet the total count, so they are interchangeable: one stands for all of them
+        is_free = free[open_cells]
+        free_pos = np.flatnonzero(is_free & candidate)
+        if free_pos.size > 1:
+            candidate[free_pos[1:]] = False
+        seen = np.zeros((open_cells.size, 2), dtype=bool)
+        seen[np.arange(open_cells.size), model.astype(np.int64)] = True
+        if free_pos.size and seen[free_pos, 0].any() and seen[free_pos, 1].any():
+            candidate[free_pos[0]] = False  # free cells of both values in one model: none is fixed
+        for j in np.flatnonzero(candidate).tolist():
+            if seen[j, 0] and seen[j, 1]:
+                continue
+            lit = int(lits[j]) if model[j] else -int(lits[j])
+            try:
+                # steer the search away from the model just seen, to filter more cells per call
+                sat.set_phases(np.where(model, -lits, lits).tolist())
+            except NotImplementedError:
+                pass
+            if sat.solve(assumptions=[-lit]):
+                model, _ = _model_array(sat.get_model(), lits)
+                seen[np.arange(open_cells.size), model.astype(np.int64)] = True
+            else:
+                values[open_cells[j]] = MINE if lit > 0 else SAFE
+                sat.add_clause([lit])
+        if free_pos.size:
+            rep = open_cells[free_pos[0]]
+            if values[rep] != UNDECIDED:
+                values[open_cells[free_pos]] = values[rep]
+    return True
+
+
+def _model_array(model_lits: Sequence[int], variables: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
+    """(values, absent) of the given variables in a SAT model; absent marks variables the model omits."""
+    arr = np.asarray(model_lits if model_lits is not None else [], dtype=np.int64)
+    top = int(variables.max()) if variables.size else 0
+    value = np.zeros(top + 1, dtype=np.int8)  # 0 absent, 1 false, 2 true
+    arr = arr[(np.abs(arr) <= top) & (arr != 0)]
+    value[np.abs(arr)] = np.where(arr > 0, 2, 1)
+    v = value[variables]
+    return v == 2, v == 0
+
+
+def full_backbone(puzzle: Puzzle, mines: Optional[int] = None, system: Optional[LinearSystem] = None,
+                  known: Optional[np.ndarray] = None, max_states: int = DEFAULT_MAX_STATES):
+    """The complete backbone and, when it could be had, the exact count: (values or None, count, error).
+
+    The SAT solver works on the count constraints; what the total mine count adds on top is read off the
+    exact per-cell counts (a cell no solution puts a mine on, or every one does). Only when the counter
+    gives up does the SAT solver take the total count into its CNF as well.
+    """
+    system = system if system is not None else build_system(puzzle, mines)
+    values = sat_backbone(puzzle, mines, system=system, known=known, use_total=False)
+    if values is None:
+        return None, Count(0, (0,) * system.num_vars), None
+    try:
+        counted = count_solutions(system, values, max_states)
+    except CountingLimitError as exc:
+        if system.total is not None:
+            values = sat_backbone(puzzle, mines, system=system, known=values, use_total=True)
+        return values, None, exc.message
+    if counted.solutions == 0:
+        return None, counted, None
+    if system.total is not None:
+        values = values.copy()
+        values[counted.never_mine()] = SAFE
+        values[counted.always_mine()] = MINE
+    return values, counted, None

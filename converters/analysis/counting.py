@@ -1,0 +1,337 @@
+"""Exact counting: the number of solutions and, per cell, the number with a mine there.
+
+Counting never enumerates solutions. The open cells split into independent components (cells linked
+through shared counts); each component is counted by a dynamic programme over its cells in an order
+that keeps the frontier of partly filled counts small, with the states memoised on the counts' remaining
+right-hand sides, and counts kept per number of mines. Components combine by convolution, and cells
+touched by no count by powers of two (no total) or binomial coefficients (with the total mine count).
+
+A forward and a backward pass of the same programme give, per cell, the number of solutions that put
+a mine there: exact probabilities (fractions.Fraction). On big boards with a total, where those exact
+numbers would take minutes, the probabilities come from `marginals` in double precision instead (the
+count, and which cells are certain, stay exact).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Dict, List, Optional, Sequence, Tuple
+
+import numpy as np
+
+from ..errors import MineconvError
+from ..model.system import LinearSystem
+from .marginals import approx_marginals
+from .polynomials import Poly, binomial_row, oadd, oplain, pdiv_exact, pmul
+from .propagation import MINE, SAFE, UNDECIDED
+
+DEFAULT_MAX_STATES = 200_000
+
+
+
+class CountingLimitError(MineconvError, RuntimeError):
+    """A component too entangled for the exact counter within its state budget."""
+
+
+def _order(vars_: Sequence[int], cons: Sequence[Tuple[Tuple[int, ...], int]], var_rc: np.ndarray) -> List[int]:
+    """An order of the component's cells with a narrow frontier of partly filled counts."""
+    adj: Dict[int, set] = {v: set() for v in vars_}
+    for vs, _ in cons:
+        for x in vs:
+            adj[x].update(vs)
+    rc = {v: (int(var_rc[v - 1, 0]), int(var_rc[v - 1, 1])) for v in vars_}
+    candidates = [sorted(vars_), sorted(vars_, key=lambda v: (rc[v][1], rc[v][0]))]
+    # Cuthill-McKee from a far end: breadth-first layers follow the component like a wavefront
+    start = min(vars_, key=lambda v: (len(adj[v]), v))
+    for _ in range(2):
+        order = _bfs(start, adj)
+        start = order[-1]
+    candidates.append(order)
+    candidates.append(_bfs(start, adj))
+    return min(candidates, key=lambda o: _frontier_cost(o, cons))
+
+
+def _bfs(start: int, adj: Dict[int, set]) -> List[int]:
+    seen = {start}
+    order = [start]
+    i = 0
+    while i < len(order):
+        for w in sorted(adj[order[i]], key=lambda x: (len(adj[x]), x)):
+            if w not in seen:
+                seen.add(w)
+                order.append(w)
+        i += 1
+    return order
+
+
+def _frontier_cost(order: Sequence[int], cons: Sequence[Tuple[Tuple[int, ...], int]]) -> Tuple[int, int]:
+    pos = {v: i for i, v in enumerate(order)}
+    diff = [0] * (len(order) + 1)
+    for vs, _ in cons:
+        ps = [pos[x] for x in vs]
+        lo, hi = min(ps), max(ps)
+        diff[lo + 1] += 1
+        diff[hi + 1] -= 1
+    width, run, total = 0, 0, 0
+    for d in diff:
+        run += d
+        width = max(width, run)
+        total += run
+    return width, total
+
+
+def count_component(vars_: Sequence[int], cons: Sequence[Tuple[Tuple[int, ...], int]], var_rc: np.ndarray,
+                    weighted: bool = True, max_states: int = DEFAULT_MAX_STATES):
+    """Exact count of one component: (P, M) where P[j] = solutions with j mines, M[v] the same with v a mine.
+
+    Unweighted, P and M[v] are plain integers (solutions regardless of their number of mines).
+    """
+    order = _order(vars_, cons, var_rc)
+    n = len(order)
+    pos = {v: i for i, v in enumerate(order)}
+    first, last, rhs, members = [], [], [], []
+    for vs, r in cons:
+        ps = sorted(pos[x] for x in vs)
+        first.append(ps[0])
+        last.append(ps[-1])
+        rhs.append(r)
+        members.append(set(ps))
+    # per step i: the active constraints before it, the ones starting at it, and where each goes after
+    active: List[int] = []
+    steps = []
+    by_first: Dict[int, List[int]] = {}
+    for ci in range(len(cons)):
+        by_first.setdefault(first[ci], []).append(ci)
+    for i in range(n):
+        ext = active + by_first.get(i, [])
+        start_rhs = tuple(rhs[ci] for ci in by_first.get(i, []))
+        contains = [j for j, ci in enumerate(ext) if i in members[ci]]
+        nxt = [ci for ci in ext if last[ci] > i]
+        nxt.sort()
+        where = {ci: j for j, ci in enumerate(ext)}
+        keep = [where[ci] for ci in nxt]
+        cap = [sum(1 for p in members[ci] if p > i) for ci in nxt]
+        ends = [where[ci] for ci in ext if last[ci] == i]
+        steps.append((start_rhs, contains, keep, cap, ends))
+        active = nxt
+
+    def transitions(state: Tuple[int, ...], i: int):
+        start_rhs, contains, keep, cap, ends = steps[i]
+        base = list(state) + list(start_rhs)
+        out = []
+        for b in (0, 1):
+            vals = list(base)
+            if b:
+                for j in contains:
+                    vals[j] -= 1
+            if any(vals[j] != 0 for j in ends):
+                out.append(None)
+                continue
+            nxt = []
+            ok = True
+            for j, c in zip(keep, cap):
+                x = vals[j]
+                if x < 0 or x > c:
+                    ok = False
+                    break
+                nxt.append(x)
+            out.append(tuple(nxt) if ok else None)
+        return out
+
+    # weighted: (offset, coefficients) so a shift is free and sums only touch the occupied span
+    one: object = (0, [1]) if weighted else 1
+    add = oadd if weighted else (lambda a, b: a + b)
+    shift = (lambda a: (a[0] + 1, a[1])) if weighted else (lambda a: a)
+    mul = (lambda a, b: (a[0] + b[0], pmul(a[1], b[1]))) if weighted else (lambda a, b: a * b)
+
+    layers: List[Dict[Tuple[int, ...], object]] = [{(): one}]
+    moves: List[Dict[Tuple[int, ...], list]] = []
+    for i in range(n):
+        cur = layers[-1]
+        nxt_layer: Dict[Tuple[int, ...], object] = {}
+        mv = {}
+        for s, w in cur.items():
+            t0, t1 = transitions(s, i)
+            mv[s] = (t0, t1)
+            if t0 is not None:
+                nxt_layer[t0] = add(nxt_layer[t0], w) if t0 in nxt_layer else w
+            if t1 is not None:
+                w1 = shift(w)
+                nxt_layer[t1] = add(nxt_layer[t1], w1) if t1 in nxt_layer else w1
+        if len(nxt_layer) > max_states:
+            raise CountingLimitError(
+                f"a component of {n} linked unknown cells needs more than {max_states} counting states")
+        moves.append(mv)
+        layers.append(nxt_layer)
+    if () not in layers[-1]:
+        zero: object = [0] if weighted else 0
+        return zero, {v: zero for v in vars_}
+    back: Dict[Tuple[int, ...], object] = {(): one}
+    marg: Dict[int, object] = {}
+    zero_w: object = (0, []) if weighted else 0
+    for i in range(n - 1, -1, -1):
+        cur_back: Dict[Tuple[int, ...], object] = {}
+        into: Dict[Tuple[int, ...], object] = {}  # forward weight arriving at each state with a mine on i
+        for s, w in layers[i].items():
+            t0, t1 = moves[i][s]
+            acc = None
+            if t0 is not None and t0 in back:
+                acc = back[t0]
+            if t1 is not None and t1 in back:
+                b1 = shift(back[t1])
+                acc = b1 if acc is None else add(acc, b1)
+                into[t1] = add(into[t1], w) if t1 in into else w
+            if acc is not None:
+                cur_back[s] = acc
+        # one product per target state rather than per source state
+        m_i = zero_w
+        for t, w in into.items():
+            m_i = add(m_i, mul(w, shift(back[t])))
+        back = cur_back
+        marg[order[i]] = m_i
+    total = back[()]
+    if weighted:
+        return oplain(total), {v: oplain(m) for v, m in marg.items()}
+    return total, marg
+
+
+def components(cons: Sequence[Tuple[Tuple[int, ...], int]]) -> List[Tuple[List[int], List[int]]]:
+    """Group constraints that share variables: (variables, constraint indices) per component."""
+    parent: Dict[int, int] = {}
+
+    def find(x: int) -> int:
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    for vs, _ in cons:
+        for x in vs:
+            parent.setdefault(x, x)
+        root = find(vs[0])
+        for x in vs[1:]:
+            rx = find(x)
+            if rx != root:
+                parent[rx] = root
+    groups: Dict[int, Tuple[List[int], List[int]]] = {}
+    for ci, (vs, _) in enumerate(cons):
+        groups.setdefault(find(vs[0]), ([], []))[1].append(ci)
+    for x in sorted(parent):
+        groups[find(x)][0].append(x)
+    return [groups[r] for r in sorted(groups, key=lambda r: groups[r][0][0])]
+
+
+@dataclass(frozen=True)
+class Count:
+    """The exact number of solutions and, per variable, how many put a mine there.
+
+    `mine_solutions` holds exact integers. On big boards with a total mine count the exact per-cell
+    numbers cost too much (tens of thousands of huge binomials); `approx` then holds the probabilities
+    in double precision instead, exactly 0.0 or 1.0 wherever the exact value is 0 or 1.
+    """
+
+    solutions: int
+    mine_solutions: Optional[Tuple[int, ...]]
+    approx: Optional[Tuple[float, ...]] = None
+
+    def never_mine(self) -> np.ndarray:
+        """Bool (k,): variables no solution puts a mine on (all of them when there is no solution)."""
+        if self.mine_solutions is not None:
+            return np.asarray([x == 0 for x in self.mine_solutions], dtype=bool)
+        return np.asarray(self.approx) == 0.0
+
+    def always_mine(self) -> np.ndarray:
+        """Bool (k,): variables every solution puts a mine on."""
+        if self.mine_solutions is not None:
+            n = self.solutions
+            return np.asarray([n > 0 and x == n for x in self.mine_solutions], dtype=bool)
+        return np.asarray(self.approx) == 1.0
+
+
+EXACT_WORK_BUDGET = 10 ** 8  # ~ seconds of big-integer products for exact per-cell numbers
+
+
+def count_solutions(system: LinearSystem, values: Optional[np.ndarray] = None,
+                    max_states: int = DEFAULT_MAX_STATES, exact_budget: int = EXACT_WORK_BUDGET) -> Count:
+    """Count the solutions exactly, and per variable the solutions with a mine there.
+
+    `values` (k,) int8 fixes cells proven safe (0) or mines (1) in every solution (-1 open); fixing them
+    shrinks the components and never changes the answer.
+    """
+    k = system.num_vars
+    val = np.full(k + 1, UNDECIDED, dtype=np.int8)
+    if values is not None:
+        val[1:] = values
+    val[0] = SAFE
+    cv = system.con_vars
+    pres = cv != 0
+    v = val[cv]
+    need = system.con_rhs.astype(np.int64) - ((v == MINE) & pres).sum(axis=1)
+    und = ((v == UNDECIDED) & pres).sum(axis=1)
+    if ((need < 0) | (need > und)).any():
+        return Count(0, (0,) * k)
+    idx = np.flatnonzero(und > 0)
+    cons = [(tuple(x for x in row if x and val[x] == UNDECIDED), r)
+            for row, r in zip(cv[idx].tolist(), need[idx].tolist())]
+    fixed_mines = int((val[1:] == MINE).sum())
+    open_vars = set((np.flatnonzero(val[1:] == UNDECIDED) + 1).tolist())
+    comps = components(cons)
+    in_comp = set(x for vs, _ in comps for x in vs)
+    free = sorted(open_vars - in_comp)
+    F = len(free)
+    weighted = system.total is not None
+    polys = []
+    for vs, cis in comps:
+        P, M = count_component(vs, [cons[ci] for ci in cis], system.var_rc, weighted, max_states)
+        polys.append((vs, P, M))
+    fixed = np.flatnonzero(val[1:] == MINE).tolist()
+    if not weighted:
+        N = 2 ** F
+        for _, P, _ in polys:
+            N *= P
+        per_var = [0] * k
+        if N == 0:
+            return Count(0, tuple(per_var))
+        for vs, P, M in polys:
+            rest = N // P
+            for x in vs:
+                per_var[x - 1] = M[x] * rest
+        for x in free:
+            per_var[x - 1] = N // 2
+        for i in fixed:
+            per_var[i] = N
+        return Count(N, tuple(per_var))
+    T = system.total - fixed_mines
+    P_all: Poly = [1]
+    for _, P, _ in polys:
+        P_all = pmul(P_all, P)
+    D = len(P_all)
+    row_f = binomial_row(F)
+    # G[m]: ways to put the remaining T - m mines on the F free cells when the components hold m
+    G = [row_f[T - m] if 0 <= T - m <= F else 0 for m in range(D)]
+    N = sum(c * g for c, g in zip(P_all, G) if c and g)
+    if N == 0:
+        return Count(0, (0,) * k)
+    distinct = {tuple(P) for _, P, _ in polys}
+    g_words = max(1, max(g.bit_length() for g in G) // 64)
+    work = sum(len(P) for P in distinct) * D * g_words
+    if work > exact_budget:
+        return Count(N, None, approx_marginals(polys, P_all, G, free, T, k, fixed))
+    per_var = [0] * k
+    weights: Dict[Tuple[int, ...], List[int]] = {}
+    for vs, P, M in polys:
+        key = tuple(P)
+        if key not in weights:
+            others = pdiv_exact(P_all, P)
+            weights[key] = [sum(o * G[j + kk] for kk, o in enumerate(others) if o and j + kk < D)
+                            for j in range(len(P))]
+        w = weights[key]
+        for x in vs:
+            per_var[x - 1] = sum(m * w[j] for j, m in enumerate(M[x]) if m and j < len(w))
+    if F:
+        row_f1 = binomial_row(F - 1)
+        n_free = sum(c * row_f1[T - m - 1] for m, c in enumerate(P_all) if c and 0 <= T - m - 1 <= F - 1)
+        for x in free:
+            per_var[x - 1] = n_free
+    for i in fixed:
+        per_var[i] = N
+    return Count(N, tuple(per_var))

@@ -1,0 +1,203 @@
+"""What a board implies, exactly: safe cells, certain mines, the solution count, mine probabilities.
+
+`analyze` runs propagation (`propagation`), the SAT backbone (`backbone`) and the exact counter
+(`counting`, with `marginals` on big boards) and returns one `Analysis`, which also renders itself as
+the JSON of `mineconv analyze --json`.
+"""
+from __future__ import annotations
+
+import contextlib
+import sys
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Dict, Iterator, List, Optional, Tuple
+
+import numpy as np
+
+from ..model.puzzle import Puzzle
+from ..model.system import LinearSystem, build_system
+from .backbone import full_backbone
+from .counting import DEFAULT_MAX_STATES, CountingLimitError, count_solutions
+from .propagation import LEVELS as PROPAGATION_LEVELS
+from .propagation import MINE, SAFE, UNDECIDED, propagate
+
+LEVELS = PROPAGATION_LEVELS + ("full",)
+
+
+
+@contextlib.contextmanager
+def unlimited_int_digits() -> Iterator[None]:
+    """Let str()/json print integers of any length (solution counts of big boards pass Python's 4300)."""
+    get = getattr(sys, "get_int_max_str_digits", None)
+    if get is None:  # Python before 3.11 has no limit
+        yield
+        return
+    old = get()
+    sys.set_int_max_str_digits(0)
+    try:
+        yield
+    finally:
+        sys.set_int_max_str_digits(old)
+
+
+def count_text(n: int, max_digits: int = 30) -> str:
+    """A solution count for people: exact when short, else mantissa, exponent and number of digits."""
+    with unlimited_int_digits():
+        s = str(n)
+    if len(s) <= max_digits:
+        return s
+    return f"{s[0]}.{s[1:4]}e{len(s) - 1} ({len(s)} digits)"
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """The answer to `analyze`: decisions of one level, and the exact count and probabilities.
+
+    `values[i]` is the decision for variable i + 1 (the unknown cells in row-major order): -1 open,
+    0 safe, 1 mine. `mine_solutions[i]` is the number of solutions with a mine on variable i + 1 (None
+    on big boards where only `approx_probabilities` were affordable). `solutions` is None only when
+    the counter gave up (`count_error` says why).
+    """
+
+    puzzle: Puzzle
+    system: LinearSystem
+    level: str
+    values: np.ndarray
+    solutions: Optional[int]
+    mine_solutions: Optional[Tuple[int, ...]]
+    count_error: Optional[str] = None
+    by_level: Dict[str, int] = field(default_factory=dict)
+    approx_probabilities: Optional[Tuple[float, ...]] = None
+
+    @property
+    def feasible(self) -> bool:
+        """True when at least one solution exists (or, uncounted, when the level found no contradiction)."""
+        return self.solutions != 0
+
+    @property
+    def unique(self) -> bool:
+        """True when the puzzle has exactly one solution."""
+        if self.solutions is not None:
+            return self.solutions == 1
+        return self.level == "full" and bool((self.values != UNDECIDED).all())
+
+    @property
+    def probabilities_exact(self) -> bool:
+        """True when the probabilities are exact fractions (not double-precision approximations)."""
+        return self.mine_solutions is not None
+
+    def safe_cells(self) -> List[Tuple[int, int]]:
+        """Unknown cells the level proves safe, row-major."""
+        return [tuple(rc) for rc in self.system.var_rc[self.values == SAFE].tolist()]
+
+    def mine_cells(self) -> List[Tuple[int, int]]:
+        """Unknown cells the level proves to be mines, row-major."""
+        return [tuple(rc) for rc in self.system.var_rc[self.values == MINE].tolist()]
+
+    def probabilities(self) -> Optional[list]:
+        """Mine probability of each variable (id order): Fractions, or floats on big boards (see
+        probabilities_exact); None without a count or a solution."""
+        if not self.solutions:
+            return None
+        if self.mine_solutions is not None:
+            return [Fraction(n, self.solutions) for n in self.mine_solutions]
+        if self.approx_probabilities is not None:
+            return list(self.approx_probabilities)
+        return None
+
+    def probability_grid(self) -> List[List[Optional[float]]]:
+        """Rows of floats (mine probability of each unknown cell) with None on every other cell."""
+        grid: List[List[Optional[float]]] = [[None] * self.puzzle.cols for _ in range(self.puzzle.rows)]
+        probs = self.probabilities()
+        if probs is None:
+            return grid
+        for (r, c), p in zip(self.system.var_rc.tolist(), probs):
+            grid[r][c] = float(p)
+        return grid
+
+    def marked_puzzle(self) -> Puzzle:
+        """The puzzle with the decided cells filled in: '.' safe, '*' mine, '?' still open."""
+        buf = bytearray(self.puzzle.cells, "ascii")
+        cols = self.puzzle.cols
+        for (r, c), v in zip(self.system.var_rc.tolist(), self.values.tolist()):
+            if v != UNDECIDED:
+                buf[r * cols + c] = ord("*") if v == MINE else ord(".")
+        return self.puzzle.replace(cells=buf.decode("ascii"))
+
+    def to_json(self) -> dict:
+        """The JSON report of `mineconv analyze --json`."""
+        ok = self.feasible
+        data = {
+            "solutions": self.solutions,
+            "unique": self.unique,
+            "safe": [list(rc) for rc in self.safe_cells()] if ok else [],
+            "mines": [list(rc) for rc in self.mine_cells()] if ok else [],
+            "probabilities": self.probability_grid(),
+            "level": self.level,
+            "rows": self.puzzle.rows,
+            "cols": self.puzzle.cols,
+            "unknown": self.system.num_vars,
+            "open": int((self.values == UNDECIDED).sum()) if ok else self.system.num_vars,
+            "total_mines": None if self.system.total is None
+            else self.system.total + self.puzzle.known_mine_count,
+        }
+        if self.solutions and not self.probabilities_exact:
+            data["probabilities_exact"] = False
+        if self.by_level:
+            data["decided_by_level"] = dict(self.by_level)
+        if self.count_error:
+            data["count_error"] = self.count_error
+        return data
+
+
+def analyze(puzzle: Puzzle, mines: Optional[int] = None, level: str = "full", *, count: bool = True,
+            compare_levels: bool = False, max_states: int = DEFAULT_MAX_STATES) -> Analysis:
+    """Decide cells at `level`, count the solutions exactly and compute each cell's mine probability.
+
+    `count=False` skips the counting at the propagation levels (the full level always counts: the
+    total mine count's share of the backbone comes from the counts).
+    """
+    if level not in LEVELS:
+        raise ValueError(f"level must be one of {', '.join(LEVELS)}, not {level!r}")
+    system = build_system(puzzle, mines)
+    k = system.num_vars
+    by_level: Dict[str, int] = {}
+    infeasible = Analysis(puzzle, system, level, np.full(k, UNDECIDED, dtype=np.int8), 0, (0,) * k,
+                          by_level=by_level)
+    if system.impossible().any() or (system.total is not None and not 0 <= system.total <= k):
+        return infeasible
+    gac = propagate(puzzle, "gac", system=system)
+    if not gac.consistent:
+        return infeasible
+    counted = None
+    error = None
+    full_values = None
+    if level == "full" or compare_levels:
+        full_values, counted, error = full_backbone(puzzle, mines, system, gac.values, max_states)
+        if full_values is None:
+            return infeasible
+    if compare_levels:
+        by_level["gac"] = gac.decided
+        for lv in ("2rc", "3rc"):
+            by_level[lv] = propagate(puzzle, lv, system=system, fixed=gac.values).decided
+        by_level["full"] = int((full_values != UNDECIDED).sum())
+    if level == "full":
+        values = full_values
+    elif level == "gac":
+        values = gac.values
+    else:
+        prop = propagate(puzzle, level, system=system, fixed=gac.values)
+        if not prop.consistent:
+            return infeasible
+        values = prop.values
+    if counted is None and error is None and count:
+        try:
+            counted = count_solutions(system, values, max_states)
+        except CountingLimitError as exc:
+            error = exc.message
+    if counted is None:
+        return Analysis(puzzle, system, level, values, None, None, error, by_level)
+    if counted.solutions == 0:
+        return infeasible
+    return Analysis(puzzle, system, level, values, counted.solutions, counted.mine_solutions, error,
+                    by_level, counted.approx)
