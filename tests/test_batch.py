@@ -15,10 +15,10 @@ import pytest
 from conftest import ROOT, require_module
 from mineconv.batch import collect_inputs, format_error, output_extension, resolve_formats, run_batch
 from mineconv.cli import main
-from mineconv.errors import FormatError, PuzzleSyntaxError
+from mineconv.errors import FormatError, MineconvError, PuzzleSyntaxError
 from mineconv.formats.notations.native import canonical_text
 from mineconv.generate import random_puzzle
-from mineconv.registry import dumps, get_format, parse
+from mineconv.registry import dumps, get_format, parse, register_format, unregister_format
 
 
 FORMATS = ["native", "cnf", "lp", "json"]
@@ -328,6 +328,51 @@ def test_skip_existing_keeps_newer_outputs_and_redoes_the_rest(tmp_path, capsys)
     assert "2 converted, 2 skipped, 0 failed" in capsys.readouterr().err
     assert parse((out / "b000.txt").read_text(), "native") == newer
     assert (out / ("b001" + _ext(FORMATS[-1]))).exists()
+
+
+# --- reader options ------------------------------------------------------------------------------------
+@pytest.fixture
+def coded_notation():
+    """A throwaway notation with a reader option: native text in which --codes 'u?' makes each 'u' a '?'."""
+    native = get_format("native")  # also loads every shipped format first
+
+    def reader(text: str, source: str, codes: str = "") -> object:
+        return native.reader(text.translate(str.maketrans(codes[0::2], codes[1::2])), source)
+
+    register_format("coded-test", [".coded"], "puzzle", reader=reader, autodetect=False,
+                    read_options={"codes": "pairs of characters: each first one reads as the second"})
+    yield
+    unregister_format("coded-test")
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_reader_options_reach_the_readers_in_the_workers(tmp_path, capsys, coded_notation, jobs):
+    src = tmp_path / "in"
+    boards = _boards(src, 4, sub="plain")
+    (src / "coded").mkdir()
+    for path, _ in boards:
+        (src / "coded" / path.name).with_suffix(".coded").write_text(path.read_text().replace("?", "u"))
+    args = ["batch", str(src), "-o", str(tmp_path / "out"), "-t", "native", "-j", jobs, "-q"]
+    assert main(args) == 1  # without the option the coded boards do not read
+    assert "4 converted, 0 skipped, 4 failed" in capsys.readouterr().err
+    assert main(args + ["-o", str(tmp_path / "out2"), "--codes", "u?"]) == 0
+    err = capsys.readouterr().err
+    assert "8 converted, 0 skipped, 0 failed" in err
+    # the native files do not take the option: each says so, as `mineconv convert` would
+    assert err.count("mineconv: warning: ") == 4
+    assert f"warning: {boards[0][0]}: option 'codes' has no effect on the native notation" in err
+    for path, puzzle in boards:
+        for sub in ("plain", "coded"):
+            assert (tmp_path / "out2" / sub / path.name).read_text() == canonical_text(puzzle)
+
+
+def test_unknown_reader_option_is_a_bad_request(tmp_path, coded_notation):
+    _boards(tmp_path / "in", 1)
+    with pytest.raises(MineconvError, match="reader option 'codez'"):
+        run_batch([str(tmp_path / "in")], str(tmp_path / "out"), ["native"], read_options={"codez": "u?"})
+    result = run_batch([str(tmp_path / "in")], str(tmp_path / "out"), ["native"], jobs=1,
+                       read_options={"codes": None})  # an option not given is no option
+    assert result.count("converted") == 1 and "warnings" not in result.records[0]
 
 
 # --- interrupts ----------------------------------------------------------------------------------------

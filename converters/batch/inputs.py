@@ -33,7 +33,8 @@ class Settings:
     skip_existing: bool = False
     fsync: bool = False
     hash_outputs: bool = True
-    options: Dict[str, Any] = field(default_factory=dict)
+    options: Dict[str, Any] = field(default_factory=dict)        # writer options (card_encoding, ...)
+    read_options: Dict[str, Any] = field(default_factory=dict)   # reader options (codes, ...), as given
 
 
 def resolve_formats(specs: Iterable[str]) -> List[Format]:

@@ -11,7 +11,7 @@ from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Tupl
 
 from ..errors import MineconvError
 from ..fileio import write_text_atomic
-from ..registry import get_format
+from ..registry import get_format, read_option_names
 from .inputs import CONVERTED, FAILED, SKIPPED, Item, Settings, collect_inputs, find_collisions, resolve_formats
 from .worker import chunked, convert_chunk, init_worker, pool_chunk
 
@@ -111,16 +111,25 @@ def run_batch(inputs: Sequence[str], outdir: str, formats_: Sequence[str], *, jo
               manifest: Optional[str] = None, fsync: bool = False, options: Optional[Dict[str, Any]] = None,
               executor: str = "local", scheduler: Optional[str] = None, client: Any = None,
               on_record: Optional[Callable[[Dict[str, Any]], None]] = None,
-              on_start: Optional[Callable[[int], None]] = None) -> BatchResult:
+              on_start: Optional[Callable[[int], None]] = None,
+              read_options: Optional[Dict[str, Any]] = None) -> BatchResult:
     """Convert every input into every format under outdir; failures are records, not exceptions.
 
-    Raises MineconvError only for a bad request (unknown format, unreachable scheduler). Ctrl-C or SIGTERM
-    stop the run cleanly: the result is marked interrupted and holds what finished.
+    `options` go to the writers, `read_options` (e.g. codes=...) to the readers, each notation taking the
+    ones it declares (an input whose notation ignores one gets a warning, as with `mineconv convert`).
+    Raises MineconvError only for a bad request (unknown format or reader option, unreachable scheduler).
+    Ctrl-C or SIGTERM stop the run cleanly: the result is marked interrupted and holds what finished.
     """
     t0 = time.perf_counter()
     fmts = resolve_formats(formats_)
     if from_:
         get_format(from_, direction="read", kind="puzzle")
+    given = {k: v for k, v in (read_options or {}).items() if v is not None}
+    known = read_option_names()
+    unknown = sorted(k for k in given if k not in known)
+    if unknown:
+        valid = ", ".join(sorted(known)) or "none"
+        raise MineconvError(f"no notation takes the reader option {unknown[0]!r}; valid: {valid}")
     if executor not in ("local", "dask"):
         raise MineconvError(f"unknown executor {executor!r}; valid: local, dask")
     if manifest is not None and not os.path.isdir(os.path.dirname(os.path.abspath(manifest))):
@@ -131,7 +140,7 @@ def run_batch(inputs: Sequence[str], outdir: str, formats_: Sequence[str], *, jo
         raise MineconvError(f"cannot create the output folder: {exc.strerror or exc}", source=outdir) from None
     settings = Settings(outdir=outdir, formats=tuple(f.name for f in fmts), from_=from_, strict=strict,
                         skip_existing=skip_existing, fsync=fsync, hash_outputs=manifest is not None,
-                        options=dict(options or {}))
+                        options=dict(options or {}), read_options=given)
     items, early = collect_inputs(inputs, outdir, from_=from_)
     items, clashes = find_collisions(items, settings)
     early += clashes

@@ -88,6 +88,7 @@ class _Worker:
         # writers that take a prebuilt linear system (system=): one build_system per input serves them all
         self.takes_system = {name: _takes_system(get_format(name).writer) for name in settings.formats}
         self.by_extension: Dict[Tuple[bool, str], List[Format]] = {}
+        self.read_options: Dict[str, Tuple[Dict[str, Any], Tuple[str, ...]]] = {}
 
     def _guess(self, path: str, text: str) -> Format:
         """guess_format(path, text), with the formats an extension names looked up once per extension."""
@@ -98,6 +99,16 @@ class _Worker:
         if cands is None:
             cands = self.by_extension[key] = candidates_for_path(path, kind="puzzle", direction="read")
         return cands[0] if len(cands) == 1 else guess_format(path, text)
+
+    def _read_options(self, fmt: Format) -> Tuple[Dict[str, Any], Tuple[str, ...]]:
+        """(the reader options this notation takes, the names of the given ones it does not take)."""
+        split = self.read_options.get(fmt.name)
+        if split is None:
+            given = self.settings.read_options
+            split = self.read_options[fmt.name] = (
+                {k: v for k, v in given.items() if k in fmt.read_options},
+                tuple(k for k in given if k not in fmt.read_options))
+        return split
 
     def _ensure_dir(self, folder: str) -> bool:
         ok = self.ready_dirs.get(folder)
@@ -141,11 +152,14 @@ class _Worker:
                 text, src = read_input(item.path)
                 fmt = get_format(s.from_, direction="read", kind="puzzle") if s.from_ \
                     else self._guess(item.path, text)
+                read_options, ignored = self._read_options(fmt)
                 try:
-                    puzzle = fmt.reader(text, src)  # type: ignore[misc]
+                    puzzle = fmt.reader(text, src, **read_options)  # type: ignore[misc]
                 except MineconvError as exc:
                     raise exc.located(src)
-                warnings: List[str] = []
+                # the same warning registry.read gives when one file is converted
+                warnings: List[str] = [f"option {key!r} has no effect on the {fmt.name} notation"
+                                       for key in ignored]
                 writers = []
                 for name, out in todo:
                     f = get_format(name)

@@ -9,6 +9,7 @@ from typing import Any, Dict
 
 from ..batch import FAILED, default_jobs, run_batch, stderr_is_terminal
 from ..errors import MineconvError
+from . import add_input_options, input_options
 
 
 class Progress:
@@ -77,7 +78,8 @@ def run(args: argparse.Namespace) -> int:
         result = run_batch(args.inputs, args.output, args.to, jobs=args.jobs, from_=args.from_,
                            strict=args.strict, skip_existing=args.skip_existing, manifest=args.manifest,
                            fsync=args.fsync, options=options, executor=args.executor,
-                           scheduler=args.scheduler, on_record=progress.record, on_start=progress.start)
+                           scheduler=args.scheduler, on_record=progress.record, on_start=progress.start,
+                           read_options=input_options(args))
     finally:
         if progress.bar is not None:
             progress.bar.close()
@@ -124,5 +126,6 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--executor", choices=("local", "dask"), default="local",
                    help="local processes (default) or a Dask cluster (pip install 'mineconv[dask]')")
     p.add_argument("--scheduler", metavar="ADDRESS", help="Dask scheduler address, with --executor dask")
+    add_input_options(p)
     p.set_defaults(func=run)
 
