@@ -1,33 +1,51 @@
-"""SVG pictures of a board: the cells as a player sees them, or the analysis as a mine-probability heat map.
+"""Pictures of a board: the cells as a player sees them, or the analysis as a mine-probability map.
 
-Plain SVG 1.1 text with no dependency, one <rect> per cell (class and data-r/data-c name the cell, fill
-gives its colour), numbers as <text>, a legend under the grid. Any browser shows the file as it is.
+The drawing is plain SVG 1.1 text with no dependency: a visible title, row and column numbers (0-based,
+as in every JSON output), one <rect> per cell (class and data-r/data-c name the cell, fill gives its
+colour, a <title> child is its tooltip), numbers as <text>, and a legend under the grid. PNG and PDF are
+the same SVG converted by CairoSVG (the usual Python SVG rasteriser: one drawing, three outputs).
+
+The probability scale is ColorBrewer's YlOrRd, sequential in lightness and safe for colour-blind readers:
+a 19% cell is a pale orange, never a colour that could pass for "safe". What the analysis proves is not a
+shade of the scale: a proven safe cell is white with a check mark, a certain mine carries a mine glyph on
+grey, and a mine given by the puzzle carries the same glyph on its own tint.
 """
 from __future__ import annotations
 
-from typing import List, Optional, Sequence, Tuple
+import math
+import os
+from typing import Dict, List, Optional, Sequence, Tuple
 from xml.sax.saxutils import escape
 
 from .analysis import Analysis, count_text
 from .analysis.propagation import MINE, SAFE
+from .errors import MineconvError
+from .fileio import PathLike, atomic_output
 from .model.puzzle import Puzzle
 
 COLOURS = {
     "unknown": "#bdbdbd",
     "count": "#eeeeee",
     "known-safe": "#eeeeee",
-    "known-mine": "#ffcdd2",
-    "safe": "#a5d6a7",       # proven safe by the analysis
-    "mine": "#ef9a9a",       # proven mine by the analysis
+    "known-mine": "#f8bbd0",  # a mine the puzzle gives
+    "safe": "#ffffff",        # proven safe by the analysis (with a check mark)
+    "mine": "#9e9e9e",        # proven mine by the analysis (with a mine glyph)
 }
 DIGIT_COLOURS = ("", "#1565c0", "#2e7d32", "#c62828", "#283593", "#6d1b1b", "#00838f", "#212121", "#757575")
-HEAT_STOPS: Tuple[Tuple[float, Tuple[int, int, int]], ...] = (
-    (0.0, (26, 152, 80)), (0.5, (254, 224, 139)), (1.0, (215, 48, 39)))
+# ColorBrewer YlOrRd, 9 classes (colour-blind safe), from p = 0 to p = 1
+HEAT_STOPS: Tuple[Tuple[float, Tuple[int, int, int]], ...] = tuple(
+    (i / 8, tuple(int(h[k:k + 2], 16) for k in (1, 3, 5)))  # type: ignore[misc]
+    for i, h in enumerate(("#ffffcc", "#ffeda0", "#fed976", "#feb24c", "#fd8d3c", "#fc4e2a", "#e31a1c",
+                           "#bd0026", "#800026")))
 GRID_LINE = "#757575"
+SAFE_MARK = "#08519c"    # the check mark of a proven safe cell
+MINE_GLYPH = "#212121"
+FONT = "DejaVu Sans, Arial, sans-serif"
+PICTURE_EXTENSIONS = (".svg", ".png", ".pdf")
 
 
 def heat_colour(p: float) -> str:
-    """Colour of a mine probability on the green-yellow-red scale of the legend."""
+    """Colour of a mine probability on the legend's scale (pale yellow 0 to dark red 1)."""
     p = min(1.0, max(0.0, float(p)))
     for (p0, c0), (p1, c1) in zip(HEAT_STOPS, HEAT_STOPS[1:]):
         if p <= p1:
@@ -37,24 +55,56 @@ def heat_colour(p: float) -> str:
     return "#%02x%02x%02x" % HEAT_STOPS[-1][1]
 
 
+def _dark(colour: str) -> bool:
+    r, g, b = (int(colour[k:k + 2], 16) / 255 for k in (1, 3, 5))
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b < 0.45
+
+
+def _label_step(n: int) -> int:
+    # every index on small boards; every 5th or 10th on large ones so labels never overlap
+    return 1 if n <= 30 else 5 if n <= 150 else 10
+
+
+def _mine_glyph(cx: float, cy: float, cell: int, cls: str) -> str:
+    r = cell * 0.24
+    s = cell * 0.36
+    return (f'<g class="{cls}"><path d="M{cx - s:g} {cy:g}H{cx + s:g}M{cx:g} {cy - s:g}V{cy + s:g}" '
+            f'stroke="{MINE_GLYPH}" stroke-width="{max(1.0, cell / 12):g}"/>'
+            f'<circle cx="{cx:g}" cy="{cy:g}" r="{r:g}" fill="{MINE_GLYPH}"/></g>')
+
+
+def _check_mark(x: float, y: float, cell: int) -> str:
+    pts = [(0.22, 0.52), (0.42, 0.72), (0.78, 0.30)]
+    d = "M" + " L".join(f"{x + cell * a:g} {y + cell * b:g}" for a, b in pts)
+    return (f'<path class="safe-glyph" d="{d}" fill="none" stroke="{SAFE_MARK}" '
+            f'stroke-width="{max(1.0, cell / 9):g}" stroke-linecap="round" stroke-linejoin="round"/>')
+
+
 def render_svg(puzzle: Puzzle, analysis: Optional[Analysis] = None, cell: int = 24,
-               heat: bool = True, title: Optional[str] = None) -> str:
-    """The SVG text of the board; with an analysis, decided cells are marked and open cells heat-mapped."""
+               heat: bool = True, title: Optional[str] = None, percent: bool = False,
+               coordinates: bool = True) -> str:
+    """The SVG text of the board; with an analysis, decided cells get symbols and open cells the heat scale."""
     if cell < 2:
         raise ValueError("cell size must be at least 2 pixels")
     R, C = puzzle.rows, puzzle.cols
     margin = max(4, cell // 3)
-    legend_h = 0 if analysis is None else 76
-    width = C * cell + 2 * margin
-    width = max(width, 320 if analysis is not None else 0)
-    height = R * cell + 2 * margin + legend_h
+    name = title if title is not None else (puzzle.name or f"Minesweeper board {R} x {C}")
+    title_h = 24
+    label_font = max(6, min(11, int(cell * 0.5)))
+    label_w = (len(str(R - 1)) * label_font * 0.62 + 6) if coordinates else 0
+    label_h = (label_font + 6) if coordinates else 0
+    x0 = margin + label_w
+    y0 = title_h + label_h
+    legend_h = 0 if analysis is None else 96
+    width = math.ceil(x0 + C * cell + margin)
+    width = max(width, 360 if analysis is not None else 0)
+    height = math.ceil(y0 + R * cell + margin + legend_h)
     font = max(6, int(cell * 0.62))
     show_text = cell >= 10
-    decided = {}
-    probs = {}
+    decided: Dict[Tuple[int, int], int] = {}
+    probs: Dict[Tuple[int, int], float] = {}
     if analysis is not None:
-        values = analysis.values.tolist()
-        for (r, c), v in zip(analysis.system.var_rc.tolist(), values):
+        for (r, c), v in zip(analysis.system.var_rc.tolist(), analysis.values.tolist()):
             if v in (SAFE, MINE):
                 decided[(r, c)] = v
         if heat and analysis.feasible:
@@ -67,61 +117,77 @@ def render_svg(puzzle: Puzzle, analysis: Optional[Analysis] = None, cell: int = 
         '<?xml version="1.0" encoding="UTF-8"?>',
         f'<svg xmlns="http://www.w3.org/2000/svg" version="1.1" width="{width}" height="{height}" '
         f'viewBox="0 0 {width} {height}">',
+        f"<title>{escape(name)}</title>",
+        f'<rect class="background" x="0" y="0" width="{width}" height="{height}" fill="#ffffff"/>',
+        f'<text class="caption" x="{margin}" y="17" font-family="{FONT}" font-size="14" font-weight="bold" '
+        f'fill="#212121">{escape(name)}</text>',
     ]
-    name = title if title is not None else (puzzle.name or f"Minesweeper board {R} x {C}")
-    out.append(f"<title>{escape(name)}</title>")
-    out.append(f'<rect class="background" x="0" y="0" width="{width}" height="{height}" fill="#ffffff"/>')
+    if coordinates:
+        out.append(f'<g class="coordinates" font-family="{FONT}" font-size="{label_font}" fill="#616161">')
+        for c in range(0, C, _label_step(C)):
+            out.append(f'<text x="{x0 + (c + 0.5) * cell:g}" y="{y0 - 4:g}" text-anchor="middle">{c}</text>')
+        for r in range(0, R, _label_step(R)):
+            out.append(f'<text x="{x0 - 4:g}" y="{y0 + (r + 0.5) * cell:g}" text-anchor="end" '
+                       f'dominant-baseline="central">{r}</text>')
+        out.append("</g>")
     out.append(f'<g stroke="{GRID_LINE}" stroke-width="{0.5 if cell < 10 else 1}">')
+    marks: List[str] = []
     texts: List[str] = []
     lines = puzzle.grid_lines()
     for r in range(R):
-        y = margin + r * cell
+        y = y0 + r * cell
         row = lines[r]
         for c in range(C):
             ch = row[c]
-            x = margin + c * cell
+            x = x0 + c * cell
+            p = probs.get((r, c))
             if ch == "?":
                 v = decided.get((r, c))
                 kind = "unknown" if v is None else ("safe" if v == SAFE else "mine")
-                p = probs.get((r, c))
-                fill = heat_colour(p) if p is not None else COLOURS[kind]
-                if v == SAFE and p is None:
-                    fill = COLOURS["safe"]
+                fill = COLOURS[kind] if (v is not None or p is None) else heat_colour(p)
+                tip = {"safe": "proven safe", "mine": "certain mine"}.get(kind, "unknown")
+                if kind == "unknown" and p is not None:
+                    tip = f"unknown: mine probability {100 * p:.1f}%"
             elif ch == "*":
-                kind, fill = "known-mine", COLOURS["known-mine"]
+                kind, fill, tip = "known-mine", COLOURS["known-mine"], "known mine (given)"
             elif ch == ".":
-                kind, fill = "known-safe", COLOURS["known-safe"]
+                kind, fill, tip = "known-safe", COLOURS["known-safe"], "known safe (given)"
             else:
-                kind, fill = "count", COLOURS["count"]
-            extra = f' data-p="{probs[(r, c)]:.6g}"' if (r, c) in probs else ""
-            out.append(f'<rect class="cell {kind}" data-r="{r}" data-c="{c}"{extra} x="{x}" y="{y}" '
-                       f'width="{cell}" height="{cell}" fill="{fill}"/>')
+                kind, fill, tip = "count", COLOURS["count"], f"count {ch}"
+            extra = f' data-p="{p:.6g}"' if p is not None else ""
+            out.append(f'<rect class="cell {kind}" data-r="{r}" data-c="{c}"{extra} x="{x:g}" y="{y:g}" '
+                       f'width="{cell}" height="{cell}" fill="{fill}"><title>row {r}, col {c}: {tip}</title>'
+                       "</rect>")
             if not show_text:
                 continue
             cx, cy = x + cell / 2, y + cell / 2
             if kind == "count" and ch != "0":
                 texts.append(f'<text x="{cx:g}" y="{cy:g}" fill="{DIGIT_COLOURS[int(ch)]}">{ch}</text>')
             elif kind in ("known-mine", "mine"):
-                texts.append(f'<circle class="mine-glyph" cx="{cx:g}" cy="{cy:g}" r="{cell * 0.28:g}" '
-                             'fill="#212121"/>')
+                marks.append(_mine_glyph(cx, cy, cell, "mine-glyph"))
             elif kind == "safe":
-                texts.append(f'<circle class="safe-glyph" cx="{cx:g}" cy="{cy:g}" r="{cell * 0.14:g}" '
-                             'fill="#ffffff" stroke="#1b5e20"/>')
+                marks.append(_check_mark(x, y, cell))
+            elif kind == "unknown" and percent and p is not None and cell >= 18:
+                ink = "#ffffff" if _dark(fill) else "#212121"
+                marks.append(f'<text class="percent" x="{cx:g}" y="{cy:g}" fill="{ink}" font-family="{FONT}" '
+                             f'font-size="{max(6, int(cell * 0.4))}" text-anchor="middle" '
+                             f'dominant-baseline="central">{round(100 * p)}</text>')
     out.append("</g>")
+    out.extend(marks)
     if texts:
-        out.append(f'<g font-family="DejaVu Sans, Arial, sans-serif" font-size="{font}" font-weight="bold" '
+        out.append(f'<g font-family="{FONT}" font-size="{font}" font-weight="bold" '
                    'text-anchor="middle" dominant-baseline="central">')
         out.extend(texts)
         out.append("</g>")
     if analysis is not None:
-        out.extend(_legend(analysis, margin, R * cell + 2 * margin, width, heat and bool(probs)))
+        out.extend(_legend(analysis, margin, math.ceil(y0 + R * cell + margin), width, heat and bool(probs)))
     out.append("</svg>")
     return "\n".join(out) + "\n"
 
 
 def _legend(analysis: Analysis, x0: int, y0: int, width: int, heat: bool) -> Sequence[str]:
-    """The legend: the probability scale (when heat-mapped) and a line of counts."""
-    out = ['<g class="legend" font-family="DejaVu Sans, Arial, sans-serif" font-size="11" fill="#212121">']
+    """The legend: the probability scale (when heat-mapped), the symbols, and a line of counts."""
+    out = [f'<g class="legend" font-family="{FONT}" font-size="11" fill="#212121">']
     bar_w = max(120, min(width - 2 * x0 - 110, 300))
     if heat:
         out.append('<defs><linearGradient id="heat-scale" x1="0" y1="0" x2="1" y2="0">')
@@ -130,16 +196,64 @@ def _legend(analysis: Analysis, x0: int, y0: int, width: int, heat: bool) -> Seq
         out.append("</linearGradient></defs>")
         out.append(f'<rect class="legend-scale" x="{x0}" y="{y0 + 4}" width="{bar_w}" height="12" '
                    'fill="url(#heat-scale)" stroke="#757575"/>')
-        for p, anchor in ((0.0, "start"), (0.5, "middle"), (1.0, "end")):
-            out.append(f'<text x="{x0 + bar_w * p:g}" y="{y0 + 30}" text-anchor="{anchor}">{p:g}</text>')
+        for p, anchor in ((0.0, "start"), (0.25, "middle"), (0.5, "middle"), (0.75, "middle"), (1.0, "end")):
+            out.append(f'<text x="{x0 + bar_w * p:g}" y="{y0 + 30}" text-anchor="{anchor}">{round(p * 100)}%</text>')
         out.append(f'<text x="{x0 + bar_w + 8}" y="{y0 + 14}">mine probability</text>')
+    # the symbols, each drawn as on the board
+    key = 14
+    ky = y0 + 38
+    out.append(f'<rect class="legend-key safe" x="{x0}" y="{ky}" width="{key}" height="{key}" '
+               f'fill="{COLOURS["safe"]}" stroke="{GRID_LINE}"/>')
+    out.append(_check_mark(x0, ky, key))
+    out.append(f'<text x="{x0 + key + 4}" y="{ky + 11}">proven safe</text>')
+    kx = x0 + 100
+    out.append(f'<rect class="legend-key mine" x="{kx}" y="{ky}" width="{key}" height="{key}" '
+               f'fill="{COLOURS["mine"]}" stroke="{GRID_LINE}"/>')
+    out.append(_mine_glyph(kx + key / 2, ky + key / 2, key, "legend-mine"))
+    out.append(f'<text x="{kx + key + 4}" y="{ky + 11}">certain mine</text>')
     sols = "not counted" if analysis.solutions is None else count_text(analysis.solutions)
     first = f"solutions: {sols}" + ("   (unique)" if analysis.unique else "")
+    n_mines = len(analysis.mine_cells())
     second = (f"level {analysis.level}: {len(analysis.safe_cells())} safe, "
-              f"{len(analysis.mine_cells())} certain mines")
+              f"{n_mines} certain {'mine' if n_mines == 1 else 'mines'}")
     if not analysis.feasible:
         first, second = "no solution:", "the counts contradict each other"
-    out.append(f'<text class="legend-summary" x="{x0}" y="{y0 + 48}">{escape(first)}</text>')
-    out.append(f'<text class="legend-summary" x="{x0}" y="{y0 + 64}">{escape(second)}</text>')
+    out.append(f'<text class="legend-summary" x="{x0}" y="{y0 + 70}">{escape(first)}</text>')
+    out.append(f'<text class="legend-summary" x="{x0}" y="{y0 + 86}">{escape(second)}</text>')
     out.append("</g>")
     return out
+
+
+def picture_kind(path: PathLike) -> str:
+    """'svg', 'png' or 'pdf' from the output's extension ('-' is SVG on stdout); anything else is refused."""
+    if str(path) == "-":
+        return "svg"
+    ext = os.path.splitext(str(path))[1].lower()
+    if ext not in PICTURE_EXTENSIONS:
+        raise MineconvError(f"a picture is written as .svg, .png or .pdf, not {ext or 'a name without extension'!r}",
+                            source=str(path))
+    return ext[1:]
+
+
+def svg_to(svg: str, kind: str, scale: float = 1.0) -> bytes:
+    """The SVG converted to PNG or PDF bytes with CairoSVG (pip install cairosvg; needs the cairo library)."""
+    try:
+        import cairosvg
+    except (ImportError, OSError) as exc:  # OSError: the Python package is there but libcairo is not
+        raise MineconvError(f"{kind.upper()} output needs CairoSVG and the cairo library "
+                            "(pip install cairosvg; on Debian/Ubuntu: apt-get install libcairo2); "
+                            f"SVG needs neither ({exc.__class__.__name__}: {exc})") from None
+    convert = cairosvg.svg2png if kind == "png" else cairosvg.svg2pdf
+    return convert(bytestring=svg.encode("utf-8"), scale=scale)
+
+
+def write_picture(svg: str, path: PathLike, scale: float = 1.0) -> None:
+    """Write the picture as SVG, PNG or PDF by the path's extension, atomically."""
+    kind = picture_kind(path)
+    if kind == "svg":
+        with atomic_output(path) as out:
+            out.write(svg)
+        return
+    data = svg_to(svg, kind, scale)
+    with atomic_output(path, binary=True) as out:
+        out.write(data)

@@ -1,4 +1,5 @@
-"""SVG rendering: valid XML, one rectangle per cell with the right class and colour, a legend."""
+"""Pictures: valid SVG with one rectangle per cell of the right class and colour, symbols for what the
+analysis proves, a legend, coordinates and tooltips; PNG and PDF by extension, checked pixel by pixel."""
 from __future__ import annotations
 
 import time
@@ -29,10 +30,19 @@ def cells_of(svg: str):
     return root, cells
 
 
-def test_heat_scale():
-    assert heat_colour(0) == "#1a9850" and heat_colour(1) == "#d73027" and heat_colour(0.5) == "#fee08b"
-    assert heat_colour(0.25) not in (heat_colour(0), heat_colour(0.5))
+def luminance(colour: str) -> float:
+    r, g, b = (int(colour[k:k + 2], 16) / 255 for k in (1, 3, 5))
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def test_heat_scale_is_sequential_and_never_looks_safe():
+    # ColorBrewer YlOrRd: pale yellow at 0, dark red at 1, darker at every step (readable in grey too)
+    assert heat_colour(0) == "#ffffcc" and heat_colour(1) == "#800026" and heat_colour(0.5) == "#fd8d3c"
+    steps = [luminance(heat_colour(i / 20)) for i in range(21)]
+    assert all(a > b for a, b in zip(steps, steps[1:]))
     assert heat_colour(-1) == heat_colour(0) and heat_colour(2) == heat_colour(1)
+    # a 19% chance is not white (proven safe) and not the grey of a certain mine
+    assert heat_colour(0.19) not in (COLOURS["safe"], COLOURS["mine"])
 
 
 def test_plain_board_cells_and_numbers():
@@ -43,26 +53,36 @@ def test_plain_board_cells_and_numbers():
     assert cells[(0, 2)][:2] == ("known-mine", COLOURS["known-mine"])
     assert cells[(1, 2)][:2] == ("known-safe", COLOURS["known-safe"])
     assert cells[(1, 1)][:2] == ("count", COLOURS["count"])
-    texts = {(t.text, t.get("fill")) for t in root.iter("{http://www.w3.org/2000/svg}text")}
-    assert texts == {("1", DIGIT_COLOURS[1]), ("2", DIGIT_COLOURS[2])}  # no text on a 0
+    digits = {(t.text, t.get("fill")) for t in root.iter("{http://www.w3.org/2000/svg}text")
+              if t.get("class") is None and t.get("fill") in DIGIT_COLOURS}
+    assert digits == {("1", DIGIT_COLOURS[1]), ("2", DIGIT_COLOURS[2])}  # no text on a 0
     assert root.find("s:title", NS).text == "tiny & <odd>"
-    assert len(list(root.iter("{http://www.w3.org/2000/svg}circle"))) == 1  # the known mine
+    assert root.find("s:text[@class='caption']", NS).text == "tiny & <odd>"  # the title is visible too
+    assert len(root.findall(".//s:g[@class='mine-glyph']", NS)) == 1  # the known mine
     assert root.find(".//s:g[@class='legend']", NS) is None
+    labels = [t.text for t in root.find("s:g[@class='coordinates']", NS)]
+    assert labels == ["0", "1", "2", "0", "1", "2"]  # columns, then rows, 0-based as in the JSON outputs
+    assert cells[(0, 1)][2].find("s:title", NS).text == "row 0, col 1: unknown"
 
 
 def test_analysis_heat_map_and_legend():
     p = read(SAMPLES / "seed-3x3.txt")
     a = analyze(p)
-    root, cells = cells_of(render_svg(p, a))
-    assert cells[(0, 1)][:2] == ("mine", heat_colour(1.0))
-    assert cells[(0, 2)][:2] == ("safe", heat_colour(0.0))
+    root, cells = cells_of(render_svg(p, a, percent=True))
+    # what the analysis proves is a symbol on its own colour, never a shade of the scale
+    assert cells[(0, 1)][:2] == ("mine", COLOURS["mine"])
+    assert cells[(0, 2)][:2] == ("safe", COLOURS["safe"])
+    assert len(root.findall(".//s:path[@class='safe-glyph']", NS)) == 2  # the cell and the legend key
     assert cells[(1, 2)][:2] == ("unknown", heat_colour(0.5))
     assert cells[(1, 2)][2].get("data-p") == "0.5"
+    assert cells[(1, 2)][2].find("s:title", NS).text == "row 1, col 2: unknown: mine probability 50.0%"
+    assert [t.text for t in root.findall(".//s:text[@class='percent']", NS)] == ["50", "50"]
     legend = root.find(".//s:g[@class='legend']", NS)
     stops = [s.get("stop-color") for s in legend.iter("{http://www.w3.org/2000/svg}stop")]
-    assert stops == [heat_colour(0), heat_colour(0.5), heat_colour(1)]
+    assert stops == [heat_colour(i / 8) for i in range(9)]
     summary = " ".join(t.text for t in legend.iter("{http://www.w3.org/2000/svg}text"))
     assert "solutions: 2" in summary and "mine probability" in summary
+    assert "proven safe" in summary and "certain mine" in summary and "1 certain mine" in summary
     # without the heat map: proven cells in their own colours, open ones plain
     _, plain = cells_of(render_svg(p, a, heat=False))
     assert plain[(0, 1)][1] == COLOURS["mine"] and plain[(0, 2)][1] == COLOURS["safe"]
@@ -98,6 +118,12 @@ def test_cli_render(tmp_path, capsys):
     assert "broken.txt:2:2:" in capsys.readouterr().err
     with pytest.raises(ValueError):
         render_svg(Puzzle.from_rows(["?"]), cell=1)
+    for bad_cell in ("0", "1", "-24", "x"):  # refused by the option itself: exit 2, no traceback
+        with pytest.raises(SystemExit) as exc:
+            main(["render", str(SAMPLES / "seed-3x3.txt"), "-o", str(tmp_path / "c.svg"), "--cell", bad_cell])
+        assert exc.value.code == 2
+    assert main(["render", str(SAMPLES / "seed-3x3.txt"), "-o", str(tmp_path / "x.gif")]) == 2
+    assert "not '.gif'" in capsys.readouterr().err and not (tmp_path / "x.gif").exists()
     # a board without a solution is still drawn, and the exit status says so
     bad = tmp_path / "bad.txt"
     bad.write_text("3?\n.?\n")
@@ -113,3 +139,57 @@ def test_large_board_is_quick():
     assert time.perf_counter() - t < 5
     _, cells = cells_of(svg)
     assert len(cells) == 200 * 200
+
+
+# --- pictures as pictures ----------------------------------------------------------------------------
+def _png(tmp_path, puzzle_path, *extra):
+    pytest.importorskip("cairosvg", reason="PNG output needs CairoSVG (pip install -e .[test])")
+    Image = pytest.importorskip("PIL.Image", reason="pixel checks need Pillow (pip install -e .[test])")
+    png, svg = tmp_path / "board.png", tmp_path / "board.svg"
+    assert main(["render", str(puzzle_path), "-o", str(png), *extra]) == 0
+    assert main(["render", str(puzzle_path), "-o", str(svg), *extra]) == 0
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    return Image.open(png).convert("RGB"), cells_of(svg.read_text())
+
+
+def _rgb(colour: str):
+    return tuple(int(colour[k:k + 2], 16) for k in (1, 3, 5))
+
+
+def _near(a, b, tol=6) -> bool:
+    return all(abs(x - y) <= tol for x, y in zip(a, b))
+
+
+def _pixel(img, rect, dx, dy):
+    """The pixel at a fraction (dx, dy) inside a cell's rectangle."""
+    x, y, w = float(rect.get("x")), float(rect.get("y")), float(rect.get("width"))
+    return img.getpixel((int(x + dx * w), int(y + dy * w)))
+
+
+def test_png_pixels_show_what_the_analysis_proves(tmp_path):
+    img, (root, cells) = _png(tmp_path, SAMPLES / "expert-16x30.txt", "--analysis")
+    count = next(rect for kind, _, rect in cells.values() if kind == "count")
+    assert _near(_pixel(img, count, 0.15, 0.15), _rgb(COLOURS["count"]))
+    mine = next(rect for kind, _, rect in cells.values() if kind == "mine")
+    assert _near(_pixel(img, mine, 0.12, 0.88), _rgb(COLOURS["mine"]))     # grey corner
+    assert _near(_pixel(img, mine, 0.5, 0.5), _rgb("#212121"))             # the glyph's disc
+    safe = next(rect for kind, _, rect in cells.values() if kind == "safe")
+    assert _near(_pixel(img, safe, 0.12, 0.12), (255, 255, 255))           # white, not a shade of the scale
+    # an open cell of low probability (the expert board's ~19% cells) in its scale colour, far from white
+    low = next(rect for kind, _, rect in cells.values()
+               if kind == "unknown" and 0.1 < float(rect.get("data-p")) < 0.3)
+    want = _rgb(heat_colour(float(low.get("data-p"))))
+    got = _pixel(img, low, 0.2, 0.2)
+    assert _near(got, want) and sum(255 - v for v in got) > 60
+    # the legend is drawn: its scale bar runs from pale yellow to dark red
+    bar = root.find(".//s:rect[@class='legend-scale']", NS)
+    x, y, w = float(bar.get("x")), float(bar.get("y")), float(bar.get("width"))
+    assert _near(img.getpixel((int(x + 3), int(y + 6))), _rgb(heat_colour(0)), tol=12)
+    assert _near(img.getpixel((int(x + w - 3), int(y + 6))), _rgb(heat_colour(1)), tol=12)
+
+
+def test_pdf_by_extension(tmp_path):
+    pytest.importorskip("cairosvg", reason="PDF output needs CairoSVG (pip install -e .[test])")
+    out = tmp_path / "board.pdf"
+    assert main(["render", str(SAMPLES / "seed-3x3.txt"), "-o", str(out), "--analysis"]) == 0
+    assert out.read_bytes().startswith(b"%PDF-")

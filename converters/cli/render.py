@@ -1,19 +1,20 @@
-"""mineconv render: an SVG picture of a board, optionally with its analysis as a heat map."""
+"""mineconv render: a picture of a board (SVG, PNG or PDF), optionally with its analysis as a probability map."""
 from __future__ import annotations
 
 import argparse
 
 from ..analysis import LEVELS, analyze
 from . import add_input_options, input_options, load_puzzle
-from ..fileio import atomic_output
-from ..render import render_svg
+from ..render import picture_kind, render_svg, write_picture
 
 EPILOG = """examples:
   mineconv render samples/kaye-splitter.txt -o splitter.svg
-  mineconv render board.txt -o board.svg --analysis
-  mineconv render board.txt -o board.svg --analysis --level gac --no-heat
-With --analysis, proven safe cells carry a green dot and certain mines a black disc; every unknown
-cell is coloured by its exact mine probability (green 0, yellow 0.5, red 1), with a legend.
+  mineconv render samples/expert-16x30.txt -o expert.png --analysis --percent
+  mineconv render samples/expert-16x30.txt -o expert.pdf --analysis --level gac --no-heat
+The format follows the extension: .svg (no dependency), .png or .pdf (CairoSVG: pip install cairosvg).
+With --analysis, a proven safe cell is white with a check mark and a certain mine carries a mine glyph
+on grey; every other unknown cell is coloured by its exact mine probability on a colour-blind-safe
+scale (pale yellow 0% to dark red 100%), with a legend. Rows and columns are numbered from 0.
 """
 
 
@@ -21,25 +22,54 @@ def run(args: argparse.Namespace) -> int:
     """Render one puzzle to SVG."""
     puzzle = load_puzzle(args.input, args.from_, args.mines, input_options(args))
     analysis = analyze(puzzle, level=args.level) if args.analysis else None
-    svg = render_svg(puzzle, analysis, cell=args.cell, heat=not args.no_heat)
-    with atomic_output(args.output) as out:
-        out.write(svg)
+    picture_kind(args.output)  # a wrong extension is refused before any work
+    svg = render_svg(puzzle, analysis, cell=args.cell, heat=not args.no_heat, title=args.title,
+                     percent=args.percent, coordinates=not args.no_coordinates)
+    write_picture(svg, args.output, scale=args.scale)
     return 0 if analysis is None or analysis.feasible else 1
+
+
+def _size(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if not 2 <= value <= 200:
+        raise argparse.ArgumentTypeError(f"a cell is 2 to 200 pixels, got {text}")
+    return value
+
+
+def _scale(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not (0.1 <= value <= 20):  # also refuses nan and inf
+        raise argparse.ArgumentTypeError(f"the scale is between 0.1 and 20, got {text}")
+    return value
 
 
 def register(sub: argparse._SubParsersAction) -> None:
     """Add the subcommand."""
-    p = sub.add_parser("render", help="draw a board (and its analysis) as an SVG picture",
-                       description="Draw a board as SVG; with --analysis, mark the decided cells and colour "
+    p = sub.add_parser("render", help="draw a board (and its analysis) as an SVG, PNG or PDF picture",
+                       description="Draw a board; with --analysis, mark the decided cells and colour "
                                    "the open ones by mine probability.",
                        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("input", help="puzzle file, or - for stdin")
-    p.add_argument("-o", "--output", required=True, help="SVG file to write, or - for stdout")
+    p.add_argument("-o", "--output", required=True,
+                   help="picture to write: .svg, .png or .pdf by extension; - for SVG on stdout")
     p.add_argument("--from", dest="from_", metavar="NAME", help="input notation (see `mineconv formats`)")
     add_input_options(p)
     p.add_argument("--mines", type=int, metavar="N", help="total number of mines on the board (overrides the puzzle's)")
     p.add_argument("--analysis", action="store_true", help="mark safe cells and certain mines, heat-map the rest")
-    p.add_argument("--level", choices=LEVELS, default="full", help="with --analysis: how cells are decided")
+    p.add_argument("--level", choices=LEVELS, default="full",
+                   help="with --analysis: how cells are decided (default: full)")
     p.add_argument("--no-heat", action="store_true", help="with --analysis: no probability colours")
-    p.add_argument("--cell", type=int, default=24, metavar="PX", help="cell size in pixels (default 24)")
+    p.add_argument("--percent", action="store_true",
+                   help="with --analysis: print each open cell's mine probability in percent")
+    p.add_argument("--title", help="the caption above the board (default: the puzzle's name, else its size)")
+    p.add_argument("--no-coordinates", action="store_true", help="leave out the row and column numbers")
+    p.add_argument("--cell", type=_size, default=24, metavar="PX", help="cell size in pixels, 2-200 (default 24)")
+    p.add_argument("--scale", type=_scale, default=1.0, metavar="X",
+                   help="PNG/PDF: scale the picture by X (default 1; 2 for a sharp PNG on a high-DPI screen)")
     p.set_defaults(func=run)
