@@ -1,0 +1,213 @@
+"""MiniZinc / Zinc data (.dzn; and .mzn / .zinc files whose data is a Minesweeper grid), reader and writer.
+
+The layout of hakank's MiniZinc Minesweeper problem files (minesweeper_*.mzn, which include his
+minesweeper_model.mzn), copied widely since::
+
+    % Problem from Gecode/examples/minesweeper.cc  problem 0     (comments before the data: the notes)
+    include "minesweeper_model.mzn";
+    r = 6;                                 (rows; also rows, nrows, height)
+    c = 6;                                 (columns; also cols, ncols, width)
+    game = array2d(1..r, 1..c, [           (also grid, board, puzzle, field)
+        X,X,2,X,3,X,                       (X: unknown, bound to -1 by the model; -1 and _ too)
+        ...
+        ]);
+
+Also read: 2-D literals (`game = [| 1, X | 2, 3 |];`), literal ranges (`array2d(1..5, 1..6, ...)`),
+names bound in the file (`X = -1;`, `int: U = -1;`), a trailing comma, '%' and '/* */' comments, and
+whole models with their data (declarations, constraints, solve and output items are skipped). A total
+mine count is read from `mine_count` (also num_mines, total_mines). The writer produces hakank's layout
+with -1 for unknown cells (no name to bind), which his model and any model declaring `int: r; int: c;
+array[1..r, 1..c] of -1..8: game;` take as is; the model's -1..8 domain has no known mines, known safe
+cells or total, so those are written as -1 (unknown) with a warning. Name and notes are '%' comments.
+"""
+from __future__ import annotations
+
+import re
+from typing import Any, Dict, List, Optional, TextIO, Tuple
+
+from lark import Token, Tree
+from lark.exceptions import UnexpectedInput
+
+from ... import __version__
+from ...errors import PuzzleSyntaxError
+from ...grammar import normalise_newlines, parser, syntax_error
+from ...model.puzzle import Puzzle
+from ...registry import LIKELY, NO, POSSIBLE, register_format
+from .._located import error_at
+from .._rows import lost_parts
+from ._cpdata import WRITE_VALUE, blank_comments, build, check_shape, int_value, notes_before, split_items
+
+_COMMENTS = re.compile(r'(?P<string>"(?:[^"\\\n]|\\.)*")|%[^\n]*|/\*[\s\S]*?\*/')
+ROWS = ("r", "rows", "nrows", "n_rows", "height")
+COLS = ("c", "cols", "ncols", "n_cols", "width")
+TOTAL = ("mine_count", "num_mines", "total_mines", "n_mines", "nmines")
+GRIDS = ("game", "grid", "board", "puzzle", "field")
+UNKNOWN_NAMES = ("X", "_")   # hakank's X is bound to -1 in the model file the data includes
+
+
+class _Assign:
+    """One assignment: its name, right-hand side text and where that text starts."""
+
+    def __init__(self, name: Token, rhs: Token) -> None:
+        self.name, self.rhs = name, rhs
+
+    def value(self, text: str, source: str) -> Tree:
+        """The parsed right-hand side (located errors point into the original text)."""
+        try:
+            return parser("dzn", start="value").parse(str(self.rhs))
+        except UnexpectedInput as exc:
+            pos = self.rhs.start_pos + max(0, getattr(exc, "pos_in_stream", 0) or 0)
+            raise error_at(f"cannot read the value of {self.name} (expected a number, a name, a list, a 2-D "
+                           "list [| ... |] or array2d(1..r, 1..c, [...]))", text, pos, source) from None
+
+
+def read_dzn(text: str, source: str = "<string>") -> Puzzle:
+    """Parse MiniZinc data holding a Minesweeper grid (-1 or X unknown, 0..8 counts)."""
+    text = normalise_newlines(text)
+    blank, comments = blank_comments(text, _COMMENTS)
+    try:
+        tree = parser("dzn").parse(blank)
+    except UnexpectedInput as exc:
+        raise syntax_error(exc, text, source, "MiniZinc data") from None
+    assigns: Dict[str, _Assign] = {}
+    first = len(text)
+    for item in tree.children:
+        if item.data == "include":
+            continue
+        first = min(first, item.meta.start_pos)
+        if item.data == "skipped" or (item.data == "decl" and len(item.children) < 3):
+            continue
+        name_tok, rhs = item.children[-2], item.children[-1]
+        if str(name_tok) in assigns:
+            raise error_at(f"{name_tok} is assigned twice", text, name_tok.start_pos, source)
+        assigns[str(name_tok)] = _Assign(name_tok, rhs)
+    bindings: Dict[str, int] = {}
+    for key, a in assigns.items():
+        if key in GRIDS:
+            continue
+        try:
+            tree_v = a.value(text, source)
+        except PuzzleSyntaxError:
+            if key in ROWS + COLS + TOTAL:
+                raise
+            continue   # other data of the model (sets, floats, expressions): not the puzzle's
+        if tree_v.data == "int_lit":
+            bindings[key] = int(str(tree_v.children[0]))
+    for key in ROWS + COLS + TOTAL:
+        a = assigns.get(key)
+        if a is not None and a.value(text, source).data == "ref":
+            ref = str(a.value(text, source).children[0])
+            if ref not in bindings:
+                raise error_at(f"{key} = {ref}: {ref} is not bound to a number in this file", text,
+                               a.rhs.start_pos, source)
+            bindings[key] = bindings[ref]
+    grid_name = next((g for g in GRIDS if g in assigns), None)
+    if grid_name is None:
+        raise error_at("no grid found: expected 'game = array2d(1..r, 1..c, [...]);' (or grid, board, puzzle, "
+                       "field; a 2-D list [| ... |] also does)", text, len(text), source)
+    grid = assigns[grid_name]
+    values = _grid_values(grid, bindings, text, source)
+    check_shape(values, text, source, grid_name, grid.rhs.start_pos)
+    rows, cols = len(values), len(values[0])
+    for names, n, what in ((ROWS, rows, "rows"), (COLS, cols, "columns")):
+        key = next((k for k in names if k in bindings), None)
+        if key is not None and bindings[key] != n:
+            a = assigns[key]
+            raise error_at(f"{key} = {bindings[key]} but {grid_name} has {n} {what}", text, a.rhs.start_pos, source)
+    total_key = next((k for k in TOTAL if k in bindings), None)
+    mines = bindings[total_key] if total_key else None
+    if mines is not None and mines < 0:
+        raise error_at(f"{total_key} must be a whole number >= 0", text, assigns[total_key].rhs.start_pos, source)
+    name, notes = notes_before(comments, first, "%")
+    return build(values, text, source, what=grid_name, mines=mines, name=name, notes=notes,
+                 mines_offset=assigns[total_key].rhs.start_pos if total_key else 0)
+
+
+def _range_len(rng: Tree, bindings: Dict[str, int], text: str, base: int, source: str) -> Tuple[int, int]:
+    """(length, offset) of an index range lo..hi whose bounds are numbers or names bound in the file."""
+    ends = []
+    for b in rng.children:
+        tok = b.children[0]
+        ends.append(int_value(str(tok), bindings, text, base + tok.start_pos, source, "an index range"))
+    off = base + rng.children[0].children[0].start_pos
+    if ends[1] < ends[0]:
+        raise error_at(f"the index range {ends[0]}..{ends[1]} is empty", text, off, source)
+    return ends[1] - ends[0] + 1, off
+
+
+def _entries(body: str, start: int, bindings: Dict[str, int], text: str, source: str,
+             what: str) -> List[Tuple[int, int]]:
+    """(value, offset) of each entry of a list body."""
+    return [(int_value(tok, bindings, text, off, source, what, UNKNOWN_NAMES), off)
+            for tok, off in split_items(body, start)]
+
+
+def _grid_values(grid: _Assign, bindings: Dict[str, int], text: str, source: str) -> List[List[Tuple[int, int]]]:
+    """The grid's rows of (value, offset), checked against its declared index ranges."""
+    tree = grid.value(text, source)
+    base = grid.rhs.start_pos
+    what = str(grid.name)
+    if tree.data == "list2":
+        tok = tree.children[0]
+        body = str(tok)[2:-2]
+        out = []
+        pos = base + tok.start_pos + 2
+        for piece in body.split("|"):
+            if piece.strip():
+                out.append(_entries(piece, pos, bindings, text, source, what))
+            pos += len(piece) + 1
+        return out
+    if tree.data == "array2d":
+        (nr, r_off), (nc, _) = (_range_len(t, bindings, text, base, source) for t in tree.children[:2])
+        tok = tree.children[2]
+    elif tree.data == "list1":
+        tok = tree.children[0]
+        keys = [next((k for k in names if k in bindings), None) for names in (ROWS, COLS)]
+        if None in keys:
+            raise error_at(f"{what} is a flat list: give its shape with array2d(1..r, 1..c, [...]) or r and c",
+                           text, base, source)
+        nr, nc = bindings[keys[0]], bindings[keys[1]]  # type: ignore[index]
+        r_off = base
+    else:
+        raise error_at(f"{what} must be a 2-D array (array2d(1..r, 1..c, [...]) or [| ... |])", text, base, source)
+    flat = split_items(str(tok)[1:-1], base + tok.start_pos + 1)
+    if len(flat) != nr * nc:
+        raise error_at(f"{what} is {nr} x {nc} = {nr * nc} entries but the list has {len(flat)}", text, r_off,
+                       source)
+    vals = [(int_value(t, bindings, text, off, source, what, UNKNOWN_NAMES), off) for t, off in flat]
+    return [vals[i * nc:(i + 1) * nc] for i in range(nr)]
+
+
+def write_dzn(puzzle: Puzzle, out: TextIO, **options: Any) -> None:
+    """Write hakank's layout: r, c, then game = array2d(1..r, 1..c, [...]) with -1 for unknown cells."""
+    head = [f"% name: {puzzle.name}"] if puzzle.name is not None else []
+    head.extend(f"% {n}" if n else "%" for n in puzzle.notes)
+    codes = puzzle.codes().tolist()
+    body = "\n".join("    " + ",".join(WRITE_VALUE[v].rjust(2) for v in row) + "," for row in codes)
+    # the explanation follows the first item, so that it is not read back as a note
+    out.write("".join(line + "\n" for line in head) + f"r = {puzzle.rows};\nc = {puzzle.cols};\n"
+              f"% mineconv {__version__}: -1 = unknown cell, 0..8 = the count shown\n"
+              f"game = array2d(1..r, 1..c, [\n{body}\n]);\n")
+
+
+def _losses(puzzle: Puzzle, **options: Any) -> List[str]:
+    lost = lost_parts(puzzle, mines_as="-1, unknown", safe_as="-1, unknown")
+    return [item for item in lost if item not in ("the puzzle name", "the notes")]
+
+
+_GRID_RE = re.compile(r"\b(?:" + "|".join(GRIDS) + r")\s*=\s*(?:array2d\s*\(|\[\|)")
+_ANY_2D = re.compile(r"\b[A-Za-z_]\w*\s*=\s*(?:array2d\s*\(|\[\|)")
+
+
+def detect_dzn(text: str) -> float:
+    """LIKELY for a grid assigned with array2d( or [| (MiniZinc syntax); POSSIBLE for another 2-D array."""
+    head = text[:20000]
+    if _GRID_RE.search(head):
+        return LIKELY
+    return POSSIBLE if _ANY_2D.search(head) else NO
+
+
+register_format("dzn", [".dzn"], "puzzle", reader=read_dzn, writer=write_dzn, detect=detect_dzn, losses=_losses,
+                aliases=("minizinc-data", "zinc"),
+                description="MiniZinc data as in hakank's problem files: r = R; c = C; game = array2d(1..r, 1..c, "
+                            "[...]); -1 or X unknown (.mzn/.zinc data files read by content)")
