@@ -80,7 +80,7 @@ _INT = re.compile(r"[+-]?\s*\d+")
 
 
 def int_value(token: str, bindings: Dict[str, int], text: str, offset: int, source: Optional[str],
-              what: str, unknown_names: Sequence[str] = ()) -> int:
+              what: str, unknown_names: Sequence[str] = (), bind: str = "{} = -1") -> int:
     """The integer a grid entry denotes: a literal, a name bound in the file, or a name that conventionally
     means unknown (`unknown_names`, e.g. hakank's X, bound to -1 in the model the data goes with)."""
     if _INT.fullmatch(token):
@@ -93,7 +93,7 @@ def int_value(token: str, bindings: Dict[str, int], text: str, offset: int, sour
         raise error_at(f"an empty entry in {what} (two commas in a row?)", text, offset, source)
     if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", token):
         raise error_at(f"{symbol_name(token)} in {what} is not bound to a number in this file (bind it, e.g. "
-                       f"'{token} = -1' for an unknown cell)", text, offset, source)
+                       f"'{bind.format(token)}' for an unknown cell)", text, offset, source)
     raise error_at(f"{symbol_name(token)} is not a whole number (in {what})", text, offset, source)
 
 
@@ -144,7 +144,8 @@ def check_shape(values: List[List[Tuple[int, int]]], text: str, source: Optional
     for r, row in enumerate(values):
         if len(row) != width:
             off = row[0][1] if row else at
-            raise error_at(f"row {r + 1} of {what} has {len(row)} entries, the first row has {width} (the grid "
+            raise error_at(f"row {r + 1} of {what} has {len(row)} entr{'y' if len(row) == 1 else 'ies'}, the first "
+                           f"row has {width} (the grid "
                            "must be rectangular)", text, off, source)
 
 
