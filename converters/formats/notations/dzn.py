@@ -23,7 +23,7 @@ cells or total, so those are written as -1 (unknown) with a warning. Name and no
 from __future__ import annotations
 
 import re
-from typing import Any, Dict, List, Optional, TextIO, Tuple
+from typing import Any, Dict, List, TextIO, Tuple
 
 from lark import Token, Tree
 from lark.exceptions import UnexpectedInput

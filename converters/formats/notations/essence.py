@@ -22,7 +22,7 @@ a warning. Name and notes are '$' comments after the language line.
 from __future__ import annotations
 
 import re
-from typing import Any, Dict, List, Optional, TextIO, Tuple
+from typing import Any, Dict, List, TextIO, Tuple
 
 from lark import Tree
 from lark.exceptions import UnexpectedInput
