@@ -15,7 +15,7 @@ from mineconv.cli import main
 from mineconv.generate import full_reveal, place_mines, random_puzzle
 from mineconv.registry import read
 
-from brute import brute_force, random_board
+from helpers import brute_force, random_board
 from conftest import SAMPLES
 
 

@@ -1,4 +1,4 @@
-"""Every solution reader against the outputs captured from the real tools (../shared/fixtures/outputs)."""
+"""Every solution reader against the outputs captured from the real tools (tests/fixtures/outputs)."""
 from __future__ import annotations
 
 import pytest
@@ -7,7 +7,7 @@ from hypothesis import given, settings, strategies as st
 from mineconv.errors import MineconvError, SolutionSyntaxError
 from mineconv.registry import formats, get_format, guess_format
 
-from conftest import require_fixtures
+from helpers import FIXTURES
 
 A = (1, 0, 1, 0)   # x2 = 1: minisat, cbc, z3, lp_solve, cplex
 B = (1, 0, 0, 1)   # x3 = 1: picosat, cadical, glpsol, gurobi, scip, clasp
@@ -94,7 +94,7 @@ CASES = [
 
 @pytest.mark.parametrize("path,fmt,status,values", CASES, ids=[c[0] for c in CASES])
 def test_fixture(path, fmt, status, values):
-    f = require_fixtures() / "outputs" / path
+    f = FIXTURES / "outputs" / path
     text = f.read_text()
     assert guess_format(str(f), text, kind="solution").name == fmt
     ans = get_format(fmt, kind="solution").reader(text, str(f))
@@ -110,7 +110,7 @@ def test_fixture(path, fmt, status, values):
 
 
 def test_picosat_all_counts_models():
-    f = require_fixtures() / "outputs" / "picosat" / "feas_all.stdout"
+    f = FIXTURES / "outputs" / "picosat" / "feas_all.stdout"
     assert get_format("competition").reader(f.read_text(), str(f)).solutions == 2
 
 
@@ -123,7 +123,7 @@ def test_cplex_noise_values_are_kept_for_rounding():
 
 
 def test_fixture_detection_is_unambiguous():
-    root = require_fixtures() / "outputs"
+    root = FIXTURES / "outputs"
     for path, fmt, _, _ in CASES:
         text = (root / path).read_text()
         hits = [f.name for f in formats("solution") if f.detect and f.detect(text)]

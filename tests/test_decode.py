@@ -8,25 +8,18 @@ from pathlib import Path
 import pytest
 
 from mineconv.solve.answer import Answer, decode_answer
-from mineconv.cli import main
 from mineconv.errors import SolutionSyntaxError, VerificationError
 from mineconv.formats.notations.native import canonical_text
 from mineconv.model.puzzle import Puzzle
 from mineconv.registry import write
 
-from conftest import require_tool
+from helpers import require_tool, run_cli
 
 SEED = Puzzle.from_rows(["1??", "12?", "01?"])                       # two solutions
 UNIQUE = Puzzle.from_rows(["??????", "?2222?", "?2002?", "?2002?", "?2222?", "??????"])
 UNIQUE_MINES = [[0, 2], [0, 3], [2, 0], [2, 5], [3, 0], [3, 5], [5, 2], [5, 3]]
 KNOWN = Puzzle.from_rows(["*1?", "11?", "???"])                      # a known mine in the corner
 LONE = Puzzle.from_rows(["1?..?"])                                   # (0, 4) is next to no count
-
-
-def run(capsys, *argv):
-    rc = main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    return rc, out, err
 
 
 def put(tmp_path: Path, name: str, text: str) -> Path:
@@ -48,7 +41,7 @@ def minisat(tmp_path: Path, puzzle: Puzzle, name: str = "m") -> tuple:
 def test_minisat_answer_decodes_to_the_solved_grid(tmp_path, capsys):
     cnf, out = minisat(tmp_path, UNIQUE)
     puzzle_file = put(tmp_path, "p.txt", canonical_text(UNIQUE))
-    rc, text, err = run(capsys, "decode", puzzle_file, out)
+    rc, text, err = run_cli(capsys, "decode", puzzle_file, out)
     assert rc == 0 and err == ""
     expected = UNIQUE.with_mines_at([tuple(m) for m in UNIQUE_MINES])
     assert text == canonical_text(expected)
@@ -57,7 +50,7 @@ def test_minisat_answer_decodes_to_the_solved_grid(tmp_path, capsys):
 
 def test_json_contract_exactly(tmp_path, capsys):
     cnf, out = minisat(tmp_path, UNIQUE)
-    rc, text, _ = run(capsys, "decode", cnf, out, "--json")   # the puzzle comes from the CNF's header
+    rc, text, _ = run_cli(capsys, "decode", cnf, out, "--json")   # the puzzle comes from the CNF's header
     data = json.loads(text)
     assert rc == 0
     assert data["status"] == "solved" and data["mines"] == UNIQUE_MINES
@@ -67,7 +60,7 @@ def test_json_contract_exactly(tmp_path, capsys):
 def test_known_mines_are_listed_and_sorted(tmp_path, capsys):
     ans = put(tmp_path, "a.out", "SAT\n-1 -2 -3 -4 -5 0\n")   # ids: (0,2) (1,2) (2,0) (2,1) (2,2)
     pz = put(tmp_path, "p.txt", canonical_text(KNOWN))
-    rc, text, _ = run(capsys, "decode", pz, ans, "--json")
+    rc, text, _ = run_cli(capsys, "decode", pz, ans, "--json")
     assert rc == 0 and json.loads(text) == {"status": "solved", "mines": [[0, 0]], "format": "minisat"}
 
 
@@ -75,15 +68,15 @@ def test_infeasible_exits_1_with_empty_mines(tmp_path, capsys):
     bad = Puzzle.from_rows(["?1?", "?0?", "???"])
     cnf, out = minisat(tmp_path, bad)
     assert out.read_text().startswith("UNSAT")
-    rc, text, _ = run(capsys, "decode", cnf, out, "--json")
+    rc, text, _ = run_cli(capsys, "decode", cnf, out, "--json")
     assert rc == 1 and json.loads(text)["status"] == "infeasible" and json.loads(text)["mines"] == []
-    rc, text, err = run(capsys, "decode", cnf, out)
+    rc, text, err = run_cli(capsys, "decode", cnf, out)
     assert rc == 1 and text == "" and "infeasible" in err
 
 
 def test_unknown_exits_1(tmp_path, capsys):
     pz = put(tmp_path, "p.txt", canonical_text(SEED))
-    rc, text, _ = run(capsys, "decode", pz, put(tmp_path, "a.out", "INDET\n"), "--json")
+    rc, text, _ = run_cli(capsys, "decode", pz, put(tmp_path, "a.out", "INDET\n"), "--json")
     assert rc == 1 and json.loads(text)["status"] == "unknown"
 
 
@@ -92,7 +85,7 @@ def test_tampered_answer_exits_3_naming_the_cell(tmp_path, capsys):
     lits = out.read_text().split("\n")[1].split()
     lits[0] = str(-int(lits[0]))                     # flip one cell
     bad = put(tmp_path, "bad.out", "SAT\n" + " ".join(lits) + "\n")
-    rc, text, err = run(capsys, "decode", cnf, bad)
+    rc, text, err = run_cli(capsys, "decode", cnf, bad)
     assert rc == 3 and text == ""
     assert "cell (" in err and "shows" in err and "Traceback" not in err
 
@@ -117,7 +110,7 @@ def test_violation_names_its_cell_in_the_error_and_the_message(tmp_path, capsys)
     assert str(info.value) == "a.out: the answer violates the puzzle: cell (1, 1) shows 2 but the answer puts " \
                               "1 mine around it"
     pz = put(tmp_path, "p.txt", canonical_text(SEED))
-    rc, out, err = run(capsys, "decode", pz, put(tmp_path, "a.out", "SAT\n1 -2 -3 -4 0\n"))
+    rc, out, err = run_cli(capsys, "decode", pz, put(tmp_path, "a.out", "SAT\n1 -2 -3 -4 0\n"))
     assert (rc, out) == (3, "")
     assert err == f"mineconv: {tmp_path / 'a.out'}: the answer violates the puzzle: cell (1, 1) shows 2 but " \
                   "the answer puts 1 mine around it\n"
@@ -126,14 +119,14 @@ def test_violation_names_its_cell_in_the_error_and_the_message(tmp_path, capsys)
 @pytest.mark.parametrize("text", ["SAT\n1 -2 3", "SAT\n", "SAT\n1 -2 ab -4 0\n", "SATT\n", "", "\x00\x01"])
 def test_garbled_or_truncated_answer_exits_2(tmp_path, capsys, text):
     pz = put(tmp_path, "p.txt", canonical_text(SEED))
-    rc, out, err = run(capsys, "decode", pz, put(tmp_path, "a.out", text), "--from", "minisat")
+    rc, out, err = run_cli(capsys, "decode", pz, put(tmp_path, "a.out", text), "--from", "minisat")
     assert rc == 2 and out == "" and err.startswith("mineconv: ") and "Traceback" not in err
 
 
 def test_wrong_puzzle_answer_exits_2(tmp_path, capsys):
     cnf, out = minisat(tmp_path, UNIQUE)                  # 20 variables
     pz = put(tmp_path, "p.txt", canonical_text(SEED))     # 4 variables, no total
-    rc, text, err = run(capsys, "decode", pz, out)
+    rc, text, err = run_cli(capsys, "decode", pz, out)
     assert rc == 2 and "not in the model" in err
 
 
@@ -143,13 +136,13 @@ def test_wrong_puzzle_names_exit_2(tmp_path, capsys):
                  "x0_1 1\nx0_2 0\nx1_2 1\nx2_2 0\nx7_7 0\n",      # outside the grid
                  "x0_1 1\nx0_2 0\nx1_2 1\nx2_2 0\ny 0\n"):
         ans = put(tmp_path, "a.sol", "# Solution for model obj\n" + body)
-        rc, _, err = run(capsys, "decode", pz, ans)
+        rc, _, err = run_cli(capsys, "decode", pz, ans)
         assert rc == 2, err
 
 
 def test_missing_constrained_variable_exits_2(tmp_path, capsys):
     pz = put(tmp_path, "p.txt", canonical_text(SEED))
-    rc, _, err = run(capsys, "decode", pz, put(tmp_path, "a.sol", "# Solution for model obj\nx0_1 1\nx0_2 0\n"))
+    rc, _, err = run_cli(capsys, "decode", pz, put(tmp_path, "a.sol", "# Solution for model obj\nx0_1 1\nx0_2 0\n"))
     assert rc == 2 and "leaves out" in err
 
 
@@ -157,7 +150,7 @@ def test_unconstrained_cell_may_be_missing_without_a_total(tmp_path, capsys):
     cnf, out = minisat(tmp_path, LONE)
     # minisat prints nothing for variable 2, which no clause mentions
     assert out.read_text().split("\n")[1].split() == ["1", "0"]
-    rc, text, _ = run(capsys, "decode", cnf, out, "--json")
+    rc, text, _ = run_cli(capsys, "decode", cnf, out, "--json")
     assert rc == 0 and json.loads(text)["mines"] == [[0, 1]]
 
 
@@ -167,7 +160,7 @@ def test_unconstrained_cell_is_required_with_a_total(tmp_path, capsys):
     with pytest.raises(SolutionSyntaxError, match="total mine count"):
         decode_answer(p, Answer("solved", "id", [1], [1]))
     cnf, out = minisat(tmp_path, p)
-    rc, text, _ = run(capsys, "decode", cnf, out, "--json")
+    rc, text, _ = run_cli(capsys, "decode", cnf, out, "--json")
     assert rc == 0 and json.loads(text)["mines"] == [[0, 1], [0, 4]]
 
 
@@ -175,10 +168,10 @@ def test_auxiliary_variables_beyond_the_header_are_rejected(tmp_path, capsys):
     p = UNIQUE.replace(mines=8)
     cnf, out = minisat(tmp_path, p)
     nv = int(next(ln for ln in cnf.read_text().splitlines() if ln.startswith("p cnf")).split()[2])
-    rc, _, _ = run(capsys, "decode", cnf, out)
+    rc, _, _ = run_cli(capsys, "decode", cnf, out)
     assert rc == 0
     lits = out.read_text().split("\n")[1].split()[:-1] + [str(nv + 1), "0"]
-    rc, _, err = run(capsys, "decode", cnf, put(tmp_path, "x.out", "SAT\n" + " ".join(lits) + "\n"))
+    rc, _, err = run_cli(capsys, "decode", cnf, put(tmp_path, "x.out", "SAT\n" + " ".join(lits) + "\n"))
     assert rc == 2 and f"1..{nv}" in err
 
 
@@ -186,9 +179,9 @@ def test_near_integral_values_round_and_fractions_are_rejected(tmp_path, capsys)
     pz = put(tmp_path, "p.txt", canonical_text(SEED))
     good = ("Optimal - objective value 0\n      0 x0_1  0.99999999  0\n      1 x0_2  1e-9  0\n"
             "      2 x1_2  1.0000001  0\n      3 x2_2  -0  0\n")
-    rc, text, _ = run(capsys, "decode", pz, put(tmp_path, "a.sol", good), "--json")
+    rc, text, _ = run_cli(capsys, "decode", pz, put(tmp_path, "a.sol", good), "--json")
     assert rc == 0 and json.loads(text)["mines"] == [[0, 1], [1, 2]]
-    rc, _, err = run(capsys, "decode", pz, put(tmp_path, "b.sol", good.replace("0.99999999", "0.5")))
+    rc, _, err = run_cli(capsys, "decode", pz, put(tmp_path, "b.sol", good.replace("0.99999999", "0.5")))
     assert rc == 2 and "b.sol:2" in err and "not 0 or 1" in err
 
 
@@ -197,23 +190,23 @@ def test_mathprog_raw_columns_cover_every_cell(tmp_path, capsys):
     grid = [0, 1, 0, 0, 0, 1, 0, 0, 0]
     raw = "s mip 5 9 o 0\n" + "".join(f"j {i + 1} {v}\n" for i, v in enumerate(grid)) + "e o f\n"
     pz = put(tmp_path, "p.txt", canonical_text(SEED))
-    rc, text, _ = run(capsys, "decode", pz, put(tmp_path, "a.raw", raw), "--json")
+    rc, text, _ = run_cli(capsys, "decode", pz, put(tmp_path, "a.raw", raw), "--json")
     assert rc == 0 and json.loads(text)["mines"] == [[0, 1], [1, 2]]
     raw7 = raw.replace("s mip 5 9", "s mip 5 7").replace("j 8 0\nj 9 0\n", "")
-    rc, _, err = run(capsys, "decode", pz, put(tmp_path, "b.raw", raw7))
+    rc, _, err = run_cli(capsys, "decode", pz, put(tmp_path, "b.raw", raw7))
     assert rc == 2 and "another puzzle" in err
 
 
 def test_sparse_answers_default_to_zero(tmp_path, capsys):
     pz = put(tmp_path, "p.txt", canonical_text(SEED))
     scip = "objective value:    0\nx0_1     1 \t(obj:0)\nx2_2     1 \t(obj:0)\n"
-    rc, text, _ = run(capsys, "decode", pz, put(tmp_path, "a.sol", scip), "--json")
+    rc, text, _ = run_cli(capsys, "decode", pz, put(tmp_path, "a.sol", scip), "--json")
     assert rc == 0 and json.loads(text)["mines"] == [[0, 1], [2, 2]]
 
 
 def test_conflicting_literals_exit_2(tmp_path, capsys):
     pz = put(tmp_path, "p.txt", canonical_text(SEED))
-    rc, _, err = run(capsys, "decode", pz, put(tmp_path, "a.out", "SAT\n1 -2 3 -4 -1 0\n"))
+    rc, _, err = run_cli(capsys, "decode", pz, put(tmp_path, "a.out", "SAT\n1 -2 3 -4 -1 0\n"))
     assert rc == 2 and "two different values" in err
 
 
@@ -224,7 +217,7 @@ def test_glpsol_lp_raw_and_report_live(tmp_path, capsys):
     subprocess.run([exe, "--lp", str(lp), "--write", str(tmp_path / "u.raw"), "-o", str(tmp_path / "u.txt")],
                    capture_output=True, timeout=60)
     for ans in ("u.raw", "u.txt"):
-        rc, text, _ = run(capsys, "decode", lp, tmp_path / ans, "--json")
+        rc, text, _ = run_cli(capsys, "decode", lp, tmp_path / ans, "--json")
         assert rc == 0 and json.loads(text)["mines"] == UNIQUE_MINES
 
 
@@ -235,7 +228,7 @@ def test_cbc_and_infeasible_cbc_live(tmp_path, capsys):
         write(puzzle, lp, "lp")
         sol = tmp_path / "m.sol"
         subprocess.run([exe, str(lp), "solve", "solu", str(sol)], capture_output=True, timeout=60)
-        rc, text, _ = run(capsys, "decode", lp, sol, "--json")
+        rc, text, _ = run_cli(capsys, "decode", lp, sol, "--json")
         assert json.loads(text)["status"] == status and rc == (0 if status == "solved" else 1)
 
 
@@ -244,7 +237,7 @@ def test_decode_answer_from_stdin(tmp_path, capsys, monkeypatch):
     import sys
     pz = put(tmp_path, "p.txt", canonical_text(SEED))
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"s SATISFIABLE\nv 1 -2 -3 4 0\n")))
-    rc, text, _ = run(capsys, "decode", pz, "-", "--json")
+    rc, text, _ = run_cli(capsys, "decode", pz, "-", "--json")
     assert rc == 0 and json.loads(text)["mines"] == [[0, 1], [2, 2]]
 
 
@@ -269,7 +262,7 @@ def test_live_answer_of_every_solver_decodes_against_the_model_file(tmp_path, ca
         if spec.answer_file is None:
             answer.write_text(proc.stdout)
         # no --from: the reader is detected from the content; the puzzle comes from the model's header
-        rc, out, err = run(capsys, "decode", model, answer, "--json")
+        rc, out, err = run_cli(capsys, "decode", model, answer, "--json")
         data = json.loads(out)
         assert data["status"] == status, (solver, i, err)
         assert data["format"] == spec.answer_format
@@ -289,7 +282,7 @@ def test_highs_solution_file_live(tmp_path, capsys):
         h.readModel(str(lp))
         h.run()
         h.writeSolution(str(tmp_path / name), style)
-        rc, out, _ = run(capsys, "decode", lp, tmp_path / name, "--json")
+        rc, out, _ = run_cli(capsys, "decode", lp, tmp_path / name, "--json")
         assert rc == 0 and json.loads(out)["mines"] == UNIQUE_MINES and json.loads(out)["format"] == "highs"
 
 
@@ -304,7 +297,7 @@ def test_tampered_named_answer_exits_3(tmp_path, capsys):
     k = next(i for i, ln in enumerate(lines) if " x0_2 " in ln)
     lines[k] = lines[k].replace(" 1 ", " 0 ", 1)
     bad = put(tmp_path, "bad.sol", "\n".join(lines) + "\n")
-    rc, _, err = run(capsys, "decode", lp, bad)
+    rc, _, err = run_cli(capsys, "decode", lp, bad)
     assert rc == 3 and "cell (" in err
 
 
@@ -335,7 +328,7 @@ def test_glpsol_mathprog_terminal_output(tmp_path, capsys):
         write(puzzle, mod, "mathprog")
         out = tmp_path / "b.out"
         out.write_text(subprocess.run([exe, "-m", str(mod)], capture_output=True, text=True, timeout=60).stdout)
-        rc, text, _ = run(capsys, "decode", mod, out, "--json")
+        rc, text, _ = run_cli(capsys, "decode", mod, out, "--json")
         data = json.loads(text)
         assert data["status"] == status and data["format"] == "glpsol-grid"
         if status == "solved":
@@ -344,10 +337,10 @@ def test_glpsol_mathprog_terminal_output(tmp_path, capsys):
             # tampered: move a mine within the first row -> 3; cut before the end -> 2
             assert "grid: ..**.." in body
             put(tmp_path, "bad.out", body.replace("grid: ..**..", "grid: .**...", 1))
-            rc, _, err = run(capsys, "decode", mod, tmp_path / "bad.out")
+            rc, _, err = run_cli(capsys, "decode", mod, tmp_path / "bad.out")
             assert rc == 3 and "cell (" in err
             cut = body[:body.index("grid:") + 12]
-            rc, _, err = run(capsys, "decode", mod, put(tmp_path, "cut.out", cut), "--from", "glpsol-grid")
+            rc, _, err = run_cli(capsys, "decode", mod, put(tmp_path, "cut.out", cut), "--from", "glpsol-grid")
             assert rc == 2 and "truncated" in err
         else:
             assert rc == 1

@@ -5,6 +5,7 @@ import itertools
 import random
 from typing import List, Optional, Set, Tuple
 
+import numpy as np
 import pytest
 
 from mineconv.encode import (CARD_ENCODINGS, DEFAULT_CARD_ENCODING, cnf_clauses, encode_cnf, to_cnf,
@@ -13,56 +14,9 @@ from mineconv.errors import FormatError, PuzzleError
 from mineconv.model.puzzle import Puzzle
 from mineconv.model.system import build_system, check_assignment
 
+from helpers import brute_force, random_board, solution_set
+
 Solution = Tuple[int, ...]
-
-
-def random_puzzle(rng: random.Random, max_unknown: int = 12, known: bool = True) -> Puzzle:
-    """A small random board: counts drawn at random (often infeasible), some unknown, known mines/safe."""
-    while True:
-        rows, cols = rng.randint(1, 4), rng.randint(1, 5)
-        symbols = "?????012345*." if known else "????0123"
-        cells = "".join(rng.choice(symbols) for _ in range(rows * cols))
-        if cells.count("?") > max_unknown:
-            continue
-        try:
-            return Puzzle(rows, cols, cells)
-        except PuzzleError:
-            continue
-
-
-def solved_puzzle(rng: random.Random, max_unknown: int = 12) -> Puzzle:
-    """A random board made from a real mine placement (so it has a solution), some counts hidden."""
-    while True:
-        rows, cols = rng.randint(1, 4), rng.randint(1, 5)
-        mines = [[rng.random() < 0.3 for _ in range(cols)] for _ in range(rows)]
-        cells = []
-        for r in range(rows):
-            for c in range(cols):
-                if mines[r][c]:
-                    cells.append("*" if rng.random() < 0.15 else "?")
-                elif rng.random() < 0.3:
-                    cells.append("?" if rng.random() < 0.8 else ".")
-                else:
-                    n = sum(mines[rr][cc] for rr in range(max(0, r - 1), min(rows, r + 2))
-                            for cc in range(max(0, c - 1), min(cols, c + 2)))
-                    cells.append(str(n))
-        if cells.count("?") <= max_unknown:
-            total = sum(map(sum, mines))
-            return Puzzle(rows, cols, "".join(cells), mines=total if rng.random() < 0.5 else None)
-
-
-def brute_force(puzzle: Puzzle, mines: Optional[int] = None) -> Set[Solution]:
-    """Every assignment of the unknown cells (in id order) that meets every count."""
-    cells = puzzle.unknown_cells()
-    base = puzzle.codes() == 9
-    found = set()
-    for bits in itertools.product((0, 1), repeat=len(cells)):
-        grid = base.copy()
-        for (r, c), b in zip(cells, bits):
-            grid[r, c] = bool(b)
-        if check_assignment(puzzle, grid, mines) is None:
-            found.add(bits)
-    return found
 
 
 def cnf_solutions(clauses: List[List[int]], k: int) -> Set[Solution]:
@@ -85,11 +39,8 @@ def cnf_solutions(clauses: List[List[int]], k: int) -> Set[Solution]:
 
 @pytest.mark.parametrize("seed", range(150))
 def test_cnf_admits_exactly_the_solutions(seed: int) -> None:
-    rng = random.Random(seed)
-    puzzle = random_puzzle(rng) if seed % 2 else solved_puzzle(rng)
-    if puzzle.mines is None and seed % 3 == 0:
-        puzzle = puzzle.replace(mines=rng.randint(0, puzzle.rows * puzzle.cols))
-    expected = brute_force(puzzle)
+    puzzle = random_board(seed, max_unknown=12)
+    expected = solution_set(puzzle)
     cnf = to_cnf(puzzle)
     assert cnf.nv >= puzzle.unknown_count
     assert cnf_solutions(cnf.clauses, puzzle.unknown_count) == expected, repr(puzzle)
@@ -97,12 +48,12 @@ def test_cnf_admits_exactly_the_solutions(seed: int) -> None:
 
 @pytest.mark.parametrize("encoding", [e for e in CARD_ENCODINGS if e not in ("pairwise", "bitwise", "ladder")])
 def test_every_general_card_encoding_counts_exactly(encoding: str) -> None:
-    rng = random.Random(7)
+    rng = np.random.default_rng(7)
     for _ in range(12):
-        puzzle = solved_puzzle(rng, max_unknown=9)
+        puzzle = random_board(rng, max_unknown=9)
         for total in range(puzzle.known_mine_count, puzzle.known_mine_count + puzzle.unknown_count + 2):
             got = cnf_solutions(to_cnf(puzzle, mines=total, card_encoding=encoding).clauses, puzzle.unknown_count)
-            assert got == brute_force(puzzle, total), (encoding, total, puzzle)
+            assert got == solution_set(puzzle, total), (encoding, total, puzzle)
 
 
 def test_auxiliary_variables_come_after_the_cells() -> None:
@@ -122,7 +73,7 @@ def test_one_bound_encodings_work_for_one_and_refuse_others() -> None:
     puzzle = Puzzle.from_rows(["????", "?1??"])
     for name in ("pairwise", "ladder", "bitwise"):
         got = cnf_solutions(to_cnf(puzzle, mines=1, card_encoding=name).clauses, 7)
-        assert got == brute_force(puzzle, 1)
+        assert got == solution_set(puzzle, 1)
         with pytest.raises(FormatError, match="only bounds of 1"):
             to_cnf(puzzle, mines=3, card_encoding=name)
 
@@ -203,11 +154,10 @@ def test_big_board_encodes_fast() -> None:
 def test_to_pulp_solves_with_cbc(seed: int) -> None:
     import pulp
 
-    rng = random.Random(1000 + seed)
-    puzzle = solved_puzzle(rng, max_unknown=10) if seed % 3 else random_puzzle(rng, max_unknown=10)
+    puzzle = random_board(1000 + seed, max_unknown=10)
     prob = to_pulp(puzzle)
     status = prob.solve(pulp.PULP_CBC_CMD(msg=False))
-    feasible = bool(brute_force(puzzle))
+    feasible = len(brute_force(puzzle)) > 0
     assert pulp.LpStatus[status] == ("Optimal" if feasible else "Infeasible"), repr(puzzle)
     if feasible:
         values = {v.name: v.varValue for v in prob.variables()}
@@ -242,32 +192,6 @@ def test_to_pulp_edge_boards(rows: List[str], mines: Optional[int], verdict: str
     assert pulp.LpStatus[prob.solve(pulp.PULP_CBC_CMD(msg=False))] == verdict
 
 
-def brute_force_vectorised(puzzle: Puzzle, mines: Optional[int] = None) -> Set[Solution]:
-    """All solutions over up to ~20 unknown cells, every assignment at once with numpy (geometry by hand)."""
-    import numpy as np
-
-    cells = puzzle.unknown_cells()
-    index = {rc: i for i, rc in enumerate(cells)}
-    k = len(cells)
-    bits = ((np.arange(2 ** k, dtype=np.int64)[:, None] >> np.arange(k)) & 1).astype(np.int8)
-    ok = np.ones(2 ** k, dtype=bool)
-    for r in range(puzzle.rows):
-        for c in range(puzzle.cols):
-            n = puzzle.count(r, c)
-            if n is None:
-                continue
-            around = [(r + dr, c + dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1)
-                      if (dr or dc) and 0 <= r + dr < puzzle.rows and 0 <= c + dc < puzzle.cols]
-            known = sum(puzzle[rc] == "*" for rc in around)
-            cols = [index[rc] for rc in around if rc in index]
-            ok &= bits[:, cols].sum(axis=1) == n - known
-    total = puzzle.mines if mines is None else mines
-    if total is not None:
-        ok &= bits.sum(axis=1) == total - puzzle.known_mine_count
-    # bit i of an assignment is cell i, i.e. DIMACS variable i + 1
-    return {tuple(int(b) for b in row) for row in bits[ok]}
-
-
 def twenty_unknowns(rng: random.Random) -> Puzzle:
     """A 6x6 board from a real mine placement with 18-20 unknown cells, the rest mostly counts."""
     from mineconv.generate import full_reveal, place_mines
@@ -291,15 +215,23 @@ def test_cnf_on_boards_of_about_twenty_unknowns(seed: int) -> None:
         puzzle = Puzzle.from_rows(["??????", "?2222?", "?2002?", "?2002?", "?2222?", "??????"], mines=8)
     else:
         puzzle = twenty_unknowns(rng)
-    expected = brute_force_vectorised(puzzle)
+    expected = solution_set(puzzle)
     if seed == 0:
         assert len(expected) == 1  # du Sautoy's puzzle has exactly one solution
     got = cnf_solutions(to_cnf(puzzle).clauses, puzzle.unknown_count)
     assert got == expected, repr(puzzle)
 
 
-def test_vectorised_brute_force_agrees_with_the_plain_one() -> None:
-    rng = random.Random(99)
-    for _ in range(40):
-        puzzle = random_puzzle(rng, max_unknown=8)
-        assert brute_force_vectorised(puzzle) == brute_force(puzzle)
+def test_brute_force_agrees_with_check_assignment() -> None:
+    # the oracle (helpers.brute_force, from the rules by hand) against the library's checker, assignment by assignment
+    for seed in range(60):
+        puzzle = random_board(2000 + seed, max_unknown=8)
+        cells = puzzle.unknown_cells()
+        found = set()
+        for bits in itertools.product((0, 1), repeat=len(cells)):
+            grid = puzzle.codes() == 9
+            for (r, c), b in zip(cells, bits):
+                grid[r, c] = bool(b)
+            if check_assignment(puzzle, grid) is None:
+                found.add(bits)
+        assert solution_set(puzzle) == found, repr(puzzle)

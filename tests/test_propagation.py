@@ -8,7 +8,7 @@ from mineconv import Puzzle
 from mineconv.generate import full_reveal, place_mines
 from mineconv.analysis.propagation import LEVELS, propagate
 
-from brute import brute_force, random_board
+from helpers import brute_force, random_board
 
 
 def decided(p: Puzzle, level: str):

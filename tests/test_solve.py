@@ -2,22 +2,18 @@
 from __future__ import annotations
 
 import functools
-import itertools
 import json
 import stat
 import sys
 
-import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
 from mineconv.solve import solvers as bridge
-from mineconv.cli import main
 from mineconv.formats.notations.native import canonical_text
 from mineconv.model.puzzle import Puzzle
-from mineconv.model.system import build_system, check_assignment
 
-from conftest import require_module, require_tool
+from helpers import mine_sets, require_module, require_tool, run_cli
 
 BOARDS = {
     "unique": Puzzle.from_rows(["??????", "?2222?", "?2002?", "?2002?", "?2222?", "??????"]),
@@ -36,25 +32,7 @@ BOARDS = {
 }
 
 
-UNIQUE_MINES = frozenset([(0, 2), (0, 3), (2, 0), (2, 5), (3, 0), (3, 5), (5, 2), (5, 3)])  # du Sautoy
-
-
-@functools.lru_cache(maxsize=None)
-def brute(puzzle: Puzzle) -> set:
-    """Every solution as a frozenset of mine cells (known mines included), by trying all assignments."""
-    if puzzle == BOARDS["unique"]:
-        return {UNIQUE_MINES}   # 2**20 assignments are too many to try in a test; its solution is known
-    system = build_system(puzzle)
-    assert system.num_vars <= 12
-    base = puzzle.codes() == 9
-    out = set()
-    for bits in itertools.product((False, True), repeat=system.num_vars):
-        grid = base.copy()
-        if system.num_vars:
-            grid[system.var_rc[:, 0], system.var_rc[:, 1]] = bits
-        if check_assignment(puzzle, grid) is None:
-            out.add(frozenset(map(tuple, np.argwhere(grid).tolist())))
-    return out
+brute = functools.lru_cache(maxsize=None)(mine_sets)   # every solution, each a frozenset of mine cells
 
 
 def need(name: str) -> None:
@@ -96,40 +74,34 @@ def test_every_solver_agrees_with_the_embedded_one(solver):
                 assert dec.mines() == embedded.mines()
 
 
-def run(capsys, *argv):
-    rc = main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    return rc, out, err
-
-
 def test_cli_solve_text_and_json(tmp_path, capsys):
     p = tmp_path / "u.txt"
     p.write_text(canonical_text(BOARDS["unique"]))
-    rc, out, _ = run(capsys, "solve", p)
+    rc, out, _ = run_cli(capsys, "solve", p)
     assert rc == 0 and out == canonical_text(bridge.solve(BOARDS["unique"]).solved_puzzle())
-    rc, out, _ = run(capsys, "solve", p, "--json")
+    rc, out, _ = run_cli(capsys, "solve", p, "--json")
     data = json.loads(out)
     assert rc == 0 and data["status"] == "solved" and data["mines"] == bridge.solve(BOARDS["unique"]).mines()
     p.write_text(canonical_text(BOARDS["infeasible"]))
-    rc, out, err = run(capsys, "solve", p, "--json")
+    rc, out, err = run_cli(capsys, "solve", p, "--json")
     assert rc == 1 and json.loads(out)["status"] == "infeasible" and json.loads(out)["mines"] == []
 
 
 def test_cli_enumeration(tmp_path, capsys):
     p = tmp_path / "s.txt"
     p.write_text(canonical_text(BOARDS["two-solutions"]))
-    rc, out, _ = run(capsys, "solve", p, "--all", "--json")
+    rc, out, _ = run_cli(capsys, "solve", p, "--all", "--json")
     data = json.loads(out)
     assert rc == 0 and data["count"] == 2 and data["complete"] is True
     assert sorted(data["solutions"]) == [[[0, 1], [1, 2]], [[0, 1], [2, 2]]]
     assert data["mines"] == data["solutions"][0]
-    rc, out, _ = run(capsys, "solve", p, "--limit", "1", "--json")
+    rc, out, _ = run_cli(capsys, "solve", p, "--limit", "1", "--json")
     data = json.loads(out)
     assert rc == 0 and data["count"] == 1 and data["complete"] is False
-    rc, out, err = run(capsys, "solve", p, "--all")
+    rc, out, err = run_cli(capsys, "solve", p, "--all")
     assert rc == 0 and out.count("# solution") == 2 and "2 solutions" in err
     p.write_text(canonical_text(BOARDS["infeasible"]))
-    rc, out, _ = run(capsys, "solve", p, "--all", "--json")
+    rc, out, _ = run_cli(capsys, "solve", p, "--all", "--json")
     assert rc == 1 and json.loads(out) == {"status": "infeasible", "mines": [], "solutions": [], "count": 0,
                                            "complete": True, "solver": "pysat"}
 
@@ -137,7 +109,7 @@ def test_cli_enumeration(tmp_path, capsys):
 def test_enumeration_needs_the_embedded_solver(tmp_path, capsys):
     p = tmp_path / "s.txt"
     p.write_text(canonical_text(BOARDS["two-solutions"]))
-    rc, _, err = run(capsys, "solve", p, "--all", "--solver", "minisat")
+    rc, _, err = run_cli(capsys, "solve", p, "--all", "--solver", "minisat")
     assert rc == 2 and "embedded" in err
 
 
@@ -147,7 +119,7 @@ def test_missing_solver_names_the_debian_package(tmp_path, capsys, monkeypatch, 
     monkeypatch.setenv("PATH", str(tmp_path))   # nothing on PATH
     p = tmp_path / "s.txt"
     p.write_text(canonical_text(BOARDS["two-solutions"]))
-    rc, out, err = run(capsys, "solve", p, "--solver", solver)
+    rc, out, err = run_cli(capsys, "solve", p, "--solver", solver)
     assert rc == 2 and out == ""
     assert f"apt-get install {package}" in err and "Traceback" not in err
 
@@ -161,7 +133,7 @@ def test_external_timeout_gives_unknown(tmp_path, capsys, monkeypatch):
     monkeypatch.setitem(bridge.SOLVERS, "slow", spec)
     p = tmp_path / "s.txt"
     p.write_text(canonical_text(BOARDS["two-solutions"]))
-    rc, out, _ = run(capsys, "solve", p, "--solver", "slow", "--timeout", "0.2", "--json")
+    rc, out, _ = run_cli(capsys, "solve", p, "--solver", "slow", "--timeout", "0.2", "--json")
     data = json.loads(out)
     assert rc == 1 and data["status"] == "unknown" and "0.2 s" in data["why"]
 
@@ -187,7 +159,7 @@ def test_solver_failure_is_reported(tmp_path, capsys, monkeypatch):
         "crash", "crashes", "cnf", ".cnf", str(bad), "none", "competition", None, lambda m, a, t: [m]))
     p = tmp_path / "s.txt"
     p.write_text(canonical_text(BOARDS["two-solutions"]))
-    rc, out, err = run(capsys, "solve", p, "--solver", "crash")
+    rc, out, err = run_cli(capsys, "solve", p, "--solver", "crash")
     assert rc == 2 and "exit status 139" in err and "segmentation fault" in err
 
 
@@ -199,7 +171,7 @@ def test_solver_answering_garbage_is_a_solver_error(tmp_path, capsys, monkeypatc
         "garbage", "prints garbage", "cnf", ".cnf", str(bad), "none", "competition", None, lambda m, a, t: [m]))
     p = tmp_path / "s.txt"
     p.write_text(canonical_text(BOARDS["two-solutions"]))
-    rc, _, err = run(capsys, "solve", p, "--solver", "garbage")
+    rc, _, err = run_cli(capsys, "solve", p, "--solver", "garbage")
     assert rc == 2 and "cannot read" in err and "expected number" in err
 
 
@@ -207,7 +179,7 @@ def test_solve_takes_the_model_file_mineconv_wrote(tmp_path, capsys):
     from mineconv.registry import write
     cnf = tmp_path / "u.cnf"
     write(BOARDS["unique"], cnf, "cnf")
-    rc, out, _ = run(capsys, "solve", cnf, "--json")
+    rc, out, _ = run_cli(capsys, "solve", cnf, "--json")
     assert rc == 0 and json.loads(out)["mines"] == bridge.solve(BOARDS["unique"]).mines()
 
 
@@ -256,5 +228,5 @@ def test_solver_that_writes_no_answer_file(tmp_path, capsys, monkeypatch):
         spec.answer_file, spec.args, spec.ok_codes))
     p = tmp_path / "s.txt"
     p.write_text(canonical_text(BOARDS["two-solutions"]))
-    rc, out, err = run(capsys, "solve", p, "--solver", "cbc")
+    rc, out, err = run_cli(capsys, "solve", p, "--solver", "cbc")
     assert rc == 2 and out == "" and "wrote no answer file" in err and "Current model not valid" in err

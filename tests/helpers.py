@@ -1,0 +1,161 @@
+"""What the tests share: paths, the external-tool gates, a CLI runner, brute force and random boards.
+
+Test modules import it as `from helpers import ...` (pytest puts tests/ on sys.path for the modules in it,
+under both `pytest` and `python -m pytest`).
+"""
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+from typing import Any, FrozenSet, Optional, Set, Tuple, Union
+
+import numpy as np
+import pytest
+
+from mineconv import Puzzle
+from mineconv.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+SAMPLES = ROOT / "samples"
+FIXTURES = Path(__file__).resolve().parent / "fixtures"   # captured solver outputs (tests/fixtures/README.md)
+IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
+
+Rng = Union[int, np.random.Generator]
+
+
+# external tools ------------------------------------------------------------------------------------
+def require_tool(name: str) -> str:
+    """Path of an external program; skips locally with the reason, fails under CI=true."""
+    path = shutil.which(name)
+    if path is None:
+        msg = f"external solver {name!r} is not installed (.ci/run installs it)"
+        if IN_CI:
+            pytest.fail(msg + " -- under CI=true a missing solver is a failure")
+        pytest.skip(msg)
+    return path
+
+
+def require_module(name: str) -> Any:
+    """Import a Python module; skips locally with the reason, fails under CI=true."""
+    try:
+        return __import__(name)
+    except ImportError:
+        msg = f"Python module {name!r} is not installed (pip install -e .[test])"
+        if IN_CI:
+            pytest.fail(msg + " -- under CI=true this is a failure")
+        pytest.skip(msg)
+
+
+# the command line ----------------------------------------------------------------------------------
+def run_cli(capsys: Any, *argv: Any) -> Tuple[int, str, str]:
+    """Run `mineconv ARGV...` in-process; (exit status, stdout, stderr). Arguments may be paths or numbers."""
+    capsys.readouterr()   # what earlier steps printed is not this command's output
+    rc = main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return rc, out, err
+
+
+# brute force ---------------------------------------------------------------------------------------
+def brute_force(puzzle: Puzzle, mines: Optional[int] = None) -> np.ndarray:
+    """Every solution, as an (n, k) bool matrix over the unknown cells in row-major (DIMACS id) order.
+
+    Written from the rules alone (each revealed count equals the mines around it, known mines included;
+    the total, when there is one), without build_system or check_assignment, so that it can judge them.
+    Every assignment is tried at once: up to about 20 unknown cells.
+    """
+    cells = puzzle.unknown_cells()
+    k = len(cells)
+    assert k <= 22, f"{k} unknown cells are too many to enumerate"
+    index = {rc: i for i, rc in enumerate(cells)}
+    bits = ((np.arange(2 ** k, dtype=np.int64)[:, None] >> np.arange(k)) & 1).astype(np.int8)
+    ok = np.ones(2 ** k, dtype=bool)
+    for r in range(puzzle.rows):
+        for c in range(puzzle.cols):
+            n = puzzle.count(r, c)
+            if n is None:
+                continue
+            around = [(r + dr, c + dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1)
+                      if (dr or dc) and 0 <= r + dr < puzzle.rows and 0 <= c + dc < puzzle.cols]
+            known = sum(puzzle[rc] == "*" for rc in around)
+            ok &= bits[:, [index[rc] for rc in around if rc in index]].sum(axis=1) == n - known
+    total = puzzle.mines if mines is None else mines
+    if total is not None:
+        ok &= bits.sum(axis=1) == total - puzzle.known_mine_count
+    return bits[ok].astype(bool)
+
+
+def solution_set(puzzle: Puzzle, mines: Optional[int] = None) -> Set[Tuple[int, ...]]:
+    """brute_force as a set of 0/1 tuples (bit i is the cell with DIMACS id i + 1)."""
+    return {tuple(int(b) for b in row) for row in brute_force(puzzle, mines)}
+
+
+def mine_sets(puzzle: Puzzle, mines: Optional[int] = None) -> Set[FrozenSet[Tuple[int, int]]]:
+    """brute_force as a set of solutions, each the frozenset of its mine cells (known mines included)."""
+    known = [(r, c) for r in range(puzzle.rows) for c in range(puzzle.cols) if puzzle[r, c] == "*"]
+    cells = puzzle.unknown_cells()
+    return {frozenset(known + [rc for rc, b in zip(cells, row) if b]) for row in brute_force(puzzle, mines)}
+
+
+# random boards -------------------------------------------------------------------------------------
+def _counts(mines: np.ndarray) -> np.ndarray:
+    """The number of mines around each cell, by shifting the padded grid (independent of the library)."""
+    R, C = mines.shape
+    padded = np.pad(mines, 1).astype(np.int8)
+    return sum(padded[1 + dr:1 + dr + R, 1 + dc:1 + dc + C]
+               for dr in (-1, 0, 1) for dc in (-1, 0, 1) if (dr, dc) != (0, 0))
+
+
+def placed_board(rng: Rng, rows: int, cols: int, *, density: float = 0.2, hide: float = 0.4,
+                 marks: bool = False, **fields: Any) -> Puzzle:
+    """A consistent board: mines placed at random, counts shown, some cells hidden (and, with marks, some
+    mines shown as '*' and some hidden safe cells as '.'); `fields` go to Puzzle (mines=, name=, ...)."""
+    rng = np.random.default_rng(rng)
+    mines = rng.random((rows, cols)) < density
+    sym = np.frombuffer(b"012345678", dtype=np.uint8)[_counts(mines)].copy()
+    hidden = rng.random((rows, cols)) < hide
+    sym[mines | hidden] = ord("?")
+    if marks:
+        sym[mines & (rng.random((rows, cols)) < 0.5)] = ord("*")
+        sym[~mines & hidden & (rng.random((rows, cols)) < 0.3)] = ord(".")
+    return Puzzle(rows, cols, sym.tobytes().decode(), **fields)
+
+
+def random_board(rng: Rng, max_unknown: int = 14) -> Puzzle:
+    """A small board (1-5 x 1-5) mixing counts, unknowns, known mines and known safe cells, with at most
+    max_unknown unknown cells; sometimes inconsistent (a wrong count, a wrong total): often no solution."""
+    rng = np.random.default_rng(rng)
+    while True:
+        p = _random_board(rng)
+        if p.unknown_count <= max_unknown:
+            return p
+
+
+def _random_board(rng: np.random.Generator) -> Puzzle:
+    R, C = int(rng.integers(1, 6)), int(rng.integers(1, 6))
+    mines = rng.random((R, C)) < rng.uniform(0.1, 0.5)
+    counts = _counts(mines)
+    limit = _counts(np.ones((R, C), dtype=bool))   # how many neighbours each cell has
+    cells = []
+    for r in range(R):
+        for c in range(C):
+            u = rng.random()
+            if mines[r, c]:
+                cells.append("*" if u < 0.15 else "?")
+            elif u < 0.45:
+                cells.append("?")
+            elif u < 0.5:
+                cells.append(".")
+            else:
+                cells.append(str(counts[r, c]))
+    if rng.random() < 0.15:  # a wrong count somewhere: often no solution at all
+        i = int(rng.integers(R * C))
+        if cells[i] in "012345678" and int(cells[i]) < limit.ravel()[i]:
+            cells[i] = str(int(cells[i]) + 1)
+    total = None
+    u = rng.random()
+    if u < 0.4:
+        total = int(mines.sum())
+    elif u < 0.55:
+        total = int(rng.integers(0, R * C + 1))
+    return Puzzle(R, C, "".join(cells), mines=total)
