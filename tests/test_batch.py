@@ -474,12 +474,36 @@ def test_dask_executor_on_a_local_cluster(tmp_path, capsys):
         assert (tmp_path / "out" / (path.stem + ".txt")).read_text() == canonical_text(puzzle)
 
 
-def test_dask_executor_needs_a_scheduler(tmp_path, capsys):
+def test_dask_executor_without_a_scheduler_runs_a_local_cluster(tmp_path, capsys):
     require_module("distributed")
+    _boards(tmp_path / "in", 3)
+    assert main(["batch", str(tmp_path / "in"), "-o", str(tmp_path / "out"), "-t", "native", "-j", "1",
+                 "--executor", "dask", "-q"]) == 0
+    assert len(list((tmp_path / "out").iterdir())) == 3
+
+
+def test_an_unreachable_scheduler_leaves_no_output_folder(tmp_path, capsys, monkeypatch):
+    distributed = require_module("distributed")
     _boards(tmp_path / "in", 1)
+
+    def refuse(address, timeout=None):
+        raise OSError(f"Timed out trying to connect to {address}")
+    monkeypatch.setattr(distributed, "Client", refuse)
     assert main(["batch", str(tmp_path / "in"), "-o", str(tmp_path / "out"), "-t", "native",
-                 "--executor", "dask"]) == 2
-    assert "--scheduler" in capsys.readouterr().err
+                 "--executor", "dask", "--scheduler", "tcp://127.0.0.1:1"]) == 2
+    assert "cannot reach the Dask scheduler at tcp://127.0.0.1:1" in capsys.readouterr().err
+    assert not (tmp_path / "out").exists()
+
+
+def test_manifest_inside_a_new_output_folder(tmp_path, capsys):
+    _boards(tmp_path / "in", 2)
+    out = tmp_path / "new-out"
+    assert main(["batch", str(tmp_path / "in"), "-o", str(out), "-t", "native", "-q",
+                 "--manifest", str(out / "manifest.jsonl")]) == 0
+    assert len((out / "manifest.jsonl").read_text().splitlines()) == 2
+    assert main(["batch", str(tmp_path / "in"), "-o", str(tmp_path / "o2"), "-t", "native", "-q",
+                 "--manifest", str(tmp_path / "missing" / "m.jsonl")]) == 2
+    assert "the manifest's folder does not exist" in capsys.readouterr().err
 
 
 # --- progress ------------------------------------------------------------------------------------------

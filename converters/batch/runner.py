@@ -80,20 +80,24 @@ def _local_results(chunks: List[List[Item]], settings: Settings, jobs: int
         pool.join()
 
 
-def _dask_results(chunks: List[List[Item]], settings: Settings, scheduler: Optional[str],
-                  client: Any = None) -> Iterator[List[Tuple[int, Dict[str, Any]]]]:
+def _dask_client(scheduler: Optional[str], jobs: int) -> Any:
+    """A Dask client: of the scheduler at this address, else of a local cluster of `jobs` processes."""
     try:
-        from dask.distributed import Client, as_completed
+        from dask.distributed import Client, LocalCluster
     except ImportError:
         raise MineconvError("--executor dask needs Dask: pip install 'mineconv[dask]'") from None
-    own = client is None
-    if own:
-        if not scheduler:
-            raise MineconvError("--executor dask needs --scheduler ADDRESS (e.g. tcp://host:8786)")
-        try:
-            client = Client(scheduler, timeout="30s")
-        except (OSError, TimeoutError) as exc:
-            raise MineconvError(f"cannot reach the Dask scheduler at {scheduler}: {exc}") from None
+    if not scheduler:
+        cluster = LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True, dashboard_address=None)
+        return Client(cluster)
+    try:
+        return Client(scheduler, timeout="30s")
+    except (OSError, TimeoutError, ValueError) as exc:
+        raise MineconvError(f"cannot reach the Dask scheduler at {scheduler}: {exc}") from None
+
+
+def _dask_results(chunks: List[List[Item]], settings: Settings, client: Any,
+                  own: bool) -> Iterator[List[Tuple[int, Dict[str, Any]]]]:
+    from dask.distributed import as_completed
     futures = client.map(convert_chunk, chunks, settings=settings, pure=False)
     try:
         for fut in as_completed(futures):
@@ -103,7 +107,14 @@ def _dask_results(chunks: List[List[Item]], settings: Settings, scheduler: Optio
         raise
     finally:
         if own:
-            client.close()
+            _close_client(client)
+
+
+def _close_client(client: Any) -> None:
+    cluster = getattr(client, "cluster", None)
+    client.close()
+    if cluster is not None:
+        cluster.close()
 
 
 def run_batch(inputs: Sequence[str], outdir: str, formats_: Sequence[str], *, jobs: Optional[int] = None,
@@ -132,12 +143,24 @@ def run_batch(inputs: Sequence[str], outdir: str, formats_: Sequence[str], *, jo
         raise MineconvError(f"no notation takes the reader option {unknown[0]!r}; valid: {valid}")
     if executor not in ("local", "dask"):
         raise MineconvError(f"unknown executor {executor!r}; valid: local, dask")
-    if manifest is not None and not os.path.isdir(os.path.dirname(os.path.abspath(manifest))):
+    folder = os.path.dirname(os.path.abspath(manifest)) if manifest is not None else None
+    # OUTDIR is created below, so a manifest inside it (`-o out --manifest out/m.jsonl`) is fine
+    if folder is not None and folder != os.path.abspath(outdir) and not os.path.isdir(folder):
         raise MineconvError("the manifest's folder does not exist", source=manifest)
+    own_client = executor == "dask" and client is None
+    if own_client:  # reach the scheduler before anything is written: an unreachable one leaves no folder
+        client = _dask_client(scheduler, jobs or default_jobs())
     try:
-        os.makedirs(outdir, exist_ok=True)
-    except OSError as exc:
-        raise MineconvError(f"cannot create the output folder: {exc.strerror or exc}", source=outdir) from None
+        try:
+            os.makedirs(outdir, exist_ok=True)
+        except OSError as exc:
+            raise MineconvError(f"cannot create the output folder: {exc.strerror or exc}", source=outdir) from None
+        if folder is not None and not os.access(folder, os.W_OK):
+            raise MineconvError("the manifest's folder is not writable", source=manifest)
+    except BaseException:
+        if own_client:
+            _close_client(client)
+        raise
     settings = Settings(outdir=outdir, formats=tuple(f.name for f in fmts), from_=from_, strict=strict,
                         skip_existing=skip_existing, fsync=fsync, hash_outputs=manifest is not None,
                         options=dict(options or {}), read_options=given)
@@ -155,7 +178,7 @@ def run_batch(inputs: Sequence[str], outdir: str, formats_: Sequence[str], *, jo
     interrupted: Optional[int] = None
     restore = _catch_sigterm()
     try:
-        stream = _dask_results(chunks, settings, scheduler, client) if executor == "dask" \
+        stream = _dask_results(chunks, settings, client, own_client) if executor == "dask" \
             else _local_results(chunks, settings, jobs)
         for part in stream:
             for index, rec in part:

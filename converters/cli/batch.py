@@ -105,6 +105,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                "  mineconv batch puzzles/ -o out -t cnf,lp\n"
                "  mineconv batch 'boards/**/*.txt' -o out -t .cnf -j 2 --manifest out/manifest.jsonl\n"
                "  mineconv batch puzzles/ -o out -t cnf --skip-existing      # resume a stopped run\n"
+               "  mineconv batch puzzles/ -o out -t mps --executor dask   # a local cluster of -j processes\n"
                "  mineconv batch puzzles/ -o /shared/out -t mps --executor dask --scheduler tcp://head:8786",
         formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("inputs", nargs="+", metavar="INPUT", help="puzzle files, folders or glob patterns")
@@ -125,7 +126,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("-q", "--quiet", action="store_true", help="no progress; failures and the summary only")
     p.add_argument("--executor", choices=("local", "dask"), default="local",
                    help="local processes (default) or a Dask cluster (pip install 'mineconv[dask]')")
-    p.add_argument("--scheduler", metavar="ADDRESS", help="Dask scheduler address, with --executor dask")
+    p.add_argument("--scheduler", metavar="ADDRESS",
+                   help="Dask scheduler address, with --executor dask (default: a local cluster of -j processes)")
     add_input_options(p)
     p.set_defaults(func=run)
 
