@@ -1,18 +1,59 @@
-"""mineconv: Minesweeper puzzles to SAT/ILP solver files and back."""
+"""mineconv: Minesweeper puzzles to SAT/ILP solver files and back.
+
+    import mineconv as mc
+    p = mc.read("samples/dusautoy-6x6.txt")      # a Puzzle, from any registered notation
+    mc.write(p, "board.lp")                      # a solver file, any registered format
+    print(mc.solve(p).solved_puzzle())           # embedded SAT solver; mc.solve(p, "cbc") for an installed one
+    mc.decode("board.lp", "board.sol")           # a solver's answer, mapped onto the grid and verified
+    mc.analyze(p).probability_grid()             # exact analysis
+    svg = mc.render(p, analysis=True)            # SVG picture with the probability heat map
+"""
 from __future__ import annotations
 
 __version__ = "0.1.0"
 
+from typing import Any, Union
+
 from .errors import (FormatError, LossyConversionError, LossyConversionWarning, MineconvError, PuzzleError,
                      PuzzleSyntaxError, SolutionSyntaxError, SolverError, VerificationError)
 from .model.puzzle import Puzzle
+from .model.system import LinearSystem, Violation, build_system, check_assignment
 from .registry import dump, dumps, get_format, parse, read, register_format, write
 from .registry import formats as list_formats
-from .model.system import LinearSystem, build_system, check_assignment
+from .encode import to_cnf, to_pulp
+from .analysis import Analysis, analyze
+from .solve import Answer, Decoded, decode, enumerate_solutions, read_answer
+# The functions `solve` and `render` share their names with the subpackage mineconv.solve and the module
+# mineconv.render. Both are imported above (so a later import cannot rebind the names to the modules), and
+# the functions are bound last: `mineconv.solve(...)` solves; `from mineconv.solve import solvers` and
+# `from mineconv.render import render_svg` still reach the modules through sys.modules.
+from .render import render_svg as _render_svg
+from .solve import solve
+
+
+def render(puzzle: Puzzle, analysis: Union[Analysis, bool, None] = None, **options: Any) -> str:
+    """The SVG text of the board; `analysis` (an Analysis, or True to compute one) marks and heat-maps cells.
+
+    `options` are render_svg's: cell (pixels), heat, title, percent, coordinates.
+    """
+    if isinstance(analysis, bool):
+        analysis = analyze(puzzle) if analysis else None
+    return _render_svg(puzzle, analysis, **options)
+
 
 __all__ = [
-    "__version__", "Puzzle", "LinearSystem", "build_system", "check_assignment",
+    "__version__",
+    # the model
+    "Puzzle", "LinearSystem", "Violation", "build_system", "check_assignment",
+    # notations and solver files
     "read", "parse", "write", "dump", "dumps", "list_formats", "get_format", "register_format",
+    # encoders
+    "to_cnf", "to_pulp",
+    # answers and solving
+    "Answer", "Decoded", "read_answer", "decode", "solve", "enumerate_solutions",
+    # analysis and pictures
+    "Analysis", "analyze", "render",
+    # errors
     "MineconvError", "PuzzleError", "PuzzleSyntaxError", "FormatError", "LossyConversionError",
     "LossyConversionWarning", "SolutionSyntaxError", "SolverError", "VerificationError",
 ]

@@ -13,7 +13,7 @@ from typing import Any, Iterator, Optional, Set, Tuple, Union
 
 from .errors import MineconvError, PuzzleSyntaxError
 
-PathLike = Union[str, "os.PathLike[str]"]
+PathLike = Union[str, os.PathLike[str]]
 STDIO = "-"
 
 

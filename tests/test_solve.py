@@ -183,6 +183,19 @@ def test_solve_takes_the_model_file_mineconv_wrote(tmp_path, capsys):
     assert rc == 0 and json.loads(out)["mines"] == bridge.solve(BOARDS["unique"]).mines()
 
 
+@pytest.mark.parametrize("fmt, extra", [("native", []), ("cnf", []), ("native", ["--from", "native"])])
+def test_solve_reads_the_puzzle_or_model_from_stdin_once(capsys, monkeypatch, fmt, extra):
+    # stdin can be read only once: the header check and the notation reader share what was read
+    import io
+
+    from mineconv.registry import dumps
+    text = dumps(BOARDS["unique"], fmt).encode()
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(text)))
+    rc, out, err = run_cli(capsys, "solve", "-", "--json", *extra)
+    assert rc == 0, err
+    assert json.loads(out)["mines"] == bridge.solve(BOARDS["unique"]).mines()
+
+
 @settings(max_examples=40, deadline=None)
 @given(st.integers(1, 3), st.integers(1, 4), st.data())
 def test_random_boards_embedded_agrees_with_brute_force(rows, cols, data):

@@ -3,49 +3,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import re
 import sys
-from typing import Any, Dict, Optional, Tuple
 
-from ..solve.answer import Answer, Decoded, decode_answer
-from . import add_input_options, input_options, load_puzzle
-from ..fileio import read_input
 from ..formats.notations.native import canonical_text
-from ..formats.header import read_header
-from ..model.puzzle import Puzzle
-from ..registry import get_format, guess_format
-
-_NVARS = (re.compile(r"^p cnf (\d+) ", re.M), re.compile(r"^\* #variable= (\d+)", re.M))
-
-
-def load_puzzle_or_model(path: str, fmt: Optional[str] = None, mines: Optional[int] = None,
-                         options: Optional[Dict[str, Any]] = None) -> Tuple[Puzzle, Optional[int]]:
-    """The puzzle of a puzzle file, or of a solver file mineconv wrote (from its comment header).
-
-    Also returns the number of variables a DIMACS or OPB model declares (auxiliary ones included),
-    so that answers can be checked against it; None for a plain puzzle.
-    """
-    if fmt is None:
-        text, src = read_input(path)
-        puzzle = read_header(text, src)
-        if puzzle is not None:
-            nvars = None
-            for rx in _NVARS:
-                m = rx.search(text)
-                if m:
-                    nvars = int(m.group(1))
-                    break
-            if mines is not None:
-                puzzle = puzzle.replace(mines=mines)
-            return puzzle, nvars
-    return load_puzzle(path, fmt, mines, options), None
-
-
-def read_answer(path: str, fmt: Optional[str] = None) -> Answer:
-    """Read a solver's output with the named reader, or the one its content matches."""
-    text, src = read_input(path)
-    f = get_format(fmt, direction="read", kind="solution") if fmt else guess_format(path, text, kind="solution")
-    return f.reader(text, src)  # type: ignore[misc]
+from ..solve.answer import Decoded, decode_answer
+from ..solve.decoding import read_answer, read_puzzle_or_model
+from . import add_input_options, input_options
 
 
 def emit(decoded: Decoded, as_json: bool, source: str, **extra) -> int:
@@ -62,8 +25,8 @@ def emit(decoded: Decoded, as_json: bool, source: str, **extra) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Decode and verify one answer."""
-    puzzle, nvars = load_puzzle_or_model(args.puzzle, args.puzzle_from, args.mines, input_options(args))
+    """Decode and verify one answer (the steps of solve.decoding.decode, keeping the answer's name and format)."""
+    puzzle, nvars = read_puzzle_or_model(args.puzzle, args.puzzle_from, mines=args.mines, **input_options(args))
     answer = read_answer(args.solution, args.from_)
     decoded = decode_answer(puzzle, answer, model_vars=nvars)
     return emit(decoded, args.json, answer.source, format=answer.format)

@@ -6,14 +6,15 @@ import json
 import sys
 
 from ..formats.notations.native import canonical_text
+from ..solve.decoding import read_puzzle_or_model
 from ..solve.solvers import EMBEDDED, enumerate_solutions, solve, solver_names
 from . import add_input_options, input_options
-from .decode import emit, load_puzzle_or_model
+from .decode import emit
 
 
 def run(args: argparse.Namespace) -> int:
     """Solve once, or enumerate solutions with --all / --limit."""
-    puzzle, _ = load_puzzle_or_model(args.puzzle, args.from_, args.mines, input_options(args))
+    puzzle, _ = read_puzzle_or_model(args.puzzle, args.from_, mines=args.mines, **input_options(args))
     if args.all or args.limit is not None:
         if args.solver != EMBEDDED:
             from ..errors import SolverError

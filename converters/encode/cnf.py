@@ -15,13 +15,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import chain, combinations
-from typing import List, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, List, Optional, Sequence, Tuple
 
 import numpy as np
 
 from ..errors import FormatError
 from ..model.puzzle import Puzzle
 from ..model.system import LinearSystem, build_system
+
+if TYPE_CHECKING:   # pysat is imported when a CNF is made, not with mineconv
+    from pysat.formula import CNF
 
 # pysat.card.EncType names usable for the total mine count; pairwise, bitwise and ladder handle only
 # bounds of 1 (pysat raises for others), native needs a solver with cardinality support (no CNF).
@@ -233,7 +236,7 @@ def encode_cnf(puzzle: Puzzle, mines: Optional[int] = None, card_encoding: Optio
     return CnfEncoding(system, cells, card, nv, used)
 
 
-def to_cnf(puzzle: Puzzle, mines: Optional[int] = None, card_encoding: Optional[str] = None):
+def to_cnf(puzzle: Puzzle, mines: Optional[int] = None, card_encoding: Optional[str] = None) -> "CNF":
     """The puzzle as a pysat.formula.CNF: variable i = unknown cell id i, auxiliary variables after k."""
     from pysat.formula import CNF
 

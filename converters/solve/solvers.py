@@ -13,12 +13,14 @@ import threading
 import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Dict, FrozenSet, List, Optional, Tuple
+from typing import Callable, Dict, FrozenSet, List, Optional, Tuple, Union
 
 import numpy as np
 
 from .answer import IGNORED_NAMES, Answer, Decoded, decode_answer, literal_answer
+from .decoding import read_puzzle_or_model
 from ..errors import MineconvError, SolverError
+from ..fileio import PathLike
 from ..model.puzzle import Puzzle
 from ..registry import get_format, write
 from ..model.system import build_system
@@ -285,9 +287,11 @@ class _Embedded:
         self.solver.delete()
 
 
-def solve(puzzle: Puzzle, solver: str = EMBEDDED, *, timeout: Optional[float] = None,
+def solve(puzzle: Union[Puzzle, PathLike], solver: str = EMBEDDED, *, timeout: Optional[float] = None,
           mines: Optional[int] = None) -> Decoded:
-    """Solve a puzzle with the named solver, then decode and verify its answer like `decode` does."""
+    """Solve a puzzle (or a puzzle / mineconv model file) with the named solver; decode and verify its answer."""
+    if not isinstance(puzzle, Puzzle):
+        puzzle, _ = read_puzzle_or_model(puzzle)
     if mines is not None:
         puzzle = puzzle.replace(mines=mines)
     spec = get_solver(solver)

@@ -1,0 +1,82 @@
+"""Reading a solver's answer file and decoding it against a puzzle, a puzzle file, or a model file mineconv wrote."""
+from __future__ import annotations
+
+import os
+import re
+from typing import Any, Optional, Tuple, Union
+
+from ..errors import MineconvError
+from ..fileio import STDIO, PathLike, decode_bytes, read_bytes, read_input
+from ..formats.header import read_header
+from ..model.puzzle import Puzzle
+from ..registry import get_format, guess_format, parse, read
+from .answer import Answer, Decoded, decode_answer
+
+# the variable count a DIMACS or OPB model declares (auxiliary variables of a total-count encoding included)
+_NVARS = (re.compile(r"^p cnf (\d+) ", re.M), re.compile(r"^\* #variable= (\d+)", re.M))
+
+
+def read_puzzle_or_model(path: PathLike, fmt: Optional[str] = None, *, mines: Optional[int] = None,
+                         **options: Any) -> Tuple[Puzzle, Optional[int]]:
+    """The puzzle of a puzzle file, or of a solver file mineconv wrote (from its comment header).
+
+    Also returns the number of variables a DIMACS or OPB model declares (auxiliary ones included), so
+    that answers can be checked against it; None for a plain puzzle. `fmt` names the puzzle notation
+    (the header is then not looked for); `mines` overrides the total; `options` go to the reader.
+    """
+    puzzle: Optional[Puzzle] = None
+    nvars: Optional[int] = None
+    if fmt is None or str(path) == STDIO:
+        data, src = read_bytes(path)
+        try:
+            text: Optional[str] = decode_bytes(data, src)
+        except MineconvError:
+            text = None   # not text: only a binary notation can read it
+        if fmt is None and text is not None:
+            puzzle = read_header(text, src)
+            if puzzle is not None:
+                for rx in _NVARS:
+                    m = rx.search(text)
+                    if m:
+                        nvars = int(m.group(1))
+                        break
+        if puzzle is None and str(path) == STDIO:
+            # stdin can be read only once: the notation reads the text already taken
+            if text is None:
+                decode_bytes(data, src)   # raises the located error
+            puzzle = parse(text, fmt, source=src, **options)  # type: ignore[arg-type]
+    if puzzle is None:
+        puzzle = read(path, fmt, **options)
+    if mines is not None:
+        puzzle = puzzle.replace(mines=mines)
+    return puzzle, nvars
+
+
+def read_answer(path: PathLike, fmt: Optional[str] = None) -> Answer:
+    """Read a solver's output ('-' for stdin) with the named answer reader, or the one its content matches."""
+    text, src = read_input(path)
+    f = get_format(fmt, direction="read", kind="solution") if fmt else guess_format(path, text, kind="solution")
+    return f.reader(text, src)  # type: ignore[misc]
+
+
+def decode(puzzle: Union[Puzzle, PathLike], answer: Union[Answer, PathLike], *,
+           puzzle_format: Optional[str] = None, answer_format: Optional[str] = None,
+           mines: Optional[int] = None, **options: Any) -> Decoded:
+    """Map a solver's answer onto the puzzle and verify every count (a puzzle file or mineconv model file works too).
+
+    Raises SolutionSyntaxError when the answer does not fit the model and VerificationError when it
+    violates the puzzle; an infeasible or unknown answer is a Decoded with that status.
+    """
+    nvars: Optional[int] = None
+    if isinstance(puzzle, Puzzle):
+        if mines is not None:
+            puzzle = puzzle.replace(mines=mines)
+    elif isinstance(puzzle, (str, os.PathLike)):
+        puzzle, nvars = read_puzzle_or_model(puzzle, puzzle_format, mines=mines, **options)
+    else:
+        raise TypeError(f"puzzle must be a Puzzle or a path, not {type(puzzle).__name__}")
+    if not isinstance(answer, Answer):
+        if not isinstance(answer, (str, os.PathLike)):
+            raise TypeError(f"answer must be an Answer or a path, not {type(answer).__name__}")
+        answer = read_answer(answer, answer_format)
+    return decode_answer(puzzle, answer, model_vars=nvars)
