@@ -4,13 +4,12 @@ from __future__ import annotations
 import itertools
 import warnings
 
-import numpy as np
 import pytest
 
 from mineconv import (FormatError, LossyConversionError, LossyConversionWarning, Puzzle, dumps, parse)
-from mineconv.cli import main
 from mineconv.registry import format_names, get_format, losses
-from mineconv.model.puzzle import neighbour_limit
+
+from helpers import placed_board, run_cli
 
 NOTATIONS = format_names("puzzle", "write")
 
@@ -19,23 +18,6 @@ def test_every_notation_of_issue_2_is_registered():
     assert {"native", "dat", "json", "pred-json", "mine", "dots"} <= set(NOTATIONS)
     for name in NOTATIONS:
         assert get_format(name).reader is not None, name
-
-
-def _random_puzzle(seed: int, rows: int, cols: int, **fields) -> Puzzle:
-    """A consistent board: mines placed at random, counts shown, then some cells hidden or marked."""
-    rng = np.random.default_rng(seed)
-    mines = rng.random((rows, cols)) < 0.2
-    padded = np.pad(mines, 1).astype(np.int8)
-    counts = sum(padded[1 + dr:1 + dr + rows, 1 + dc:1 + dc + cols]
-                 for dr in (-1, 0, 1) for dc in (-1, 0, 1) if (dr, dc) != (0, 0))
-    sym = np.frombuffer(b"012345678", dtype=np.uint8)[counts].copy()
-    hide = rng.random((rows, cols)) < 0.4
-    sym[mines | hide] = ord("?")
-    if fields.pop("marks", False):
-        sym[mines & (rng.random((rows, cols)) < 0.5)] = ord("*")
-        sym[~mines & hide & (rng.random((rows, cols)) < 0.3)] = ord(".")
-    assert (counts <= neighbour_limit(rows, cols)).all()
-    return Puzzle(rows, cols, sym.tobytes().decode(), **fields)
 
 
 PUZZLES = {
@@ -47,9 +29,9 @@ PUZZLES = {
     "with-total": Puzzle.from_rows(["1??", "12?", "01?"], mines=2),
     "marks-total-name-notes": Puzzle.from_rows(["1?*", "12.", "01?"], mines=3, name="my puzzle",
                                                notes=["first note", "", "third: with # and 'quotes'"]),
-    "random-7x11": _random_puzzle(1, 7, 11),
-    "random-12x5-marked": _random_puzzle(2, 12, 5, marks=True, mines=13),
-    "random-40x40-marked": _random_puzzle(3, 40, 40, marks=True, mines=300, name="r40"),
+    "random-7x11": placed_board(1, 7, 11),
+    "random-12x5-marked": placed_board(2, 12, 5, marks=True, mines=13),
+    "random-40x40-marked": placed_board(3, 40, 40, marks=True, mines=300, name="r40"),
 }
 
 
@@ -152,9 +134,9 @@ def test_cli_lossy_conversion(tmp_path, capsys, fmt, ext):
     src = tmp_path / "p.txt"
     src.write_text(dumps(PUZZLES["marks-total-name-notes"], "native"))
     out = tmp_path / f"out.{ext}"
-    assert main(["convert", str(src), "-o", str(out), "--to", fmt, "--strict"]) == 2
-    err = capsys.readouterr().err
+    rc, _, err = run_cli(capsys, "convert", src, "-o", out, "--to", fmt, "--strict")
+    assert rc == 2
     assert "cannot express" in err and "--strict" in err and "Traceback" not in err
     assert not out.exists() and sorted(f.name for f in tmp_path.iterdir()) == ["p.txt"]
-    assert main(["convert", str(src), "-o", str(out), "--to", fmt]) == 0
-    assert "warning" in capsys.readouterr().err and out.exists()
+    rc, _, err = run_cli(capsys, "convert", src, "-o", out, "--to", fmt)
+    assert rc == 0 and "warning" in err and out.exists()
