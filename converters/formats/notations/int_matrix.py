@@ -105,9 +105,11 @@ def read_int_matrix(text: str, source: str = "<string>", codes: Optional[str] = 
 
 
 def _hint(v: int, scheme: str) -> str:
-    if scheme == "-1" and v in (9, 10):
+    if scheme == "-1" and v == 9:
         return "; --codes 9 reads 9 as unknown and 10 as a known mine"
-    if scheme == "-1" and 10 <= v <= 18:
+    if scheme == "-1" and v == 10:
+        return "; --codes 9 reads 10 as a known mine, --codes mstoollib as an unopened cell"
+    if scheme == "-1" and 11 <= v <= 18:
         return "; --codes mstoollib reads ms-toollib's game_board codes"
     if scheme == "mstoollib" and v == -1:
         return "; -1 is a mine of ms-toollib's real board: read that with --codes -1"
