@@ -8,7 +8,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from mineconv import LossyConversionWarning, MineconvError, Puzzle, dumps
 from mineconv.registry import format_names, get_format
-from tests.conftest import SAMPLES
+from helpers import SAMPLES
 
 READERS = format_names("puzzle", "read")
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
