@@ -102,6 +102,6 @@ def detect_competition(text: str) -> bool:
 
 
 register_format("competition", [], "solution", reader=read_competition, detect=detect_competition,
-                aliases=("sat", "dimacs-sol", "pb", "cadical", "picosat", "kissat", "clasp", "minisat+"),
+                aliases=("sat", "dimacs-sol", "pb-sol", "cadical", "picosat", "kissat", "clasp", "minisat+"),
                 description="SAT/PB competition output: s status + v literals (cadical, picosat, kissat, "
                             "clasp, minisat+, z3 -dimacs)")

@@ -6,7 +6,7 @@ import xml.etree.ElementTree as ET
 
 from ...solve.answer import Answer, named_answer, parse_value
 from ...errors import SolutionSyntaxError
-from ...registry import register_format
+from ...registry import CERTAIN, register_format
 
 # CPLEX solution status codes: 1 optimal (LP), 101 integer optimal, 102 optimal within tolerance;
 # 3 and 103 infeasible; other codes are limits/aborts, which keep a solution when the file has values
@@ -54,5 +54,6 @@ def detect_cplex(text: str) -> bool:
     return "<CPLEXSolution" in text[:1024]
 
 
-register_format("cplex", [], "solution", reader=read_cplex, detect=detect_cplex, aliases=("cplex-sol",),
+register_format("cplex", [], "solution", reader=read_cplex, detect=detect_cplex, detect_level=CERTAIN,
+                aliases=("cplex-sol",),
                 description="CPLEX .sol XML solution")

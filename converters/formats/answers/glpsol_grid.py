@@ -8,7 +8,7 @@ import numpy as np
 
 from ...solve.answer import Answer
 from ...errors import SolutionSyntaxError
-from ...registry import register_format
+from ...registry import CERTAIN, register_format
 
 _INFEASIBLE = ("PROBLEM HAS NO PRIMAL FEASIBLE SOLUTION", "PROBLEM HAS NO INTEGER FEASIBLE SOLUTION",
                "LP RELAXATION HAS NO PRIMAL FEASIBLE SOLUTION")
@@ -60,4 +60,5 @@ def detect_glpsol_grid(text: str) -> bool:
 
 
 register_format("glpsol-grid", [], "solution", reader=read_glpsol_grid, detect=detect_glpsol_grid,
+                detect_level=CERTAIN,
                 description="glpsol -m output of mineconv's MathProg model: the 'grid:' rows it prints")

@@ -5,7 +5,7 @@ import json
 
 from ...solve.answer import Answer, named_answer, parse_value
 from ...errors import SolutionSyntaxError
-from ...registry import register_format
+from ...registry import CERTAIN, register_format
 
 # Gurobi status codes (Status attribute): 2 OPTIMAL, 3 INFEASIBLE, 4 INF_OR_UNBD; the rest are limits
 # or interruptions, where a kept solution (SolCount > 0) is still a solution
@@ -75,4 +75,5 @@ def detect_gurobi_json(text: str) -> bool:
 register_format("gurobi", [], "solution", reader=read_gurobi, detect=detect_gurobi,
                 description="Gurobi .sol: '# ...' comments, then name value")
 register_format("gurobi-json", [], "solution", reader=read_gurobi_json, detect=detect_gurobi_json,
+                detect_level=CERTAIN,
                 description="Gurobi JSON solution (SolutionInfo + non-zero Vars)")

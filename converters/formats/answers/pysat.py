@@ -6,7 +6,7 @@ import re
 from ...solve.answer import Answer, literal_answer
 from ...errors import SolutionSyntaxError
 from ...fileio import locate
-from ...registry import register_format
+from ...registry import POSSIBLE, register_format
 
 _LIST = re.compile(r"\s*\[([\s\d,+-]*)\]\s*\Z")
 
@@ -54,4 +54,5 @@ def detect_pysat(text: str) -> bool:
 
 
 register_format("pysat", [], "solution", reader=read_pysat, detect=detect_pysat,
+                detect_level=POSSIBLE,
                 description="pysat model list: [1, -2, 3, ...] (None when unsatisfiable)")

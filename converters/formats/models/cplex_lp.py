@@ -145,4 +145,4 @@ def _detect(text: str) -> bool:
 
 register_format("lp", [".lp"], "model", writer=write_lp, detect=_detect,
                 description="CPLEX LP for MIP solvers (glpsol --lp, cbc, HiGHS, CPLEX, Gurobi, SCIP)",
-                aliases=("cplex-lp",))
+                aliases=("cplex-lp",), write_options=("mines", "system"))

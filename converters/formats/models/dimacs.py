@@ -98,4 +98,4 @@ def _detect(text: str) -> bool:
 
 register_format("cnf", [".cnf"], "model", writer=write_dimacs, detect=_detect,
                 description="DIMACS CNF for SAT solvers (minisat, picosat, cadical, kissat, pysat)",
-                aliases=("dimacs",))
+                aliases=("dimacs",), write_options=("mines", "card_encoding", "system"))

@@ -89,4 +89,4 @@ def _detect(text: str) -> bool:
 
 register_format("mathprog", [".mod"], "model", writer=write_mathprog, detect=_detect,
                 description="GLPK MathProg model with data, after Chlond's minesweeper.mod (glpsol -m)",
-                aliases=("gmpl", "mod"))
+                aliases=("gmpl", "mod"), write_options=("mines", "with_data"))

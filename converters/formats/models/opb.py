@@ -56,4 +56,5 @@ def _detect(text: str) -> bool:
 
 
 register_format("opb", [".opb"], "model", writer=write_opb, detect=_detect,
-                description="pseudo-Boolean OPB (clasp, minisat+, RoundingSat)", aliases=("pb",))
+                description="pseudo-Boolean OPB (clasp, minisat+, RoundingSat)", aliases=("pb",),
+                write_options=("mines",))

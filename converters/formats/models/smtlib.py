@@ -81,4 +81,5 @@ def _detect(text: str) -> bool:
 
 
 register_format("smt2", [".smt2", ".smt"], "model", writer=write_smtlib, detect=_detect,
-                description="SMT-LIB 2, QF_LIA (z3, cvc5, Yices)", aliases=("smtlib", "smt-lib"))
+                description="SMT-LIB 2, QF_LIA (z3, cvc5, Yices)", aliases=("smtlib", "smt-lib"),
+                write_options=("mines",))
