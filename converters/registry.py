@@ -572,20 +572,70 @@ def _check_losses(puzzle: Any, fmt: Format, strict: bool, options: Dict[str, Any
     return lost
 
 
-def dump(puzzle: Any, out: TextIO, fmt: str, *, strict: bool = False, **options: Any) -> List[str]:
-    """Write a puzzle to an open text stream; return the warnings about what was lost."""
+class ByteOutput(io.TextIOBase):
+    """What a text-format writer writes to when the registry owns a binary destination (a path, dumps):
+    text is encoded as UTF-8 with its '\\n' line ends kept, and blocks of ASCII bytes from the bulk
+    engine (engine.emit calls write_bytes) go straight through, so every line ends the same way."""
+
+    def __init__(self, raw: Any) -> None:
+        super().__init__()
+        self._raw = raw
+
+    def writable(self) -> bool:
+        """Always: this is an output."""
+        return True
+
+    def write(self, s: str) -> int:  # type: ignore[override]
+        """Write text (UTF-8)."""
+        self._raw.write(s.encode("utf-8"))
+        return len(s)
+
+    def write_bytes(self, data: bytes) -> None:
+        """Write ASCII bytes as they are."""
+        self._raw.write(data)
+
+
+def _binary_stream(out: Any) -> bool:
+    return isinstance(out, (io.RawIOBase, io.BufferedIOBase)) or "b" in str(getattr(out, "mode", ""))
+
+
+def _write_to(f: Format, puzzle: Any, out: Any, options: Dict[str, Any]) -> None:
+    """Run f's writer on an open stream. A text stream gets text through its own write() (its newline
+    translation applies to every line); a binary stream gets UTF-8 bytes, line ends as written."""
+    if f.binary and isinstance(out, io.TextIOBase):
+        buf = io.BytesIO()
+        f.writer(puzzle, buf, **options)  # type: ignore[misc]
+        raw = getattr(out, "buffer", None)
+        if raw is not None:
+            out.flush()
+            raw.write(buf.getvalue())
+        else:  # a text-only stream (dumps) gets latin-1 text, which parse() turns back into the same bytes
+            out.write(buf.getvalue().decode("latin-1"))
+    elif not f.binary and _binary_stream(out):
+        f.writer(puzzle, ByteOutput(out), **options)  # type: ignore[misc]
+    else:
+        f.writer(puzzle, out, **options)  # type: ignore[misc]
+
+
+def dump(puzzle: Any, out: Any, fmt: str, *, strict: bool = False, **options: Any) -> List[str]:
+    """Write a puzzle to an open stream (text, or binary for UTF-8 bytes); return the warnings about what
+    was lost."""
     f = get_format(fmt, direction="write")
     check_write_options(f, options)
     lost = _check_losses(puzzle, f, strict, options)
-    f.writer(puzzle, out, **options)  # type: ignore[misc]
+    _write_to(f, puzzle, out, options)
     return lost
 
 
 def dumps(puzzle: Any, fmt: str, *, strict: bool = False, **options: Any) -> str:
     """The text of a puzzle in the named format."""
-    buf = io.StringIO()
+    if get_format(fmt, direction="write").binary:
+        text = io.StringIO()
+        dump(puzzle, text, fmt, strict=strict, **options)
+        return text.getvalue()
+    buf = io.BytesIO()   # the bulk writers' bytes go in as they are, then one decode
     dump(puzzle, buf, fmt, strict=strict, **options)
-    return buf.getvalue()
+    return buf.getvalue().decode("utf-8")
 
 
 def write(puzzle: Any, path: PathLike, fmt: Optional[str] = None, *, strict: bool = False,
@@ -594,6 +644,11 @@ def write(puzzle: Any, path: PathLike, fmt: Optional[str] = None, *, strict: boo
     f = get_format(fmt, direction="write") if fmt else guess_format(path, kind=None, direction="write")
     check_write_options(f, options)
     lost = _check_losses(puzzle, f, strict, options)
-    with atomic_output(path) as out:
-        f.writer(puzzle, out, **options)  # type: ignore[misc]
+    if str(path) == STDIO:
+        with atomic_output(path) as out:   # stdout is a text stream like any other
+            _write_to(f, puzzle, out, options)
+        return lost
+    # a path is the registry's own: bytes, one line-end convention ('\\n') for every line
+    with atomic_output(path, binary=True) as raw:
+        f.writer(puzzle, raw if f.binary else ByteOutput(raw), **options)  # type: ignore[misc]
     return lost

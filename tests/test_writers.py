@@ -196,18 +196,56 @@ def test_names_are_the_naming_module_s_and_legal_everywhere(fmt: str) -> None:
 def test_bulk_number_text_matches_str() -> None:
     import numpy as np
 
-    from mineconv.bulk.items import Lines, ascii_numbers, fixed_field
+    from mineconv.bulk import engine
 
     values = np.array([0, 1, 9, 10, 99, 100, 999, 1000, 9999, 10000, 10001, 99999999, 100000000,
                        123456789012, 16000000])
     for signed in (False, True):
         vals = np.concatenate([values, -values[1:]]) if signed else values
-        got = [bytes(row).replace(b"\0", b"").decode() for row in ascii_numbers(vals, signed=signed)]
+        got = [engine.squeeze(item).decode() for item in engine.numbers(vals, signed=signed)]
         assert got == [str(v) for v in vals.tolist()]
-    lines = Lines(3).text("a").number(np.array([5, 60, 700]), np.array([True, False, True])).text(";\n")
-    assert lines.render() == "a5;\na;\na700;\n"
-    block = Lines(3).number(np.array([-5, 60, 700]), signed=True).matrix()
-    assert [bytes(r).decode() for r in fixed_field(block, 6)] == ["-5    ", "60    ", "700   "]
-    assert [bytes(r).decode() for r in fixed_field(block, 6, right=True)] == ["    -5", "    60", "   700"]
+        assert engine.squeeze(engine.number_items(vals, b"<", b">")) == "".join(f"<{v}>" for v in vals.tolist()).encode()
     with pytest.raises(ValueError):
-        fixed_field(block, 2)
+        engine.numbers(np.array([-1]))
+    names = engine.texts(["ab", "c", ""])
+    assert engine.join(3, [b"[", names, (names, np.array([2, 0, 1])), b"]\n"]) == b"[ab]\n[cab]\n[c]\n"
+    builder = engine.TableBuilder()
+    first = builder.add(["x", "y"])
+    tails = builder.add(engine.numbers(np.array([7, 80, 900])))
+    table = builder.build()
+    assert (first.at(1), tails.at(0), tails.at(2)) == (1, 2, 4)
+    assert engine.squeeze(table.take([tails.at(2), first.at(0), tails.at(1)])) == b"900x80"
+    assert list(engine.chunks(7, 3)) == [(0, 3), (3, 6), (6, 7)] and list(engine.chunks(0, 3)) == []
+
+
+def test_mps_names_do_not_depend_on_the_machine_s_byte_order() -> None:
+    # the packed 8-byte names say '<u8': the bytes of a name are the same on any machine
+    import numpy as np
+
+    from mineconv.bulk import engine
+    from mineconv.formats.models.mps import _name_items
+
+    r, c = np.array([0, 12, 999, 5]), np.array([7, 345, 999, 0])
+    got = [engine.squeeze(item).decode() for item in _name_items("x", r, c, False)]
+    assert got == ["x0_7", "x12_345", "x999_999", "x5_0"]
+    spaced = [bytes(item).decode() for item in _name_items("c", r, c, True)]
+    assert spaced == ["c0_7    ", "c12_345 ", "c999_999", "c5_0    "]
+
+
+@pytest.mark.parametrize("fmt", MODEL_FORMATS)
+def test_a_text_stream_s_newline_applies_to_every_line(fmt: str, tmp_path: Path) -> None:
+    # the registry owns a path (bytes, '\n' everywhere); a user's text stream gets text through its own
+    # write(), so newline="\r\n" turns every line end into CRLF, the bulk-written lines too
+    puzzle = full_reveal(place_mines(12, 15, density=0.3, seed=3)).replace(name="crlf")
+    want = registry.dumps(puzzle, fmt)
+    path = tmp_path / "crlf.out"
+    with open(path, "w", newline="\r\n", encoding="utf-8") as out:
+        registry.dump(puzzle, out, fmt)
+    data = path.read_bytes()
+    assert data == want.replace("\n", "\r\n").encode("utf-8")
+    assert data.count(b"\n") == data.count(b"\r\n") == want.count("\n") > 50
+    registry.write(puzzle, tmp_path / "lf.out", fmt)
+    assert (tmp_path / "lf.out").read_bytes() == want.encode("utf-8") and b"\r" not in want.encode()
+    with open(tmp_path / "b.out", "wb") as raw:   # a binary stream gets the bytes as written
+        registry.dump(puzzle, raw, fmt)
+    assert (tmp_path / "b.out").read_bytes() == want.encode("utf-8")

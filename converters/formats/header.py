@@ -21,6 +21,8 @@ import numpy as np
 
 from .. import __version__
 from ..errors import SolutionSyntaxError
+from ..bulk import engine
+from ..model.naming import VAR_FORM, VAR_PREFIX, name_pieces
 from ..model.puzzle import Puzzle
 from ..model.system import LinearSystem
 
@@ -41,16 +43,14 @@ def header_text(puzzle: Puzzle, system: LinearSystem, prefix: str, title: str,
     lines.extend(p + "grid " + row for row in puzzle.grid_lines())
     k = system.num_vars
     lines.append(f"{p}vars: {k} cell variables, ids 1..{k} in row-major order over the unknown cells; "
-                 "name x<row>_<col>, 0-based")
+                 f"name {VAR_FORM}, 0-based")
     lines.extend(p + line for line in extra)
     head = "\n".join(lines) + "\n"
     if k:
-        from ..bulk.items import CHUNK, chunks
-
         shape = (puzzle.rows, puzzle.cols)
-        if k <= CHUNK:
+        if k <= engine.CHUNK:
             return head + _var_map(p, system.var_rc, shape)
-        for start, stop in chunks(k):
+        for start, stop in engine.chunks(k):
             head += _var_lines(p, system.var_rc[start:stop], start + 1, shape)
     return head
 
@@ -76,14 +76,11 @@ def _var_map(p: str, rc: np.ndarray, shape: Tuple[int, int]) -> str:
 
 def _var_lines(p: str, rc: np.ndarray, first: int, shape: Tuple[int, int]) -> str:
     """'<p>var <id> <row> <col> x<row>_<col>' lines for variables first.. at these cells of a board."""
-    # built in bulk (numpy byte columns): a Python loop or np.char costs seconds on a million cells
-    from ..bulk.columns import byte_rows, cell_text, number_text
-    from ..bulk.items import squeeze
-
+    # built in bulk (numpy items): a Python loop or np.char costs seconds on a million cells
     n = rc.shape[0]
-    ids = number_text(np.arange(first, first + n), prefix=(p + "var ").encode("ascii"))
-    cells = cell_text(shape, (b" ", "r", b" ", "c", b" x", "r", b"_", "c", b"\n"), rc[:, 0], rc[:, 1])
-    return squeeze(byte_rows(n, [ids, cells]))
+    ids = engine.number_items(np.arange(first, first + n), prefix=(p + "var ").encode("ascii"))
+    cells = engine.cell_items(shape, (b" ", "r", b" ", "c") + name_pieces(VAR_PREFIX, " ", "\n"), rc[:, 0], rc[:, 1])
+    return engine.join(n, [ids, cells]).decode("ascii")
 
 
 def read_header(text: str, source: str = "<string>") -> Optional[Puzzle]:

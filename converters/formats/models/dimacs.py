@@ -6,55 +6,52 @@ from typing import Any, List, Optional, TextIO
 
 import numpy as np
 
+from ...bulk import engine
+from ...bulk.engine import emit
 from ...encode.cnf import ClauseArrays, CnfEncoding, encode_cnf
-from ..header import header_text
 from ...model.puzzle import Puzzle
-from ...registry import register_format
 from ...model.system import LinearSystem
-from ...bulk import columns as _columns
-from ...bulk.columns import number_text
-from ...bulk.items import chunks, squeeze
+from ...registry import register_format
+from ..header import header_text
 
 
-def clause_text(clauses: ClauseArrays, start: int = 0, stop: Optional[int] = None) -> str:
+def clause_text(clauses: ClauseArrays, start: int = 0, stop: Optional[int] = None) -> bytes:
     """DIMACS lines of clauses[start:stop] ('lit lit ... 0', an empty clause as '0').
 
-    The padding after each clause's literals must be 0, as ClauseArrays promises.
+    The padding after each clause's literals must be 0, as ClauseArrays promises (a literal is never 0).
     """
     lits = clauses.lits[start:stop]
-    lens = clauses.lens[start:stop].astype(np.int64)
-    n = lens.shape[0]
+    n, width = lits.shape
     if not n:
-        return ""
-    bound = _columns.SMALL_NUMBERS
+        return b""
+    index = np.empty((n, width + 1), dtype=np.intp)
+    bound = engine.SMALL_NUMBERS
     if -bound < int(lits.min()) and int(lits.max()) < bound:
-        # every literal's text from a table in which the padding 0 is empty: no mask, no positions
-        tokens = _literal_table(bound).take(lits + (bound - 1), axis=0)
-        width = tokens.shape[1] * tokens.shape[2]
-        buf = np.empty((n, width + 2), dtype=np.uint8)
-        buf[:, :width] = tokens.reshape(n, width)
-        buf[:, width] = 48
-        buf[:, width + 1] = 10
-        return squeeze(buf)
-    # one token per literal ('-12 ') and one per clause end ('0\n'), laid out in one byte matrix
-    flat = lits[np.arange(lits.shape[1])[None, :] < lens[:, None]]
-    nums = number_text(flat, suffix=b" ")
-    t = flat.shape[0]
-    ends = np.cumsum(lens) + np.arange(n)
-    buf = np.zeros((t + n, max(nums.shape[1], 2)), dtype=np.uint8)
-    if t:
-        buf[np.arange(t) + np.repeat(np.arange(n), lens), :nums.shape[1]] = nums
-    buf[ends, 0] = 48
-    buf[ends, 1] = 10
-    return squeeze(buf)
+        # every literal's text from a table in which the padding 0 is empty, then the clause end
+        table = _literal_table(bound)
+        index[:, :width] = lits + (bound - 1)
+        index[:, width] = 2 * bound - 1
+        return engine.squeeze(table.take(index))
+    # big literals: their own texts, the padding pointed at an empty item
+    builder = engine.TableBuilder()
+    texts = builder.add(engine.number_items(lits.ravel(), suffix=b" "))
+    ends = builder.add(["0\n", ""])
+    flat = lits.ravel()
+    index[:, :width] = np.where(flat == 0, ends.at(1), texts.at(np.arange(flat.shape[0]))).reshape(n, width)
+    index[:, width] = ends.at(0)
+    return engine.squeeze(builder.build().take(index))
 
 
 @lru_cache(maxsize=4)
 def _literal_table(bound: int) -> np.ndarray:
-    """'<lit> ' for every literal of magnitude below bound (row lit + bound - 1); the row of 0 is empty."""
-    table = _columns.number_text(np.arange(-bound + 1, bound), suffix=b" ").copy()
+    """'<lit> ' for every literal of magnitude below bound (item lit + bound - 1; the item of 0 is empty),
+    then '0\\n' (item 2 * bound - 1)."""
+    builder = engine.TableBuilder()
+    builder.add(engine.number_items(np.arange(-bound + 1, bound), suffix=b" "))
+    builder.add(["0\n"])
+    table = engine.as_bytes(builder.build()).copy()
     table[bound - 1] = 0
-    return table
+    return engine.items(table)
 
 
 def cnf_header(enc: CnfEncoding, title: str = "DIMACS CNF") -> str:
@@ -85,10 +82,9 @@ def write_dimacs(puzzle: Puzzle, out: TextIO, *, mines: Optional[int] = None,
     enc = encode_cnf(puzzle, mines, card_encoding, system=system)
     out.write(cnf_header(enc))
     out.write(f"p cnf {enc.nv} {enc.num_clauses}\n")
-    for start, stop in chunks(enc.cells.count):
-        out.write(clause_text(enc.cells, start, stop))
-    for start, stop in chunks(enc.card.count):
-        out.write(clause_text(enc.card, start, stop))
+    for clauses in (enc.cells, enc.card):
+        for start, stop in engine.chunks(clauses.count):
+            emit(out, clause_text(clauses, start, stop))
 
 
 def _detect(text: str) -> bool:

@@ -14,14 +14,14 @@ from typing import Any, List, Optional, TextIO, Tuple
 
 import numpy as np
 
+from ...bulk import engine
+from ...bulk.engine import emit
+from ...encode.linear import PLACEHOLDER, LinearModel, linear_model, rows_prose
 from ...errors import FormatError
-from ..header import header_text
-from ...model.naming import TOTAL_CONSTRAINT
+from ...model.naming import CON_PREFIX, SEPARATOR, TOTAL_CONSTRAINT, VAR_FORM, VAR_PREFIX
 from ...model.puzzle import NEIGHBOUR_OFFSETS, Puzzle
 from ...registry import register_format
-from ...encode.linear import PLACEHOLDER, LinearModel, linear_model
-from ...bulk.items import (CHUNK, assemble_items, chunks, distinct, item_table, items, number_words, text_words,
-                    word_matrix, write_ascii)
+from ..header import header_text
 
 PROBLEM_NAME = "MINES"
 OBJ = "obj"
@@ -41,11 +41,9 @@ class _Style:
             return " " + value + ("\n" if last else " ")
         return "  " + value.rjust(12) + ("\n" if last else "   ")
 
-    def suffixes(self, values: List[str]) -> np.ndarray:
-        """Item table of every suffix, index value * 2 + last, then a blank (no second entry)."""
-        texts = [self.suffix(v, last) for v in values for last in (False, True)] + [""]
-        width = max(-(-len(t) // 4) for t in texts)
-        return items(np.vstack([text_words(t, width) for t in texts]))
+    def suffixes(self, builder: engine.TableBuilder, values: List[str]) -> engine.Section:
+        """Add every suffix to a table: item value * 2 + last."""
+        return builder.add([self.suffix(v, last) for v in values for last in (False, True)])
 
     def line(self, *pieces: str) -> str:
         """A line of constant fields, positioned like head + entries."""
@@ -60,15 +58,18 @@ class _Style:
         return text.rstrip() + "\n"
 
 
+# 8-byte names are packed into one integer each, byte i at bits 8i: '<u8' says so on any machine
+_U8 = np.dtype("<u8")
+
+
 def _digit_table(top: int) -> Tuple[np.ndarray, np.ndarray]:
-    """Every number 0..top (at most 10**5) as its digit bytes in the low bytes of a uint64 (byte i at
+    """Every number 0..top (at most 10**5) as its digit bytes in the low bytes of a '<u8' integer (byte i at
     bits 8i), and its number of digits."""
-    words = number_words(np.arange(top + 1))
-    if words.shape[1] == 1:
-        words = np.hstack([np.zeros_like(words), words])
-    text = np.ascontiguousarray(words).view(np.uint64).ravel()
-    lengths = np.count_nonzero(text.view(np.uint8).reshape(-1, 8), axis=1).astype(np.uint64)
-    return text >> ((np.uint64(8) - lengths) * np.uint64(8)), lengths
+    words = engine.as_bytes(engine.numbers(np.arange(top + 1)))   # right-aligned, NUL-padded
+    text = np.zeros((top + 1, 8), dtype=np.uint8)
+    text[:, 8 - words.shape[1]:] = words
+    lengths = np.count_nonzero(text, axis=1).astype(np.uint64)
+    return text.view(_U8).ravel() >> ((np.uint64(8) - lengths) * np.uint64(8)), lengths
 
 
 def _names_fit(r: np.ndarray, c: np.ndarray) -> bool:
@@ -95,50 +96,45 @@ def _longest_name(r: np.ndarray, c: np.ndarray) -> int:
 
 # the bytes after a name of n characters in an 8-byte field: spaces (fixed MPS) or NUL (dropped later)
 _SPACED = np.array([int.from_bytes(b"\0" * n + b" " * (FIXED_NAME_WIDTH - n), "little")
-                    for n in range(FIXED_NAME_WIDTH + 1)], dtype=np.uint64)
+                    for n in range(FIXED_NAME_WIDTH + 1)], dtype=_U8)
 
 
-def _name_words(letter: str, r: np.ndarray, c: np.ndarray) -> Tuple[np.ndarray, Optional[np.ndarray]]:
-    """Names '<letter><row>_<col>' as rows of uint32 words, NUL-padded: 8 bytes each when every name fits
-    in 8 characters (then also each name's length), else words of any length (and None)."""
+def _name_items(letter: str, r: np.ndarray, c: np.ndarray, spaced: bool) -> np.ndarray:
+    """Names '<letter><row>_<col>' as items: 8 bytes each when every name fits in 8 characters (then, when
+    spaced, padded with spaces to the fixed MPS field), else as wide as the longest."""
     n = r.shape[0]
     top = max(int(r.max()), int(c.max())) if n else 0
     if top >= 10 ** 5 or not _names_fit(r, c):
         # free MPS on boards beyond 1000 x 1000: a wider field
-        return word_matrix(n, [letter, number_words(r), "_", number_words(c)]), None
-    # one uint64 per name, from per-number tables: the row part '<letter><row>_' and the shift that
+        return engine.rows_of(n, [letter.encode("ascii"), engine.numbers(r), SEPARATOR.encode("ascii"),
+                                  engine.numbers(c)])
+    # one integer per name, from per-number tables: the row part '<letter><row>_' and the shift that
     # puts the column's digits after it
     eight = np.uint64(8)
     digits, lengths = _digit_table(top)
-    head = np.uint64(ord(letter)) | (digits << eight) | (np.uint64(ord("_")) << ((lengths + np.uint64(1)) * eight))
+    head = np.uint64(ord(letter)) | (digits << eight) | \
+        (np.uint64(ord(SEPARATOR)) << ((lengths + np.uint64(1)) * eight))
     name = head[r] | (digits[c] << ((lengths + np.uint64(2)) * eight)[r])
-    return name.view(np.uint32).reshape(n, 2), lengths[r] + lengths[c] + np.uint64(2)
-
-
-def _spaced(words: np.ndarray, length: np.ndarray) -> np.ndarray:
-    """8-byte names (from _name_words) padded with spaces to their fixed MPS field."""
-    return (words.view(np.uint64).ravel() | _SPACED[length]).view(np.uint32).reshape(-1, 2)
+    if spaced:
+        name |= _SPACED[lengths[r] + lengths[c] + np.uint64(2)]
+    return name.astype(_U8, copy=False).view("V8")
 
 
 class _Names:
-    """Row names '<letter><row>_<col>' as item tables, then constant names (obj, total), then a blank:
+    """Row names '<letter><row>_<col>', then constant names (obj, total), then a blank, in one table:
     `plain` NUL-padded, `table` as entries show them (padded to the field in fixed MPS)."""
 
     def __init__(self, letter: str, r: np.ndarray, c: np.ndarray, extra: Tuple[str, ...], fixed: bool) -> None:
-        n = r.shape[0]
-        body, length = _name_words(letter, r, c)
-        self.plain = self._table(body, extra, False)
-        self.table = self._table(_spaced(body, length), extra, True) if fixed else self.plain
-        self.blank = n + len(extra)
+        self.plain, self.rows, self.extra, self.blank = self._table(letter, r, c, extra, False)
+        self.table = self._table(letter, r, c, extra, True)[0] if fixed else self.plain
 
     @staticmethod
-    def _table(body: np.ndarray, extra: Tuple[str, ...], spaced: bool) -> np.ndarray:
-        n, width = body.shape
-        rows = np.zeros((n + len(extra) + 1, width), dtype=np.uint32)
-        rows[:n] = body
-        for i, e in enumerate(extra):
-            rows[n + i] = text_words(e.ljust(4 * width) if spaced else e, width)
-        return items(rows)
+    def _table(letter: str, r: np.ndarray, c: np.ndarray, extra: Tuple[str, ...], spaced: bool):
+        builder = engine.TableBuilder()
+        rows = builder.add(_name_items(letter, r, c, spaced))
+        named = builder.add([e.ljust(FIXED_NAME_WIDTH) if spaced else e for e in extra])
+        blank = builder.add([""])
+        return builder.build(), rows, named, blank.item
 
 
 def _check_fixed_names(model: LinearModel) -> None:
@@ -149,23 +145,17 @@ def _check_fixed_names(model: LinearModel) -> None:
                       _longest_name(con_rc[:, 0], con_rc[:, 1]))
         p = system.puzzle
         raise FormatError(f"fixed MPS allows names of at most {FIXED_NAME_WIDTH} characters, and the names of "
-                          f"this {p.rows} x {p.cols} board take up to {longest} (x<row>_<col>); write free MPS "
+                          f"this {p.rows} x {p.cols} board take up to {longest} ({VAR_FORM}); write free MPS "
                           "instead (--to mps, or a .mps output name)")
-
-
-def _const(text: str) -> np.ndarray:
-    """A one-item table of constant text."""
-    return items(text_words(text).reshape(1, -1))
 
 
 def _rows_section(style: _Style, model: LinearModel, names: _Names, out: TextIO) -> None:
     out.write("ROWS\n N  obj\n" if style.fixed else "ROWS\n N obj\n")
-    lead, nl = _const(" E  " if style.fixed else " E "), _const("\n")
-    for start, stop in chunks(model.n, CHUNK // 4):
-        write_ascii(out, assemble_items(stop - start, [(lead, None), (names.plain, np.arange(start, stop)),
-                                                       (nl, None)]))
+    lead = b" E  " if style.fixed else b" E "
+    for start, stop in engine.chunks(model.n, engine.ROW_CHUNK):
+        emit(out, engine.join(stop - start, [lead, (names.plain, names.rows.at(np.arange(start, stop))), b"\n"]))
     if model.system.total is not None:
-        out.write((" E  " if style.fixed else " E ") + TOTAL_CONSTRAINT + "\n")
+        out.write(lead.decode("ascii") + TOTAL_CONSTRAINT + "\n")
 
 
 def _columns_section(style: _Style, model: LinearModel, names: _Names, out: TextIO) -> None:
@@ -185,48 +175,47 @@ def _columns_section(style: _Style, model: LinearModel, names: _Names, out: Text
     # row-major neighbour order, the counts come in row-major order (no sort of the terms needed)
     n = model.n
     blank = names.blank
-    R, C = system.puzzle.rows, system.puzzle.cols
-    W = C + 2
+    obj, total = names.extra.at(0), names.extra.at(1)
+    con_grid = np.full(system.var_grid.shape, blank, dtype=np.int32)
     con_rc = system.con_rc[model.rows]
-    con_grid = np.full((R + 2) * W, blank, dtype=np.int32)
-    con_grid[(con_rc[:, 0].astype(np.int64) + 1) * W + con_rc[:, 1] + 1] = np.arange(n, dtype=np.int32)
-    centre = (system.var_rc[:, 0].astype(np.int64) + 1) * W + system.var_rc[:, 1] + 1
-    # column heads: the variable's name, in fixed MPS padded to its field; a blank head at the end
+    con_grid[con_rc[:, 0], con_rc[:, 1]] = names.rows.at(np.arange(n, dtype=np.int32))
+    grid, width = engine.padded(con_grid, blank)
+    centre = engine.centres(system.var_rc, width)
+    # the column heads: the variable's name (in fixed MPS padded to its field) between its gaps, then a
+    # blank head for the line slots a column does not use
     r, c = system.var_rc[:, 0], system.var_rc[:, 1]
-    var_names, length = _name_words("x", r, c)
-    if style.fixed:
-        var_names = _spaced(var_names, length)
-    heads = item_table(word_matrix(k, ["    " if style.fixed else " ", var_names, "  " if style.fixed else " "]),
-                       np.zeros((1, 1), dtype=np.uint32))
-    suffixes = style.suffixes(["0", "1"])
-    no_suffix = suffixes.shape[0] - 1
+    var_names = _name_items(VAR_PREFIX, r, c, style.fixed)
+    builder = engine.TableBuilder()
+    heads = builder.add(engine.rows_of(k, [b"    " if style.fixed else b" ", var_names,
+                                           b"  " if style.fixed else b" "]))
+    no_head = builder.add([""])
+    head_table = builder.build()
+    builder = engine.TableBuilder()
+    suffixes = style.suffixes(builder, ["0", "1"])
+    no_suffix = builder.add([""])
+    suffix_table = builder.build()
     slots = 2 + len(NEIGHBOUR_OFFSETS)          # at most: objective, eight counts, total
-    step = max(1, CHUNK // 16)  # small pieces: fewer page faults, warm caches
-    for v0 in range(0, k, step):
-        v1 = min(k, v0 + step)
+    for v0, v1 in engine.chunks(k, engine.COLUMN_CHUNK):
         nv = v1 - v0
         # the (nv, 10) entries of each column, packed to the front, blank after: five line slots per
         # column, the unused ones blank in every field (NUL bytes, dropped with the rest)
         entry = np.full((nv, slots), blank, dtype=np.int32)
         packed = entry.ravel()
-        packed[::slots] = n
-        slot = np.arange(1, nv * slots, slots, dtype=np.int64)
-        at = centre[v0:v1]
-        for dr, dc in NEIGHBOUR_OFFSETS:
-            found = con_grid.take(at + (dr * W + dc))
-            packed[slot] = found
-            slot += found != blank
+        packed[::slots] = obj
+        slot = engine.scatter_neighbours(grid, width, centre[v0:v1], packed,
+                                         np.arange(1, nv * slots, slots, dtype=np.int64), blank=blank)
         if system.total is not None:
-            packed[slot] = n + 1
+            packed[slot] = total
         first, second = entry[:, 0::2], entry[:, 1::2]
         used = first != blank
         alone = second == blank
-        head = np.where(used, np.arange(v0, v1)[:, None], k)
-        suffix1 = np.where(used, (first != n) * 2 + alone, no_suffix)
-        suffix2 = np.where(alone, no_suffix, 3)  # a second entry is never the objective: value 1, line end
-        write_ascii(out, assemble_items(nv * (slots // 2), [
-            (heads, head.ravel()), (names.table, first.ravel()), (suffixes, suffix1.ravel()),
-            (names.table, second.ravel()), (suffixes, suffix2.ravel())]))
+        head = np.where(used, heads.at(np.arange(v0, v1))[:, None], no_head.item)
+        suffix1 = np.where(used, suffixes.at((first != obj) * 2 + alone), no_suffix.item)
+        # a second entry is never the objective: value 1, line end
+        suffix2 = np.where(alone, no_suffix.item, suffixes.at(3))
+        emit(out, engine.join(nv * (slots // 2), [
+            (head_table, head.ravel()), (names.table, first.ravel()), (suffix_table, suffix1.ravel()),
+            (names.table, second.ravel()), (suffix_table, suffix2.ravel())]))
     out.write(intend)
 
 
@@ -234,30 +223,32 @@ def _rhs_section(style: _Style, model: LinearModel, names: _Names, out: TextIO) 
     out.write("RHS\n")
     system = model.system
     rhs = system.con_rhs[model.rows].astype(np.int64)
-    where = np.nonzero(rhs)[0]                 # rows not listed have rhs 0
-    values = rhs[where]
+    where = names.rows.at(np.nonzero(rhs)[0])     # rows not listed have rhs 0
+    values = rhs[rhs != 0]
     if system.total:
-        where = np.append(where, model.n + 1)
+        where = np.append(where, names.extra.at(1))
         values = np.append(values, system.total)
     if not where.shape[0]:
         return
-    # few distinct right-hand sides: each is a suffix of its own
-    values_list, which = distinct(values)
-    suffixes = style.suffixes([str(v) for v in values_list])
-    no_suffix = suffixes.shape[0] - 1
-    heads = _const("    RHS       " if style.fixed else " RHS ")
-    step = CHUNK // 8  # even: the pairs of one line stay together
-    for start, stop in chunks(where.shape[0], step):
-        nl = (stop - start + 1) // 2
-        first = where[start:stop:2]
+    # few distinct right-hand sides: each is a suffix of its own; two entries to a line
+    values_list, which = engine.distinct(values)
+    builder = engine.TableBuilder()
+    suffixes = style.suffixes(builder, [str(v) for v in values_list])
+    no_suffix = builder.add([""])
+    suffix_table = builder.build()
+    head = b"    RHS       " if style.fixed else b" RHS "
+    m = where.shape[0]
+    for l0, l1 in engine.chunks((m + 1) // 2, engine.ROW_CHUNK):
+        a, b = 2 * l0, min(m, 2 * l1)      # the entries of lines l0..l1-1
+        nl = l1 - l0
+        first = where[a:b:2]
         second = np.full(nl, names.blank, dtype=np.int64)
-        second[:(stop - start) // 2] = where[start + 1:stop:2]
+        second[:(b - a) // 2] = where[a + 1:b:2]
         alone = second == names.blank
-        suffix2 = np.full(nl, no_suffix, dtype=np.int64)
-        suffix2[~alone] = which[start + 1:stop:2] * 2 + 1
-        write_ascii(out, assemble_items(nl, [(heads, None), (names.table, first),
-                                             (suffixes, which[start:stop:2] * 2 + alone),
-                                             (names.table, second), (suffixes, suffix2)]))
+        suffix2 = np.full(nl, no_suffix.item, dtype=np.int64)
+        suffix2[~alone] = suffixes.at(which[a + 1:b:2] * 2 + 1)
+        emit(out, engine.join(nl, [head, (names.table, first), (suffix_table, suffixes.at(which[a:b:2] * 2 + alone)),
+                                   (names.table, second), (suffix_table, suffix2)]))
 
 
 def _bounds_section(style: _Style, model: LinearModel, out: TextIO) -> None:
@@ -265,11 +256,11 @@ def _bounds_section(style: _Style, model: LinearModel, out: TextIO) -> None:
     if not model.k:
         out.write(f" FX {'BND':<8}  {PLACEHOLDER:<8}  {0:>12}\n" if style.fixed else f" FX BND {PLACEHOLDER} 0\n")
         return
-    lead = " BV BND       x" if style.fixed else " BV BND x"
-    for start, stop in chunks(model.k):
-        rc = model.system.var_rc[start:stop]
-        lines = word_matrix(stop - start, [lead, number_words(rc[:, 0]), "_", number_words(rc[:, 1]), "\n"])
-        write_ascii(out, assemble_items(stop - start, [(items(lines), np.arange(stop - start))]))
+    lead = b" BV BND       " if style.fixed else b" BV BND "
+    rc = model.system.var_rc
+    for start, stop in engine.chunks(model.k):
+        names = _name_items(VAR_PREFIX, rc[start:stop, 0], rc[start:stop, 1], False)
+        emit(out, engine.join(stop - start, [lead, names, b"\n"]))
 
 
 def _write(puzzle: Puzzle, out: TextIO, fixed: bool, mines: Optional[int]) -> None:
@@ -278,19 +269,14 @@ def _write(puzzle: Puzzle, out: TextIO, fixed: bool, mines: Optional[int]) -> No
     if fixed:
         _check_fixed_names(model)
     style = _Style(fixed)
-    extra: List[str] = [
-        "minimise the zero row obj; one E row per revealed cell with an unknown neighbour (or whose count "
-        "cannot be met), named c<row>_<col>: the sum of its unknown neighbours = its count minus its "
-        "known-mine neighbours; columns in id order, integer markers, BV bounds"]
-    if system.total is not None:
-        extra.append(f"row {TOTAL_CONSTRAINT}: the {model.k} cell variables sum to {system.total}")
-    if not model.k:
-        extra.append(f"no unknown cell: the column {PLACEHOLDER}, fixed at 0, only keeps the file valid")
-    out.write(header_text(puzzle, system, "*", "fixed MPS" if fixed else "free MPS", extra))
+    notes = model.notes(f"minimise the zero row {OBJ}; " + rows_prose("E row", named=True)
+                        + "; columns in id order, integer markers, BV bounds", f"row {TOTAL_CONSTRAINT}",
+                        left=False, placeholder=True)
+    out.write(header_text(puzzle, system, "*", "fixed MPS" if fixed else "free MPS", notes))
     out.write(f"NAME          {PROBLEM_NAME}\n" if fixed else f"NAME {PROBLEM_NAME} FREE\n")
     con_rc = system.con_rc[model.rows]
-    # row names: the stated counts 0..n-1, then obj (n) and total (n + 1)
-    names = _Names("c", con_rc[:, 0], con_rc[:, 1], (OBJ, TOTAL_CONSTRAINT), style.fixed)
+    # row names: the stated counts, then obj and total, then a blank
+    names = _Names(CON_PREFIX, con_rc[:, 0], con_rc[:, 1], (OBJ, TOTAL_CONSTRAINT), style.fixed)
     _rows_section(style, model, names, out)
     _columns_section(style, model, names, out)
     _rhs_section(style, model, names, out)

@@ -10,11 +10,12 @@ from typing import Any, Optional, TextIO
 
 import numpy as np
 
-from ..header import header_text
+from ...bulk import engine
+from ...bulk.engine import emit
+from ...encode.linear import linear_model, rows_prose
 from ...model.puzzle import Puzzle
 from ...registry import register_format
-from ...encode.linear import linear_model
-from ...bulk.items import CHUNK, chunks, distinct, item_table, number_words, text_words, word_matrix, write_ascii
+from ..header import header_text
 
 
 def write_opb(puzzle: Puzzle, out: TextIO, *, mines: Optional[int] = None, **_: Any) -> None:
@@ -28,24 +29,22 @@ def write_opb(puzzle: Puzzle, out: TextIO, *, mines: Optional[int] = None, **_: 
     nvars = max(k, 1) if needs_x1 else k
     ncons = model.n + (1 if total is not None and (k or total) else 0)
     out.write(f"* #variable= {nvars} #constraint= {ncons}\n")
-    extra = ["one '=' constraint per revealed cell with an unknown neighbour (or whose count cannot be met), "
-             "in row-major order: the sum of its unknown neighbours = its count minus its known-mine "
-             "neighbours"]
-    if total is not None:
-        extra.append(f"last constraint: the {k} cell variables sum to {total} (mines left to place)")
-    out.write(header_text(puzzle, system, "*", "OPB", extra))
-    # every piece of a line is an item of one table: the terms '+1 x<id> ' (item id - 1), then the
-    # tails '= <rhs> ;' of the distinct right-hand sides, then the stand-in for a sum with no term
-    values, which = distinct(system.con_rhs[model.rows])
-    tails = [f"= {v} ;\n" for v in values] + ["+0 x1 "]
-    table = item_table(word_matrix(k, ["+1 x", number_words(np.arange(1, k + 1)), " "]),
-                       *[text_words(t).reshape(1, -1) for t in tails])
-    for start, stop in chunks(model.n, CHUNK // 4):  # small pieces: fewer page faults, warm caches
-        write_ascii(out, model.line_items(start, stop, table, -1, k + which[start:stop], k + len(values)))
+    out.write(header_text(puzzle, system, "*", "OPB", model.notes(rows_prose("'=' constraint", named=False),
+                                                                   "last constraint")))
+    # every piece of a line is an item of one table: the terms '+1 x<id> ', the tails '= <rhs> ;' of the
+    # distinct right-hand sides, the stand-in for a sum with no term
+    values, which = engine.distinct(system.con_rhs[model.rows])
+    builder = engine.TableBuilder()
+    terms = builder.add(engine.rows_of(k, [b"+1 x", engine.numbers(np.arange(1, k + 1)), b" "]))
+    tails = builder.add([f"= {v} ;\n" for v in values])
+    empty = builder.add(["+0 x1 "])
+    table = builder.build()
+    for start, stop in engine.chunks(model.n, engine.ROW_CHUNK):
+        emit(out, model.line_items(start, stop, table, terms, tails.at(which[start:stop]), empty.item))
     if total is not None:
         if k:
-            for start, stop in chunks(k):
-                write_ascii(out, table[start:stop].tobytes().translate(None, b"\0"))
+            for start, stop in engine.chunks(k):
+                emit(out, engine.squeeze(table[terms.at(start):terms.at(stop)]))
             out.write(f"= {total} ;\n")
         elif total:
             out.write(f"+0 x1 = {total} ;\n")

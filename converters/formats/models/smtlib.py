@@ -10,12 +10,13 @@ from typing import Any, Optional, TextIO
 
 import numpy as np
 
-from ..header import header_text
+from ...bulk import engine
+from ...bulk.engine import emit
+from ...encode.linear import linear_model, rows_prose
+from ...model.naming import VAR_FORM, VAR_PREFIX, name_pieces, var_name
 from ...model.puzzle import Puzzle
 from ...registry import register_format
-from ...encode.linear import linear_model
-from ...bulk.items import (CHUNK, assemble_items, chunks, distinct, item_table, items, number_words, text_words, word_matrix,
-                    write_ascii)
+from ..header import header_text
 
 NAMES_PER_LINE = 10
 
@@ -30,47 +31,46 @@ def write_smtlib(puzzle: Puzzle, out: TextIO, *, mines: Optional[int] = None, **
     model = linear_model(puzzle, mines)
     system = model.system
     k = model.k
-    extra = ["cell variables are Int x<row>_<col> in 0..1; one assertion per revealed cell with an unknown "
-             "neighbour (or whose count cannot be met), in row-major order: the sum of its unknown neighbours "
-             "= its count minus its known-mine neighbours"]
-    if system.total is not None:
-        extra.append(f"last assertion: the {k} cell variables sum to {system.total} (mines left to place)")
-    out.write(header_text(puzzle, system, ";", "SMT-LIB 2", extra))
+    notes = model.notes(f"cell variables are Int {VAR_FORM} in 0..1; " + rows_prose("assertion", named=False),
+                        "last assertion")
+    out.write(header_text(puzzle, system, ";", "SMT-LIB 2", notes))
     out.write("(set-logic QF_LIA)\n")
-    # every piece of an assertion is an item of one table: the names ' x<row>_<col>' (item id - 1), the
-    # two heads (a sum of two or more terms, or not), the tails by right-hand side, the empty sum ' 0'
-    values, which = distinct(system.con_rhs[model.rows])
-    heads = ["(assert (=", "(assert (= (+"]
-    tails = [(")" if several else "") + " " + _int(v) + "))\n" for several in (False, True) for v in values]
-    table = item_table(word_matrix(k, [" x", number_words(system.var_rc[:, 0]), "_",
-                                       number_words(system.var_rc[:, 1])]),
-                       *[text_words(t).reshape(1, -1) for t in heads + tails + [" 0", "\n "]])
+    # every piece of an assertion is an item of one table: the names ' x<row>_<col>', the two heads (a
+    # sum of two or more terms, or not), the tails by right-hand side (closing the sum or not), the empty
+    # sum ' 0', the line break of the total's long sum
+    values, which = engine.distinct(system.con_rhs[model.rows])
+    rc = system.var_rc
+    builder = engine.TableBuilder()
+    names = builder.add(engine.cell_items((puzzle.rows, puzzle.cols), name_pieces(VAR_PREFIX, " "),
+                                          rc[:, 0], rc[:, 1]))
+    heads = builder.add(["(assert (=", "(assert (= (+"])
+    tails = builder.add([(")" if several else "") + " " + _int(v) + "))\n" for several in (False, True)
+                         for v in values])
+    empty = builder.add([" 0"])
+    newline = builder.add(["\n "])
+    table = builder.build()
     # the declarations and bounds: the same names between constant text
-    for before, after in (("(declare-fun", " () Int)\n"), ("(assert (<= 0", " 1))\n")):
-        first, last = items(text_words(before).reshape(1, -1)), items(text_words(after).reshape(1, -1))
-        for start, stop in chunks(k):
-            write_ascii(out, assemble_items(stop - start, [(first, None), (table, np.arange(start, stop)),
-                                                           (last, None)]))
-    nv = len(values)
+    for before, after in ((b"(declare-fun", b" () Int)\n"), (b"(assert (<= 0", b" 1))\n")):
+        for start, stop in engine.chunks(k):
+            emit(out, engine.join(stop - start, [before, (table, names.at(np.arange(start, stop))), after]))
     lens = system.con_len[model.rows]
-    for start, stop in chunks(model.n, CHUNK // 4):  # small pieces: fewer page faults, warm caches
+    for start, stop in engine.chunks(model.n, engine.ROW_CHUNK):
         several = (lens[start:stop] >= 2).astype(np.int64)
-        write_ascii(out, model.line_items(start, stop, table, -1, k + 2 + several * nv + which[start:stop],
-                                          k + 2 + 2 * nv, head=k + several))
+        emit(out, model.line_items(start, stop, table, names, tails.at(several * len(values) + which[start:stop]),
+                                   empty.item, head=heads.at(several)))
     total = system.total
     if total is not None:
         if k >= 2:
             out.write("(assert (= (+")
-            newline = k + 3 + 2 * nv
-            for start, stop in chunks(k):
+            for start, stop in engine.chunks(k):
                 index = np.arange(start, stop)
                 # a line break before every tenth name but the first
                 breaks = np.flatnonzero((index % NAMES_PER_LINE == 0) & (index > 0))
-                write_ascii(out, table.take(np.insert(index, breaks, newline)).tobytes().translate(None, b"\0"))
+                emit(out, engine.squeeze(table.take(np.insert(names.at(index), breaks, newline.item))))
             out.write(f")\n {_int(total)}))\n")
         elif k == 1:
-            r, c = system.var_rc[0].tolist()
-            out.write(f"(assert (= x{r}_{c} {_int(total)}))\n")
+            r, c = rc[0].tolist()
+            out.write(f"(assert (= {var_name(r, c)} {_int(total)}))\n")
         else:
             out.write(f"(assert (= 0 {_int(total)}))\n")
     out.write("(check-sat)\n(get-model)\n(exit)\n")

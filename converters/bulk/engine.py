@@ -1,0 +1,305 @@
+"""The bulk text engine of the solver-file writers: million-line files from numpy arrays, no per-line Python.
+
+Every piece of text a writer repeats (a variable name, a term, the tail of a line, a number) is an *item*:
+one row of NUL-padded ASCII bytes, viewed as a single numpy void value so that it moves as a whole. A
+*table* is a 1-D array of items; a line is a few items side by side; a block of lines is one gather of
+items by index (`table.take(index)`), turned into bytes with every NUL dropped (`squeeze`). The writers
+hand those bytes to their output with `emit`, a block at a time.
+
+Worked example: the free MPS line ` x3_7 c2_6 1 c2_7 1\\n` (a column's two entries) is five items:
+
+    heads.at(var)     ' x3_7 '    (' ', the variable's name, ' '; NUL-padded)
+    names.at(row)     'c2_6'
+    suffixes.at(...)  ' 1 '       (value 1, a second entry follows)
+    names.at(row2)    'c2_7'
+    suffixes.at(...)  ' 1\\n'      (value 1, end of line)
+
+gathered for every line of a block at once by `join(n, [(heads, i), (names, j), ...])`, which fills one
+structured array field by field and squeezes out the NUL padding. An LP constraint line
+` c3_7: x2_6 + x2_7 = 1\\n` is items of one table built with `TableBuilder`: the head ` c3_7:`, the first
+term ` x2_6`, a later term ` + x2_7`, the tail ` = 1\\n`; `TableBuilder.add` hands out each section's
+named offsets, so call sites read `tails.at(rhs_index)`, not raw arithmetic on the table.
+
+Work is done in chunks of lines (`chunks(n, size)`); the sizes are the module attributes below, read when a
+writer runs (a test shrinks them with monkeypatch to cross every chunk boundary). Nothing here depends on
+the machine's byte order: numbers become text through byte tables, and the one place that packs bytes into
+integers (the MPS names) says '<u8' explicitly.
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any, Iterator, List, Optional, Sequence, Tuple, Union
+
+import numpy as np
+
+from ..model.puzzle import NEIGHBOUR_OFFSETS
+
+# chunk sizes (lines per numpy pass), looked up at call time: bounded memory on million-line files, and
+# small pieces where the index arithmetic is heavy (fewer page faults, warm caches)
+CHUNK = 1 << 16         # simple lines: names, bounds, the variable map, clauses, sums over every variable
+ROW_CHUNK = 1 << 14     # constraint lines (LP, OPB, SMT-LIB) and MPS ROWS / RHS entries
+COLUMN_CHUNK = 1 << 12  # MPS columns (ten entry slots each)
+# small boards are written by the thousand in a batch, mostly at the same few sizes: the texts of cells
+# ('x3_7', ' c3_7:') and of small numbers are built once per process and then only gathered
+SMALL_CELLS = 1 << 14   # boards up to this many cells use a cached per-cell table (<= ~0.5 MB each)
+SMALL_NUMBERS = 1 << 16  # numbers below this in magnitude use a cached table
+
+Piece = Union[bytes, str, np.ndarray]
+
+
+def chunks(n: int, size: Optional[int] = None) -> Iterator[Tuple[int, int]]:
+    """(start, stop) ranges covering 0..n in steps of size (CHUNK, as it is now, when not given)."""
+    step = max(1, CHUNK if size is None else size)
+    for start in range(0, n, step):
+        yield start, min(n, start + step)
+
+
+# items -------------------------------------------------------------------------------------------
+def items(matrix: np.ndarray) -> np.ndarray:
+    """The rows of an (n, w) byte (or word) matrix as n void items of w bytes each."""
+    raw = np.ascontiguousarray(matrix)
+    n = raw.shape[0]
+    width = raw.dtype.itemsize * int(np.prod(raw.shape[1:]))
+    if not width:
+        return np.zeros(n, dtype="V1")   # a NUL byte: nothing once squeezed
+    return raw.view(np.uint8).reshape(n, width).view(f"V{width}").ravel()
+
+
+def as_bytes(block: np.ndarray) -> np.ndarray:
+    """(n, w) uint8 view of n items (or of an (n, w) byte matrix)."""
+    block = np.ascontiguousarray(block)
+    width = block.dtype.itemsize * int(np.prod(block.shape[1:]))
+    return block.view(np.uint8).reshape(block.shape[0], width)
+
+
+def texts(choices: Sequence[str]) -> np.ndarray:
+    """Constant texts as items (NUL-padded to the longest)."""
+    raw = [c.encode("ascii") for c in choices]
+    width = max([1] + [len(c) for c in raw])
+    return np.array([c.ljust(width, b"\0") for c in raw], dtype=f"V{width}")
+
+
+def squeeze(block: np.ndarray) -> bytes:
+    """The bytes of items (or a NUL-padded byte matrix), one after another, with every NUL dropped."""
+    return np.ascontiguousarray(block).tobytes().translate(None, b"\0")
+
+
+def rows_of(n: int, pieces: Sequence[Piece]) -> np.ndarray:
+    """n items, each the pieces side by side: constant bytes, or per-line items / (n, w) byte matrices."""
+    blocks = [p if isinstance(p, bytes) else as_bytes(p) for p in pieces]
+    width = sum(len(b) if isinstance(b, bytes) else b.shape[1] for b in blocks)
+    buf = np.empty((n, width), dtype=np.uint8)
+    at = 0
+    for b in blocks:
+        w = len(b) if isinstance(b, bytes) else b.shape[1]
+        if w:
+            buf[:, at:at + w] = np.frombuffer(b, dtype=np.uint8) if isinstance(b, bytes) else b
+        at += w
+    return items(buf)
+
+
+def join(n: int, fields: Sequence[Any]) -> bytes:
+    """n lines, each the fields side by side, as bytes without NULs. A field is constant bytes, n items,
+    or (table, index): the table's items at index (one per line)."""
+    if not n:
+        return b""
+    columns = []
+    for f in fields:
+        if isinstance(f, bytes):
+            columns.append(texts([f.decode("ascii")])[0])
+        elif isinstance(f, tuple):
+            table, index = f
+            columns.append(table.take(index))
+        else:
+            columns.append(f)
+    out = np.empty(n, dtype=np.dtype([(f"f{i}", c.dtype) for i, c in enumerate(columns)]))
+    for i, c in enumerate(columns):
+        out[f"f{i}"] = c
+    return out.tobytes().translate(None, b"\0")
+
+
+class Section:
+    """Where one group of items sits in a table built by TableBuilder."""
+
+    def __init__(self, base: int, size: int) -> None:
+        self.base = base
+        self.size = size
+
+    def at(self, i: Any) -> Any:
+        """Table index of item i of this section (an int or an index array)."""
+        return self.base + i
+
+    @property
+    def item(self) -> int:
+        """Table index of a one-item section's item."""
+        return self.base
+
+
+class TableBuilder:
+    """Collects groups of items into one table (each widened to the widest with NULs) and names where
+    each group sits: `tails = builder.add(...)`, later `tails.at(k)`."""
+
+    def __init__(self) -> None:
+        self._parts: List[np.ndarray] = []
+        self._size = 0
+
+    def add(self, part: Union[np.ndarray, Sequence[str]]) -> Section:
+        """Add items (or constant texts) as the next section."""
+        block = part if isinstance(part, np.ndarray) else texts(part)
+        self._parts.append(block)
+        section = Section(self._size, block.shape[0])
+        self._size += block.shape[0]
+        return section
+
+    def build(self) -> np.ndarray:
+        """The table: every section's items, in the order added."""
+        width = max([1] + [p.dtype.itemsize for p in self._parts])
+        rows = np.zeros((self._size, width), dtype=np.uint8)
+        at = 0
+        for p in self._parts:
+            if p.shape[0]:
+                rows[at:at + p.shape[0], :p.dtype.itemsize] = as_bytes(p)
+            at += p.shape[0]
+        return items(rows)
+
+
+# numbers -----------------------------------------------------------------------------------------
+# 4-digit groups as 4-byte words: zero-padded ('0042'), and left-trimmed with NUL padding ('\0\0\x0042');
+# the trimmed table comes in two flavours for zero: blank (a leading group) or '0' (the last group). The
+# words are only copied and viewed back as bytes, never computed on, so byte order does not matter.
+_PADDED = np.frombuffer("".join(f"{i:04d}" for i in range(10000)).encode("ascii"), dtype=np.uint32)
+_TRIMMED = np.frombuffer(b"".join(str(i).encode("ascii").rjust(4, b"\0") for i in range(10000)),
+                         dtype=np.uint32).copy()
+_LEAD = _TRIMMED.copy()
+_LEAD[0] = 0
+_TABLE_LAST = np.concatenate([_PADDED, _TRIMMED])   # index r + 10000 * (no digit printed yet)
+_TABLE_LEAD = np.concatenate([_PADDED, _LEAD])
+_MINUS = np.frombuffer(b"\0\0\0-", dtype=np.uint32)[0]
+
+
+def number_words(values: np.ndarray, signed: bool = False) -> np.ndarray:
+    """Decimal text of integers as an (n, g) uint32 matrix of 4-byte words, right-aligned, NUL-padded."""
+    x = np.asarray(values, dtype=np.int64).ravel()
+    n = x.shape[0]
+    neg = None
+    if signed:
+        neg = x < 0
+        x = np.abs(x)
+    elif n and int(x.min()) < 0:
+        raise ValueError("negative number given to an unsigned field")
+    top = int(x.max()) if n else 0
+    if top < 10000 and not signed:
+        # one 4-digit group (row and column numbers): a single table lookup
+        return _TRIMMED[x].reshape(n, 1)
+    groups = max(1, (len(str(top)) + 3) // 4)
+    words = np.empty((n, groups + (1 if signed else 0)), dtype=np.uint32)
+    parts: List[np.ndarray] = []
+    rest = x
+    for _ in range(groups):
+        rest, r = np.divmod(rest, 10000)
+        parts.append(r)
+    first = 1 if signed else 0
+    blank = np.ones(n, dtype=bool)  # no digit printed yet, so zeros are leading zeros
+    for i, r in enumerate(reversed(parts)):
+        table = _TABLE_LAST if i == groups - 1 else _TABLE_LEAD
+        words[:, first + i] = table[r + 10000 * blank]
+        blank &= r == 0
+    if signed:
+        words[:, 0] = np.where(neg, _MINUS, 0)
+    return words
+
+
+def numbers(values: np.ndarray, signed: bool = False) -> np.ndarray:
+    """Decimal text of integers as items, right-aligned and NUL-padded ('-' in front when negative)."""
+    return items(number_words(values, signed))
+
+
+@lru_cache(maxsize=16)
+def _number_table(prefix: bytes, suffix: bytes, bound: int) -> np.ndarray:
+    values = np.arange(-bound + 1, bound)
+    return rows_of(values.shape[0], [prefix, numbers(values, signed=True), suffix])
+
+
+def number_items(values: np.ndarray, prefix: bytes = b"", suffix: bytes = b"") -> np.ndarray:
+    """prefix + decimal value + suffix for each value, as items (a cached table for small values)."""
+    v = np.asarray(values).ravel()
+    bound = SMALL_NUMBERS
+    if v.size and -bound < int(v.min()) and int(v.max()) < bound:
+        return _number_table(prefix, suffix, bound).take(v.astype(np.intp) + (bound - 1))
+    return rows_of(v.shape[0], [prefix, numbers(v, signed=True), suffix])
+
+
+# cells -------------------------------------------------------------------------------------------
+CellPiece = Union[bytes, str]  # constant bytes, or "r" / "c" for the cell's row / column number
+
+
+def _pieces_at(pieces: Sequence[Any], r: np.ndarray, c: np.ndarray) -> np.ndarray:
+    r_text = numbers(r) if "r" in pieces else None
+    c_text = numbers(c) if "c" in pieces else None
+    return rows_of(r.shape[0], [r_text if p == "r" else c_text if p == "c" else p for p in pieces])
+
+
+@lru_cache(maxsize=16)
+def _cell_table(rows: int, cols: int, pieces: Tuple[Any, ...]) -> np.ndarray:
+    r, c = np.divmod(np.arange(rows * cols), cols)
+    return _pieces_at(pieces, r, c)
+
+
+def cell_items(shape: Tuple[int, int], pieces: Tuple[Any, ...], r: np.ndarray, c: np.ndarray) -> np.ndarray:
+    """The pieces for each cell (r[i], c[i]) of a board of this shape as items, e.g. naming.name_pieces("x")."""
+    rows, cols = shape
+    if rows * cols <= SMALL_CELLS:
+        return _cell_table(rows, cols, tuple(pieces)).take(r.astype(np.intp) * cols + c)
+    return _pieces_at(pieces, r, c)
+
+
+# the grid ----------------------------------------------------------------------------------------
+def padded(grid: np.ndarray, fill: int) -> Tuple[np.ndarray, int]:
+    """A (rows, cols) grid with a border of `fill` around it, flattened, and its row width (cols + 2)."""
+    R, C = grid.shape
+    out = np.full((R + 2, C + 2), fill, dtype=grid.dtype)
+    out[1:-1, 1:-1] = grid
+    return out.ravel(), C + 2
+
+
+def centres(rc: np.ndarray, width: int) -> np.ndarray:
+    """Flat positions of cells (rows of rc) in a grid padded by `padded`."""
+    return (rc[:, 0].astype(np.int64) + 1) * width + rc[:, 1] + 1
+
+
+def scatter_neighbours(grid: np.ndarray, width: int, centre: np.ndarray, dest: np.ndarray, slot: np.ndarray,
+                       blank: int = 0, offset: int = 0) -> np.ndarray:
+    """Pack each centre's neighbour values that are not `blank` (plus offset) into dest[slot[i]],
+    dest[slot[i] + 1], ...; return each centre's next free slot. The neighbours come in row-major order,
+    so ids come out ascending without a sort; a blank is written too, then overwritten by the next value
+    (or left as padding)."""
+    slot = slot.copy()
+    for dr, dc in NEIGHBOUR_OFFSETS:
+        found = grid.take(centre + (dr * width + dc))
+        dest[slot] = found + offset if offset else found
+        slot += found != blank
+    return slot
+
+
+def distinct(values: np.ndarray) -> Tuple[List[int], np.ndarray]:
+    """The distinct integers (ascending) of a small-range array, and each value's index among them
+    (bincount, not a sort of every value)."""
+    v = np.asarray(values, dtype=np.int64)
+    if not v.shape[0]:
+        return [], np.zeros(0, dtype=np.int64)
+    low = int(v.min())
+    seen = np.bincount(v - low)
+    lookup = np.cumsum(seen > 0) - 1
+    return (np.flatnonzero(seen) + low).tolist(), lookup[v - low]
+
+
+# output ------------------------------------------------------------------------------------------
+def emit(out: Any, data: bytes) -> None:
+    """Hand a block of ASCII bytes to a writer's output: as bytes to an output that takes them (the
+    registry's, see registry.ByteOutput), else as text through the stream's own write(), so that a text
+    stream's newline translation applies to these lines as to every other."""
+    write_bytes = getattr(out, "write_bytes", None)
+    if write_bytes is not None:
+        write_bytes(data)
+    else:
+        out.write(data.decode("ascii"))
