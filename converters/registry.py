@@ -339,13 +339,15 @@ def _cannot_tell(source: str, text: Optional[str], data: Optional[bytes], kind: 
                            source=source)
     what = "notation" if kind == "puzzle" else "format"
     like = _resembles(text, data, kind) if text is not None or data is not None else None
-    if like is not None:
+    other = _other_kind(text, data) if kind == "puzzle" else ""
+    if other:
+        advice = other[2:]
+    elif like is not None:
         advice = f"the content looks most like {like[1].name} ({like[2]}): try --from {like[1].name}"
     else:
         advice = "it looks like none of them: name it with --from"
-    other = _other_kind(text, data) if kind == "puzzle" else ""
-    return FormatError(f"cannot tell the input {what} from the name or content; {advice}{other} "
-                       f"(one of: {names})", source=source)
+    return FormatError(f"cannot tell the input {what} from the name or content; {advice} (one of: {names})",
+                       source=source)
 
 
 def _other_kind(text: Optional[str], data: Optional[bytes]) -> str:

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import importlib
 import os
 import pkgutil
@@ -13,7 +14,7 @@ from .. import __version__
 from ..errors import MineconvError
 from ..fileio import guard_inputs
 from ..model.puzzle import Puzzle
-from ..registry import read
+from ..registry import Reading, read_reading
 
 EXAMPLES = """examples:
   mineconv solve samples/dusautoy-6x6.txt
@@ -38,13 +39,26 @@ def input_options(args: argparse.Namespace) -> Dict[str, Any]:
     return {k[5:]: v for k, v in vars(args).items() if k.startswith("read_") and v is not None}
 
 
+def load_reading(path: str, fmt: Optional[str] = None, mines: Optional[int] = None,
+                 options: Optional[Dict[str, Any]] = None) -> Reading:
+    """Read a puzzle for a command, with the notation that read it; --mines overrides its total mine count."""
+    reading = read_reading(path, fmt, **(options or {}))
+    if mines is not None:
+        reading = dataclasses.replace(reading, puzzle=reading.puzzle.replace(mines=mines))
+    return reading
+
+
 def load_puzzle(path: str, fmt: Optional[str] = None, mines: Optional[int] = None,
                 options: Optional[Dict[str, Any]] = None) -> Puzzle:
     """Read a puzzle for a command; --mines overrides its total mine count."""
-    puzzle = read(path, fmt, **(options or {}))
-    if mines is not None:
-        puzzle = puzzle.replace(mines=mines)
-    return puzzle
+    return load_reading(path, fmt, mines, options).puzzle
+
+
+def describe_reading(reading: Reading) -> str:
+    """'dots (detected from the content)': which notation read the input and why that one."""
+    why = {"named": "named with --from", "content": "detected from the content",
+           "extension": "chosen by the file name"}.get(reading.how, reading.how)
+    return f"{reading.format.name} ({why})"
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -2,20 +2,29 @@
 from __future__ import annotations
 
 import argparse
+import sys
 
-from . import add_input_options, input_options, load_puzzle
-from ..registry import write
+from . import add_input_options, describe_reading, input_options, load_reading
+from ..fileio import source_name
+from ..registry import get_format, guess_format, write
 
 
 def run(args: argparse.Namespace) -> int:
     """Read, convert, write atomically."""
-    puzzle = load_puzzle(args.input, args.from_, args.mines, input_options(args))
+    reading = load_reading(args.input, args.from_, args.mines, input_options(args))
+    puzzle = reading.puzzle
     if args.ignore_total:
         puzzle = puzzle.replace(mines=None)
     options = {}
     if args.card_encoding:
         options["card_encoding"] = args.card_encoding
-    write(puzzle, args.output, args.to, strict=args.strict, **options)
+    to = get_format(args.to, direction="write") if args.to else guess_format(args.output, kind=None,
+                                                                             direction="write")
+    if args.verbose:
+        print(f"mineconv: read {source_name(args.input)} as {describe_reading(reading)}", file=sys.stderr)
+    write(puzzle, args.output, to.name, strict=args.strict, **options)
+    if args.verbose:
+        print(f"mineconv: wrote {'<stdout>' if args.output == '-' else args.output} as {to.name}", file=sys.stderr)
     return 0
 
 
@@ -39,4 +48,6 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="leave the total mine count out of the output (e.g. a CNF of a huge board)")
     p.add_argument("--card-encoding", metavar="NAME",
                    help="CNF cardinality encoding for the total mine count (see `mineconv formats`)")
+    p.add_argument("-v", "--verbose", action="store_true",
+                   help="say on stderr which notation read the input (and how it was chosen) and which wrote it")
     p.set_defaults(func=run)

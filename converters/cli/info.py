@@ -4,16 +4,19 @@ from __future__ import annotations
 import argparse
 import json
 
-from . import add_input_options, input_options, load_puzzle
+from . import add_input_options, describe_reading, input_options, load_reading
 
 
 def run(args: argparse.Namespace) -> int:
-    """Print size and cell counts."""
-    p = load_puzzle(args.input, args.from_, options=input_options(args))
-    data = {"rows": p.rows, "cols": p.cols, **p.stats, "mines": p.mines, "name": p.name}
+    """Print size, cell counts and the notation that read the puzzle."""
+    reading = load_reading(args.input, args.from_, options=input_options(args))
+    p = reading.puzzle
+    data = {"rows": p.rows, "cols": p.cols, **p.stats, "mines": p.mines, "name": p.name,
+            "notation": reading.format.name}
     if args.json:
         print(json.dumps(data))
         return 0
+    print(f"notation:    {describe_reading(reading)}")
     if p.name:
         print(f"name:        {p.name}")
     print(f"size:        {p.rows} x {p.cols} ({p.rows * p.cols} cells)")
@@ -28,7 +31,7 @@ def run(args: argparse.Namespace) -> int:
 
 def register(sub: argparse._SubParsersAction) -> None:
     """Add the subcommand."""
-    p = sub.add_parser("info", help="size and cell counts of a puzzle")
+    p = sub.add_parser("info", help="size, cell counts and notation of a puzzle")
     p.add_argument("input", help="puzzle file, or - for stdin")
     p.add_argument("--from", dest="from_", metavar="NAME", help="input notation (see `mineconv formats`)")
     add_input_options(p)

@@ -11,7 +11,7 @@ from lark.exceptions import UnexpectedInput
 from ...errors import MineconvError, PuzzleError, PuzzleSyntaxError
 from ...grammar import grammar_text, normalise_newlines, syntax_error
 from ...model.puzzle import Puzzle
-from ...registry import register_format
+from ...registry import LIKELY, NO, POSSIBLE, WEAK, register_format
 
 _BAD_CELL = re.compile(r"[^?0-8*.]")
 _NOT_PLAIN_BLOCK = re.compile(r"[^?0-8*.\n]")  # a block of plain rows holds only cell symbols and line ends
@@ -190,21 +190,37 @@ def _losses(puzzle: Puzzle, **options: Any) -> List[str]:
     return lost
 
 
-def detect_native(text: str) -> bool:
-    """True when every non-comment, non-header line is a row of cell symbols."""
+def detect_native(text: str) -> float:
+    """LIKELY for rows with '?' or a 'key: value' header, POSSIBLE for a bare grid others share, WEAK if ragged."""
+    particular = False
+    plain_widths = set()
     seen_row = False
-    for line in normalise_newlines(text).split("\n")[:50]:
+    head = text[:1 << 16]
+    lines = normalise_newlines(head).split("\n")
+    if len(head) < len(text):
+        lines.pop()  # cut short: the last line's width says nothing
+    for line in lines[:200]:
         s = line.split("#", 1)[0].rstrip(" ")
         if not s.strip():
             continue
         if re.match(r"[A-Za-z][A-Za-z0-9_\-]*[ \t]*:", s):
             if s.split(":")[0].strip().lower() not in _HEADER_KEYS:
-                return False
+                return NO
+            particular = True
             continue
         if not re.fullmatch(r"[?0-8*.\t, ]+", s):
-            return False
+            return NO
         seen_row = True
-    return seen_row
+        particular = particular or "?" in s
+        if not re.search(r"[\t, ]", s):
+            plain_widths.add(len(s))
+    if not seen_row:
+        return NO
+    if len(plain_widths) > 1:
+        return WEAK  # plain rows of different widths are no grid (hakank's count lines "6" over rows, say)
+    # a grid of '.' and digits alone is also the dots notation, where '.' is unknown: the registry
+    # compares both readings
+    return LIKELY if particular else POSSIBLE
 
 
 register_format("native", [".txt", ".mines"], "puzzle", reader=read_native, writer=write_native,
