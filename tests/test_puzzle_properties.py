@@ -22,6 +22,9 @@ SEEDS = {
     "pred-json": SAMPLES / "seed-3x3.pred.json",
     "mine": SAMPLES / "dusautoy-6x6-flagged.mine",
     "dots": SAMPLES / "kaye-config3.dots",
+    "dzn": SAMPLES / "german-lakshtanov.hakank.mzn",
+    "essence": SAMPLES / "kaye-wire.hakank.param",
+    "asp-facts": SAMPLES / "dusautoy-6x6.facts",
 }
 
 
