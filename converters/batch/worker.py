@@ -62,6 +62,13 @@ class _HashingWriter(io.TextIOBase):
         self._raw.write(data)
         return len(s)
 
+    def write_bytes(self, data: bytes) -> None:
+        """Bytes from the bulk text engine (engine.emit): hashed and written as they are, not decoded first."""
+        if self._hash is not None:
+            self._hash.update(data)
+        self.size += len(data)
+        self._raw.write(data)
+
     def flush(self) -> None:
         self._raw.flush()
 
