@@ -7,7 +7,7 @@ decided here (and in encode/cnf.py for CNF).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import List, Optional
+from typing import TYPE_CHECKING, List, Optional
 
 import numpy as np
 
@@ -16,6 +16,9 @@ from ..bulk.engine import Section
 from ..model.naming import CON_FORM, TOTAL_CONSTRAINT, con_name, var_name
 from ..model.puzzle import Puzzle
 from ..model.system import LinearSystem, build_system
+
+if TYPE_CHECKING:   # pulp is imported when a model is made, not with mineconv
+    from pulp import LpProblem
 
 # the one column a linear file declares when the puzzle has no unknown cell: glpsol needs a variable in
 # the objective, and a count that cannot be met needs a variable to hang its '0 v = rhs' on; fixed to 0
@@ -127,7 +130,7 @@ def linear_model(puzzle: Puzzle, mines: Optional[int] = None, system: Optional[L
     return LinearModel(system, constraint_rows(system))
 
 
-def to_pulp(puzzle: Puzzle, mines: Optional[int] = None):
+def to_pulp(puzzle: Puzzle, mines: Optional[int] = None) -> "LpProblem":
     """The puzzle as a pulp.LpProblem (binary x<row>_<col> per unknown cell, one equality per count)."""
     import pulp
 
