@@ -6,7 +6,7 @@ from typing import Optional, Tuple
 
 import numpy as np
 
-from .puzzle import CODE_MINE, CODE_UNKNOWN, NEIGHBOUR_OFFSETS, Puzzle, neighbour_count
+from .puzzle import CODE_MINE, CODE_UNKNOWN, Puzzle, neighbour_count
 
 
 @dataclass(frozen=True)
@@ -58,7 +58,9 @@ class LinearSystem:
 
     def var_name_list(self) -> list:
         """The variable names (naming.var_name) in id order."""
-        return [f"x{r}_{c}" for r, c in self.var_rc.tolist()]
+        from .naming import var_name
+
+        return [var_name(r, c) for r, c in self.var_rc.tolist()]
 
 
 def build_system(puzzle: Puzzle, mines: Optional[int] = None) -> LinearSystem:
@@ -87,23 +89,13 @@ def build_system(puzzle: Puzzle, mines: Optional[int] = None) -> LinearSystem:
 
 def _constraint_vars(var_grid: np.ndarray, con_rc: np.ndarray) -> np.ndarray:
     """(m, 8) int32: the variable ids around each constraint's cell, ascending, padded with 0."""
-    R, C = var_grid.shape
-    W = C + 2
-    pad_vars = np.zeros((R + 2, W), dtype=np.int32)
-    pad_vars[1:-1, 1:-1] = var_grid
+    from ..bulk.engine import centres, padded, scatter_neighbours
+
+    grid, width = padded(var_grid, 0)
     m = con_rc.shape[0]
-    # the offsets are row-major, so a constraint's ids come out ascending in neighbour order: packing
-    # the non-zero ones to the row's front is a scatter of each neighbour to the row's next free slot
-    # (a zero lands there too, but the next id overwrites it, or it stays as padding), not a sort
+    # each row's non-zero ids packed to its front, ascending (the one neighbour scatter: no sort)
     con_vars = np.zeros((m, 8), dtype=np.int32)
-    packed = con_vars.ravel()
-    centre = (con_rc[:, 0].astype(np.int64) + 1) * W + con_rc[:, 1] + 1   # the revealed cells in pad_vars
-    slot = np.arange(0, 8 * m, 8, dtype=np.int64)
-    grid = pad_vars.ravel()
-    for dr, dc in NEIGHBOUR_OFFSETS:
-        ids = grid.take(centre + (dr * W + dc))
-        packed[slot] = ids
-        slot += ids != 0
+    scatter_neighbours(grid, width, centres(con_rc, width), con_vars.ravel(), np.arange(0, 8 * m, 8, dtype=np.int64))
     return con_vars
 
 

@@ -24,6 +24,7 @@ import numpy as np
 from ..errors import SolutionSyntaxError, VerificationError
 from ..fileio import line_of
 from ..encode.linear import PLACEHOLDER as LINEAR_PLACEHOLDER
+from ..model.naming import VAR_FORM, VAR_RE, var_name
 from ..model.puzzle import CODE_MINE, Puzzle
 from ..model.system import LinearSystem, build_system, check_assignment
 
@@ -37,7 +38,6 @@ INTEGRALITY_TOLERANCE = 1e-5
 # declare (fixed at 0) when a puzzle has no unknown cell
 IGNORED_NAMES = frozenset({"__dummy", LINEAR_PLACEHOLDER})
 
-_VAR = re.compile(r"x(\d+)_(\d+)\Z")
 _MATHPROG_VAR = re.compile(r"x\[(\d+),(\d+)\]\Z")
 
 
@@ -133,7 +133,7 @@ def _names_to_targets(answer: Answer, system: LinearSystem) -> Tuple[np.ndarray,
     flat = np.full(n, -1, dtype=np.int64)
     keep = np.ones(n, dtype=bool)
     for i, name in enumerate(answer.keys):
-        m = _VAR.match(name)
+        m = VAR_RE.match(name)
         if m:
             r, c = int(m.group(1)), int(m.group(2))
             if r < R and c < C and system.var_grid[r, c]:
@@ -244,7 +244,7 @@ def decode_answer(puzzle: Puzzle, answer: Answer, *, mines: Optional[int] = None
         by_cell = keep & (flat >= 0)
         if by_id.any() and by_cell.any():
             i = int(np.flatnonzero(by_cell)[0])
-            raise answer.error("the answer mixes x<row>_<col> and x[i,j] names", i)
+            raise answer.error(f"the answer mixes {VAR_FORM} and x[i,j] names", i)
         _check_duplicates(answer, np.where(by_id, ids, -1 - flat), values, "the value of")
         cell_value[ids[by_id]] = values[by_id]
         given[ids[by_id]] = True
@@ -291,7 +291,7 @@ def _check_missing(answer: Answer, system: LinearSystem, given: np.ndarray) -> N
         r, c = (int(v) for v in system.var_rc[i])
         why = "the total mine count constrains" if not system.constrained_vars()[i] \
             else "the counts around it constrain"
-        raise answer.error(f"the answer leaves out variable {i + 1} (cell ({r}, {c}), x{r}_{c}), which "
+        raise answer.error(f"the answer leaves out variable {i + 1} (cell ({r}, {c}), {var_name(r, c)}), which "
                            f"{why}: truncated, or an answer for another puzzle?")
 
 
