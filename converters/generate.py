@@ -145,3 +145,27 @@ def random_puzzle(rows: int, cols: int, *, density: Optional[float] = None, mine
     else:
         raise MineconvError(f"unknown reveal {reveal!r}; valid: {', '.join(REVEALS)}")
     return puzzle.replace(name=name) if name is not None else puzzle
+
+
+def opened_state(mine_grid: np.ndarray, row: int, col: int, *, with_total: bool = True) -> Puzzle:
+    """What the player sees after opening (row, col) on a fresh board: a zero flood-fills as in the game.
+
+    Opening a zero reveals its 8-connected region of zeros and every count bordering it; opening any
+    other safe cell reveals only its own count. Raises MineconvError when (row, col) is off the board or
+    holds a mine.
+    """
+    R, C = mine_grid.shape
+    if not (0 <= row < R and 0 <= col < C):
+        raise MineconvError(f"cell ({row}, {col}) is outside the {R} x {C} board")
+    if mine_grid[row, col]:
+        raise MineconvError(f"cell ({row}, {col}) holds a mine: opening it loses the game")
+    counts = mine_counts(mine_grid)
+    if counts[row, col] == 0:
+        zero = (counts == 0) & ~mine_grid
+        labels = _label_regions(zero)
+        revealed = _dilate(zero & (labels == labels[row, col]))
+    else:
+        revealed = np.zeros((R, C), dtype=bool)
+        revealed[row, col] = True
+    codes = np.where(revealed & ~mine_grid, counts + ord("0"), ord("?")).astype(np.uint8)
+    return Puzzle(R, C, codes.tobytes().decode("ascii"), mines=int(mine_grid.sum()) if with_total else None)

@@ -521,7 +521,12 @@ def read_reading(path: PathLike, fmt: Optional[str] = None, **options: Any) -> R
     except MineconvError:
         ranked = rank_formats(None, data)
         if not ranked:
-            raise
+            # a damaged file of a binary notation (.mbf) gets that notation's error, not the text decoder's
+            named = [c for c in candidates_for_path(path, kind="puzzle", direction="read")
+                     if c.binary] if str(path) != STDIO else []
+            if not named:
+                raise
+            return Reading(_read_one(named[0], None, data, src, options), named[0], "extension")
         text = None  # not text: only a binary notation can read it
     cands = candidates_for_path(path, kind="puzzle", direction="read") if str(path) != STDIO else []
     return _detect_and_read(text, data, src, cands, options, ranked)
