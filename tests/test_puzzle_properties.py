@@ -25,6 +25,14 @@ SEEDS = {
     "dzn": SAMPLES / "german-lakshtanov.hakank.mzn",
     "essence": SAMPLES / "kaye-wire.hakank.param",
     "asp-facts": SAMPLES / "dusautoy-6x6.facts",
+    "int-matrix": SAMPLES / "dusautoy-6x6.matrix",
+    "int-csv": SAMPLES / "dusautoy-6x6.csv",
+    "puzzle-json": SAMPLES / "dusautoy-6x6.puzzle.json",
+    "blog-text": SAMPLES / "dusautoy-6x6.blog",
+    "quoted-rows": SAMPLES / "dusautoy-6x6.rows",
+    "leetcode": SAMPLES / "leetcode-529.leetcode",
+    "kata": SAMPLES / "codewars-6x6.kata",
+    "ascii-grid": SAMPLES / "dusautoy-6x6.grid",
 }
 
 
