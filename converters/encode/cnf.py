@@ -236,11 +236,53 @@ def encode_cnf(puzzle: Puzzle, mines: Optional[int] = None, card_encoding: Optio
     return CnfEncoding(system, cells, card, nv, used)
 
 
-def to_cnf(puzzle: Puzzle, mines: Optional[int] = None, card_encoding: Optional[str] = None) -> "CNF":
-    """The puzzle as a pysat.formula.CNF: variable i = unknown cell id i, auxiliary variables after k."""
-    from pysat.formula import CNF
-
+def to_cnf(puzzle: Puzzle, mines: Optional[int] = None, card_encoding: Optional[str] = None) -> "PuzzleCNF":
+    """The puzzle as a pysat CNF that knows its grid: variable i = unknown cell id i, auxiliaries after k."""
     enc = encode_cnf(puzzle, mines, card_encoding)
-    cnf = CNF(from_clauses=enc.clause_lists())
+    cnf = _puzzle_cnf_class()(from_clauses=enc.clause_lists())
     cnf.nv = enc.nv  # keep unused cell variables declared, as the DIMACS header does
+    cnf.puzzle = puzzle
+    cnf.k = enc.system.num_vars
+    cnf.cells = [tuple(rc) for rc in enc.system.var_rc.tolist()]
     return cnf
+
+
+@lru_cache(maxsize=None)
+def _puzzle_cnf_class() -> type:
+    # built on first use: pysat is imported only by the code paths that need it
+    from pysat.formula import CNF
+    from pysat.solvers import Solver
+
+    class PuzzleCNF(CNF):
+        """A pysat CNF of a puzzle: `cells[i - 1]` is the (row, col) of variable i (1..k); variables above k
+        are auxiliary (the total mine count's cardinality encoding), so models are told apart by the cells."""
+
+        puzzle: Puzzle
+        k: int
+        cells: List[Tuple[int, int]]
+
+        def mines_of(self, model: Sequence[int]) -> List[Tuple[int, int]]:
+            """The unknown cells a model (pysat literals) puts mines on, row-major."""
+            return [self.cells[lit - 1] for lit in model if 0 < lit <= self.k]
+
+        def decode(self, model: Sequence[int]) -> Puzzle:
+            """The solved grid of a model: every unknown cell turned into '*' (mine) or '.' (safe)."""
+            return self.puzzle.with_mines_at(self.mines_of(model))
+
+        def solutions(self, solver: str = "glucose4", limit: Optional[int] = None) -> Iterator[Puzzle]:
+            """Each distinct solution once, lazily (blocking clauses over the cell variables only, so the
+            auxiliary variables of a cardinality encoding never repeat a solution)."""
+            with Solver(name=solver, bootstrap_with=self.clauses) as s:
+                found = 0
+                while (limit is None or found < limit) and s.solve():
+                    # a cell no clause mentions is missing from the model: it is free, taken as safe here
+                    # and blocked as such, so its other value comes as a solution of its own
+                    mine = set(lit for lit in s.get_model() if 0 < lit <= self.k)
+                    cells = [v if v in mine else -v for v in range(1, self.k + 1)]
+                    yield self.decode(cells)
+                    found += 1
+                    if not cells:
+                        return  # no unknown cell: the one solution there is
+                    s.add_clause([-lit for lit in cells])
+
+    return PuzzleCNF

@@ -206,6 +206,15 @@ class Puzzle:
                                   "hold a mine", cell=(r, c))
         return replace(self, cells=buf.decode("ascii"))
 
+    def __str__(self) -> str:
+        """The grid as text, one row a line (print(puzzle) shows the board)."""
+        return "\n".join(self.grid_lines())
+
+    def _repr_svg_(self) -> str:
+        """Jupyter shows a puzzle as its picture."""
+        from ..render import render_svg
+        return render_svg(self)
+
     def __repr__(self) -> str:
         extra = "".join(f", {k}={getattr(self, k)!r}" for k in ("mines", "name") if getattr(self, k) is not None)
         if self.rows * self.cols <= 400:

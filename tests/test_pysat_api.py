@@ -1,0 +1,51 @@
+"""to_cnf for PySAT users: the CNF knows its grid, decodes a model, and counts solutions over the cell
+variables only (a cardinality encoding's auxiliary variables never repeat a solution)."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from pysat.solvers import Solver
+
+from mineconv import Puzzle, read
+from mineconv.encode import to_cnf
+from tests.conftest import SAMPLES
+from tests.helpers import mine_sets, random_board
+
+
+def test_seed_board_cells_and_decode():
+    p = read(SAMPLES / "seed-3x3.txt")
+    cnf = to_cnf(p)
+    assert cnf.k == 4 and cnf.cells == [(0, 1), (0, 2), (1, 2), (2, 2)] and cnf.puzzle == p
+    with Solver(bootstrap_with=cnf.clauses) as s:
+        assert s.solve()
+        solved = cnf.decode(s.get_model())
+    assert solved.unknown_count == 0 and solved[0, 1] == "*" and solved[0, 2] == "."
+
+
+def test_auxiliary_variables_do_not_multiply_solutions():
+    p = read(SAMPLES / "seed-3x3.txt").replace(mines=2)
+    cnf = to_cnf(p, card_encoding="totalizer")
+    with Solver(bootstrap_with=cnf.clauses) as s:
+        raw = len(list(s.enum_models()))
+    assert raw > 2  # the totalizer's auxiliaries are free: plain enum_models repeats each solution
+    solutions = list(cnf.solutions())
+    assert len(solutions) == 2 and len(set(solutions)) == 2
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_solutions_match_brute_force(seed):
+    p = random_board(seed, max_unknown=10)
+    rng = np.random.default_rng(seed)
+    if p.mines is None and rng.random() < 0.5 and p.unknown_count:
+        p = p.replace(mines=int(rng.integers(0, p.unknown_count + 1)) + p.known_mine_count)
+    cnf = to_cnf(p, card_encoding="totalizer")
+    got = {frozenset((r, c) for r in range(sol.rows) for c in range(sol.cols) if sol[r, c] == "*")
+           for sol in cnf.solutions()}
+    assert got == mine_sets(p)
+
+
+def test_limit_and_a_board_without_unknowns():
+    p = read(SAMPLES / "kaye-splitter.txt")
+    assert len(list(to_cnf(p).solutions(limit=5))) == 5
+    full = Puzzle.from_rows(["1*", "11"])
+    assert list(to_cnf(full).solutions()) == [full]
