@@ -43,6 +43,14 @@ class MineconvError(Exception):
         return text
 
 
+class InputNotFoundError(MineconvError, FileNotFoundError):
+    """An input file that does not exist (catch it as FileNotFoundError too)."""
+
+    def __init__(self, message: str, **where) -> None:
+        MineconvError.__init__(self, message, **where)
+        self.filename = where.get("source")
+
+
 class PuzzleError(MineconvError, ValueError):
     """A puzzle that breaks the model's rules (shape, counts, neighbour limits)."""
 

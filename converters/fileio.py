@@ -11,7 +11,7 @@ import threading
 from pathlib import Path
 from typing import Any, Iterator, Optional, Set, Tuple, Union
 
-from .errors import MineconvError, PuzzleSyntaxError
+from .errors import InputNotFoundError, MineconvError, PuzzleSyntaxError
 
 PathLike = Union[str, os.PathLike[str]]
 STDIO = "-"
@@ -92,7 +92,7 @@ def read_bytes(path: PathLike) -> Tuple[bytes, str]:
         try:
             data = Path(path).read_bytes()
         except FileNotFoundError:
-            raise MineconvError("no such file", source=src) from None
+            raise InputNotFoundError("no such file", source=src) from None
         except IsADirectoryError:
             raise MineconvError("is a folder, not a file", source=src) from None
         except PermissionError:

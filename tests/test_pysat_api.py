@@ -49,3 +49,11 @@ def test_limit_and_a_board_without_unknowns():
     assert len(list(to_cnf(p).solutions(limit=5))) == 5
     full = Puzzle.from_rows(["1*", "11"])
     assert list(to_cnf(full).solutions()) == [full]
+
+
+def test_a_missing_file_is_a_file_not_found_error(tmp_path):
+    from mineconv import MineconvError
+    with pytest.raises(FileNotFoundError) as exc:
+        read(tmp_path / "nope.txt")
+    assert isinstance(exc.value, MineconvError) and str(exc.value).endswith("nope.txt: no such file")
+    assert exc.value.filename == str(tmp_path / "nope.txt")
