@@ -159,7 +159,7 @@ BAD = [
                      '"unrevealed": [[0, 1]]}}', 1, 69, "revealed item 0 must be"),
     ("a.mine", None, "3x2\nHHH\n", 1, 1, "WIDTHxHEIGHTxMINES"),
     ("a.mine", None, "3x2x1\nHHH\nHH\n", 3, 3, "row 2 has 2 cells"),
-    ("a.mine", None, "3x2x1\nHHH\nH?H\n", 3, 2, "'?' is not a JSMinesweeper cell"),
+    ("a.mine", None, "3x2x1\nHHH\nHxH\n", 3, 2, "'x' is not a JSMinesweeper cell"),
     ("a.mine", None, "3x2x1\nHHH\n", 3, 1, "only 1 rows"),
     ("a.mine", None, "2x1x1\nH8\n", 2, 2, "only 1 neighbours"),
     ("a.mine", None, "2x1x3\nHH\n", 1, 1, "exceeds"),

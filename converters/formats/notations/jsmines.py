@@ -5,10 +5,17 @@
 
 Cells, as JSMinesweeper's loader (newBoardFromString) reads them: 0-8 a revealed count, H hidden,
 F (also M and O) a flag, I a hidden cell already known to be a mine; the last three are treated here
-as known mines, like F. JSMinesweeper takes any other character, and a missing one at the end of a
-short row, as hidden: this reader reports them instead, because a typo that silently becomes an
-unknown cell changes the puzzle. Lines after the last row are ignored by JSMinesweeper; here only
-blank ones are allowed. The writer emits what JSMinesweeper's "save position" writes: 0-8, H and F.
+as known mines, like F. The files its writers write hold more:
+- '?' is what JSMinesweeper's "save position" (Board.getPositionData) writes for a mine shown after a
+  lost game; its loader reads it back as a hidden cell, and so does this reader (unknown).
+- lower-case 'h' and 'm' come from David Hill's Java solver (GameStateReader): 'h' hidden, 'm' a mine
+  not flagged (read here as a known mine, like 'M').
+- 'MSG:' lines after the last row carry a message with the position; each is kept as a note
+  ("MSG: text"), and the writer writes such notes back the same way.
+JSMinesweeper takes any other character, and a missing one at the end of a short row, as hidden: this
+reader reports them instead, because a typo that silently becomes an unknown cell changes the puzzle.
+Other lines after the last row are ignored by JSMinesweeper; here only blank ones are allowed. The
+writer emits what JSMinesweeper's "save position" writes: 0-8, H and F (plus the MSG notes).
 """
 from __future__ import annotations
 
@@ -23,7 +30,9 @@ from ...model.puzzle import Puzzle
 from ...registry import register_format
 from .._rows import decode, lost_parts, symbol_table
 
-_TABLE = symbol_table({**{str(d): str(d) for d in range(9)}, "H": "?", "F": "*", "M": "*", "O": "*", "I": "*"})
+_TABLE = symbol_table({**{str(d): str(d) for d in range(9)}, "H": "?", "F": "*", "M": "*", "O": "*", "I": "*",
+                       "h": "?", "m": "*", "?": "?"})
+_MSG = "MSG:"
 _OUT = str.maketrans({"?": "H", "*": "F", ".": "H"})
 
 
@@ -49,8 +58,16 @@ def read_mine(text: str, source: str = "<string>") -> Puzzle:
     if width < 1 or height < 1:
         raise fail(f"the board must be at least 1 x 1, the header says {width} x {height}", 1, 1)
     rows: List[str] = []
+    notes: List[str] = []
     for item in items:
         tok = item.children[0]
+        if item.data == "msg":
+            if len(rows) < height:
+                raise fail(f"a {_MSG} line where row {len(rows) + 1} of {height} should be", tok.line, 1)
+            notes.append(_MSG + " " + str(tok)[len(_MSG):].strip())
+            continue
+        if notes:
+            raise fail(f"only blank lines and {_MSG} lines may follow the {_MSG} line", tok.line, 1)
         if len(rows) == height:
             raise fail(f"more rows than the {height} the header announces", tok.line, tok.column)
         if tok.line != len(rows) + 2:
@@ -58,7 +75,7 @@ def read_mine(text: str, source: str = "<string>") -> Puzzle:
         s = str(tok)
         cells, bad = decode(s, _TABLE)
         if cells is None:
-            raise fail(f"{s[bad]!r} is not a JSMinesweeper cell (0-8 count, H hidden, F/M/O/I mine)",
+            raise fail(f"{s[bad]!r} is not a JSMinesweeper cell (0-8 count, H/h/? hidden, F/M/m/O/I mine)",
                        tok.line, bad + 1)
         if len(cells) != width:
             raise fail(f"row {len(rows) + 1} has {len(cells)} cells, the header says the board is {width} wide",
@@ -68,7 +85,7 @@ def read_mine(text: str, source: str = "<string>") -> Puzzle:
         line = len(rows) + 2
         raise fail(f"only {len(rows)} rows, the header says {height}", min(line, len(lines)), 1)
     try:
-        return Puzzle.from_rows(rows, mines=mines)
+        return Puzzle.from_rows(rows, mines=mines, notes=notes)
     except PuzzleError as exc:
         if exc.cell is not None:
             r, c = exc.cell
@@ -83,19 +100,27 @@ def write_mine(puzzle: Puzzle, out: TextIO, **options: Any) -> None:
                           "give it with --mines N")
     out.write(f"{puzzle.cols}x{puzzle.rows}x{puzzle.mines}\n")
     out.write("\n".join(puzzle.grid_lines()).translate(_OUT) + "\n")
+    for note in _msg_notes(puzzle):
+        out.write(note + "\n")
+
+
+def _msg_notes(puzzle: Puzzle) -> List[str]:
+    return [n for n in puzzle.notes if n.startswith(_MSG)]
 
 
 def _losses(puzzle: Puzzle, **options: Any) -> List[str]:
-    return lost_parts(puzzle, mines_as=None, safe_as="hidden", total=False)
+    others = tuple(n for n in puzzle.notes if not n.startswith(_MSG))
+    return lost_parts(puzzle.replace(notes=others), mines_as=None, safe_as="hidden", total=False)
 
 
 def detect_mine(text: str) -> bool:
     """True when the first line is a WxHxM header and the next is a row of JSMinesweeper cells."""
     lines = normalise_newlines(text[:20000]).split("\n")
     return (len(lines) > 1 and re.fullmatch(r"[ \t]*\d+[ \t]*x[ \t]*\d+[ \t]*x[ \t]*\d+[ \t]*", lines[0]) is not None
-            and re.fullmatch(r"[0-8HFMOI]+", lines[1]) is not None)
+            and re.fullmatch(r"[0-8HFMOIhm?]+", lines[1]) is not None)
 
 
 register_format("mine", [".mine"], "puzzle", reader=read_mine, writer=write_mine, detect=detect_mine, losses=_losses,
                 aliases=("jsminesweeper",),
-                description="JSMinesweeper position: WxHxM header, rows of 0-8, H hidden, F flagged mine")
+                description="JSMinesweeper position: WxHxM header, rows of 0-8, H/h/? hidden, F/M/m flagged or known "
+                            "mine, trailing MSG: lines")
