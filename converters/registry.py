@@ -12,6 +12,7 @@ from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, TextI
 
 from .errors import FormatError, LossyConversionError, LossyConversionWarning, MineconvError, PuzzleSyntaxError
 from .fileio import PathLike, STDIO, atomic_output, decode_bytes, read_bytes, source_name
+from .model.puzzle import Puzzle
 
 KINDS = ("puzzle", "model", "solution")
 
@@ -544,12 +545,12 @@ def parse_reading(text: str, fmt: Optional[str] = None, *, source: str = "<strin
     return _detect_and_read(text, None, source, cands, options)
 
 
-def parse(text: str, fmt: Optional[str] = None, *, source: str = "<string>", **options: Any) -> Any:
+def parse(text: str, fmt: Optional[str] = None, *, source: str = "<string>", **options: Any) -> Puzzle:
     """Read a puzzle from text in the named (or detected) notation."""
     return parse_reading(text, fmt, source=source, **options).puzzle
 
 
-def read(path: PathLike, fmt: Optional[str] = None, **options: Any) -> Any:
+def read(path: PathLike, fmt: Optional[str] = None, **options: Any) -> Puzzle:
     """Read a puzzle file ('-' for stdin); the notation comes from fmt, else the content, else the extension."""
     return read_reading(path, fmt, **options).puzzle
 
