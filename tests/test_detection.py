@@ -8,6 +8,7 @@ import pytest
 
 from helpers import SAMPLES, run_cli
 from mineconv import Puzzle, parse, read
+from mineconv.analysis import analyze
 from mineconv.errors import FormatError, MineconvError
 from mineconv.registry import (LIKELY, NO, POSSIBLE, WEAK, AmbiguousInputWarning, get_format, parse_reading,
                                read_reading, register_format, resemblance, unregister_format)
@@ -56,6 +57,21 @@ def test_hakank_problem_files_are_detected_without_doubt(tmp_path):
     assert reading.format.name == "dots" and reading.puzzle.cells == GECODE0_PUZZLE.cells
     assert get_format("dots").detect(text) == LIKELY
     assert get_format("native").detect(text) == NO     # native has no % comments (and "6" is no row)
+
+
+# real files, as they come from hakank's problem sets (samples/README.md); their puzzles' published
+# solution counts (Gecode's problems are unique; Kaye's configuration has 4 and his wire 2)
+@pytest.mark.parametrize("name,same_as,solutions", [
+    ("gecode-1.hakank.txt", None, 1),           # '#' header comments, then the counts and rows
+    ("kaye-config3.hakank.txt", "kaye-config3.dots", 4),   # a licence block after the grid, no final newline
+    ("kaye-wire.hakank.txt", "kaye-wire.dots", 2),         # 5 rows of 14: the counts are not a square's
+])
+def test_real_hakank_files_read_as_they_come(name, same_as, solutions):
+    reading = quietly(read_reading, SAMPLES / name)
+    assert reading.format.name == "dots" and reading.how == "content"
+    if same_as:
+        assert reading.puzzle.cells == read(SAMPLES / same_as).cells
+    assert analyze(reading.puzzle).to_json()["solutions"] == solutions
 
 
 @pytest.mark.parametrize("text,dots,native", [
