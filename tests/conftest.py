@@ -12,8 +12,6 @@ from hypothesis import HealthCheck, settings
 
 from helpers import FIXTURES, IN_CI, ROOT, SAMPLES, require_module, require_tool  # noqa: F401
 
-SHARED = ROOT.parent / "shared"   # test_fuzz_readers still seeds from SHARED / "puzzles" when it exists
-
 # Under CI, property tests run a fixed sequence of examples (a red CI must be reproducible) with no time
 # limit per example (CI machines are shared); locally they explore new examples on every run.
 settings.register_profile("ci", derandomize=True, deadline=None, database=None,

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import FIXTURES, SAMPLES, SHARED
+from helpers import FIXTURES, SAMPLES
 from mineconv.errors import LossyConversionWarning, MineconvError
 from mineconv.generate import random_puzzle
 from mineconv.registry import dumps, formats, read
@@ -41,7 +41,7 @@ def _seed_texts() -> list:
                     texts.append(dumps(p, fmt.name))
             except MineconvError:
                 pass  # a writer may refuse a puzzle it cannot express
-    for folder in (SAMPLES, SHARED / "puzzles", FIXTURES / "outputs"):
+    for folder in (SAMPLES, FIXTURES / "outputs"):   # the shared puzzles/ folder only repeated samples
         if folder.is_dir():
             for path in sorted(folder.rglob("*")):
                 if path.is_file() and path.suffix not in (".cmd", ".rc", ".md") and path.stat().st_size < 20_000:

@@ -9,7 +9,7 @@ import pytest
 
 from mineconv import Puzzle, PuzzleSyntaxError, dumps, parse, read
 from mineconv.formats.notations.mathprog_dat import dat_section
-from tests.conftest import SAMPLES, require_tool
+from helpers import SAMPLES, require_tool
 
 SEED = Puzzle.from_rows(["1??", "12?", "01?"])
 DU = Puzzle.from_rows(["??????", "?2222?", "?2002?", "?2002?", "?2222?", "??????"])
