@@ -108,8 +108,10 @@ def test_formats_lists_the_notations(capsys):
         assert rows[name]["kind"] == "puzzle" and rows[name]["read"] and rows[name]["write"]
         assert ext in rows[name]["extensions"]
     assert rows["dots"]["read"] and rows["dots"]["extensions"] == [".dots"]
+    assert rows["cnf"]["write_options"] == ["mines", "card_encoding", "system"] and rows["native"]["write_options"] == []
     status, out, _ = run(capsys, "formats")
     assert "pred-json" in out and "dots" in out
+    assert "also named: gecode, hakank" in out and "also named: pb\n" in out
 
 
 # every bad-input path: one line FILE:LINE:COL: message, the offending line, exit 2, no output file ----

@@ -10,7 +10,8 @@ from ..registry import formats
 def run(args: argparse.Namespace) -> int:
     """Print the registry."""
     rows = [{"name": f.name, "kind": f.kind, "read": f.reader is not None, "write": f.writer is not None,
-             "extensions": list(f.extensions), "aliases": list(f.aliases), "description": f.description}
+             "extensions": list(f.extensions), "aliases": list(f.aliases), "description": f.description,
+             "read_options": list(f.read_options), "write_options": list(f.write_options)}
             for f in formats()]
     if args.json:
         print(json.dumps(rows))
@@ -23,6 +24,8 @@ def run(args: argparse.Namespace) -> int:
         for r in group:
             rw = ("r" if r["read"] else "-") + ("w" if r["write"] else "-")
             print(f"  {r['name']:<16} {rw}  {' '.join(r['extensions']):<18} {r['description']}")
+            if r["aliases"]:
+                print(f"  {'':<16}     {'':<18} also named: {', '.join(r['aliases'])}")
         print()
     return 0
 
