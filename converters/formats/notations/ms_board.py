@@ -1,0 +1,376 @@
+"""ms-toollib / Metasweeper board files (.board): "MINESWEEPER-BOARD v0.1", ms-toollib's board standard.
+
+    # MINESWEEPER-BOARD v0.1
+    # Render: ascii
+    author: eee555
+    rows: 3
+    columns: 4
+    mines: 2
+    game_mode: classic
+
+    [real]            the layout: '*' a mine, 0-8 the count of a safe cell
+    1*21
+    112*
+    0011
+
+    [view]            what the player sees: U unopened, 0-8 opened, F flag, ? question mark,
+    UU21              X the mine stepped on, @ a mine shown after the game, # a wrong flag
+    1F2U
+    0011
+
+(as specified in ms-toollib's "board标准.md" and written by Metasweeper's board_to_board_string: header,
+Render line, blank, metadata, blank, then each section followed by a blank line.) A file holds [real],
+[view] or both; "Render: emoji" files use the emoji of the standard (⬜ 🚩 ❓ 💥 💣 ❌ and keycap digits).
+
+Reading: the view is the puzzle: U and ? unknown, digits counts, F X @ * known mines, # (a flag shown
+wrong after the game) known safe. The [real] layout is the puzzle's known answer: it is checked (its
+counts must fit its mines, its mines must match `mines:`, and the view must agree with it: a count
+equal to the real one, flags and shown mines on real mines, # on a safe cell), and kept in the notes as
+one '[real] ROW' note per row (real_layout() returns it). A file with only [real] reads as the
+full-reveal puzzle of that layout. `name:` is the puzzle name; other metadata (author, comment,
+game_mode, ...) and '#' comments are notes. Declared rows/columns must match the boards. A '#' line
+inside a section that reads as a row of the right width is a row (the standard's '#' cell would
+otherwise make a view row starting with '#' a comment).
+
+Writing: the header and "Render: ascii", a blank line, the notes in order ('key: value' notes as metadata, others as
+'#' comments), name/rows/columns/mines, then [real] when the answer is known, then [view]. The answer
+is known when the notes carry a [real] layout that fits the puzzle, or when the puzzle pins every mine
+down (no unknown cell, or a total that makes every unknown cell a mine); otherwise only [view] is
+written. The view has no symbol for a known safe cell without a count: it is written as U (a loss).
+"""
+from __future__ import annotations
+
+import re
+from typing import Any, Dict, List, Optional, TextIO, Tuple
+
+import numpy as np
+from lark.exceptions import UnexpectedInput
+
+from ...errors import PuzzleError, PuzzleSyntaxError
+from ...grammar import normalise_newlines, parser, syntax_error
+from ...model.puzzle import Puzzle, neighbour_count
+from ...registry import CERTAIN, LIKELY, NO, register_format
+from .._layout import known_layout
+
+HEADER = "# MINESWEEPER-BOARD v0.1"
+REAL_NOTE = "[real] "
+RENDERS = ("ascii", "emoji")
+_VIEW = {"U": "?", "?": "?", "F": "*", "X": "*", "@": "*", "*": "*", "#": ".", **{str(d): str(d) for d in range(9)}}
+_REAL = {"*": "*", **{str(d): str(d) for d in range(9)}}
+_EMOJI = {"\u2b1c": "U", "\U0001f6a9": "F", "\u2753": "?", "\U0001f4a5": "X", "\U0001f4a3": "@", "\u274c": "#"}
+_KEYCAP = "\u20e3"
+_VS16 = "\ufe0f"
+_RESERVED = ("rows", "columns", "mines", "name")
+_META_NOTE = re.compile(r"[A-Za-z_][A-Za-z0-9_.-]*: \S.*")
+_RENDER = re.compile(r"#\s*Render\s*:\s*(\S*)\s*", re.IGNORECASE)
+
+
+def _symbols(text: str) -> Tuple[List[str], List[int]]:
+    """The board symbols of a row, ASCII or emoji render, and the 0-based column where each starts."""
+    out: List[str] = []
+    cols: List[int] = []
+    i = 0
+    while i < len(text):
+        ch = text[i]
+        start = i
+        i += 1
+        if ch in " \t":
+            continue
+        if ch.isdigit() and ch.isascii():
+            while i < len(text) and text[i] in (_VS16, _KEYCAP):  # keycap digit: 1 U+FE0F U+20E3
+                i += 1
+        elif ch in _EMOJI:
+            ch = _EMOJI[ch]
+            while i < len(text) and text[i] == _VS16:
+                i += 1
+        out.append(ch)
+        cols.append(start)
+    return out, cols
+
+
+class _Board:
+    """One [real] or [view] section: its rows as symbols, with line and column of every symbol."""
+
+    def __init__(self, name: str, line: int) -> None:
+        self.name = name
+        self.line = line
+        self.rows: List[List[str]] = []
+        self.where: List[Tuple[int, int, List[int]]] = []   # (line, first column, symbol columns)
+        self.texts: List[str] = []
+
+    def add(self, text: str, line: int, column: int) -> None:
+        symbols, cols = _symbols(text)
+        self.rows.append(symbols)
+        self.where.append((line, column, cols))
+        self.texts.append(text)
+
+    def at(self, r: int, c: int) -> Tuple[int, int]:
+        line, column, cols = self.where[r]
+        return line, column + (cols[c] if c < len(cols) else len(self.texts[r]))
+
+
+def read_ms_board(text: str, source: str = "<string>") -> Puzzle:
+    """Parse an ms-toollib board file: the view as the puzzle, the real layout as its checked answer."""
+    text = normalise_newlines(text)
+    body = text if text.endswith("\n") else text + "\n"
+    lines = body.split("\n")
+
+    def fail(msg: str, line: int, col: int) -> PuzzleSyntaxError:
+        return PuzzleSyntaxError(msg, source=source, line=line, column=max(1, col),
+                                 line_text=lines[line - 1] if 0 < line <= len(lines) else None)
+
+    try:
+        tree = parser("ms_board").parse(body)
+    except UnexpectedInput as exc:
+        err = syntax_error(exc, body, source, "an ms-toollib board file")
+        first = next((i for i, s in enumerate(lines) if s.strip()), 0) + 1
+        if err.line == first:
+            err.message = f"the first line must be the header '{HEADER}'"
+            err.column = 1
+        raise err from None
+
+    meta: Dict[str, Tuple[str, int, int]] = {}
+    notes: List[str] = []
+    boards: Dict[str, _Board] = {}
+    current: Optional[_Board] = None
+    render: Optional[str] = None
+    name: Optional[str] = None
+    for item in tree.children[1:]:
+        tok = item.children[0]
+        raw = str(tok)
+        s = raw.strip()
+        col = tok.column + len(raw) - len(raw.lstrip())
+        if item.data == "comment":
+            if current is not None and _fits_as_row(s, current, boards, meta):
+                current.add(s, tok.line, col)
+                continue
+            m = _RENDER.fullmatch(s)
+            if m and render is None and current is None:
+                render = m.group(1).lower()
+                if render not in RENDERS:
+                    raise fail(f"unknown render {m.group(1)!r} (the standard has ascii and emoji)", tok.line,
+                               col + m.start(1))
+                continue
+            note = s[1:]
+            notes.append(note[1:] if note.startswith(" ") else note)
+        elif item.data == "meta":
+            key, _, value = s.partition(":")
+            key, value = key.strip(), value.strip()
+            low = key.lower()
+            if low in meta:
+                raise fail(f"'{key}' is given twice (first on line {meta[low][1]})", tok.line, col)
+            after = s.partition(":")[2]
+            meta[low] = (value, tok.line, col + len(s) - len(after.lstrip()))
+            if low == "name":
+                name = value
+            elif low not in _RESERVED:
+                notes.append(f"{key}: {value}")
+        elif item.data == "section":
+            label = s[1:-1].strip().lower()
+            if label not in ("real", "view"):
+                raise fail(f"unknown section {s!r} (the standard has [real] and [view])", tok.line, col)
+            if label in boards:
+                raise fail(f"a second [{label}] section (the first is on line {boards[label].line})", tok.line, col)
+            current = boards[label] = _Board(label, tok.line)
+        else:
+            if current is None:
+                raise fail("a board row before any [real] or [view] section", tok.line, col)
+            current.add(s, tok.line, col)
+    if not boards:
+        raise fail("no [real] or [view] section: the file holds no board", len(lines) - 1 or 1, 1)
+
+    declared = {k: _int_meta(meta, k, fail) for k in ("rows", "columns", "mines")}
+    _check_shapes(boards, declared, fail)
+    real = boards.get("real")
+    view = boards.get("view")
+    real_rows = _decode(real, _REAL, fail) if real else None
+    view_rows = _decode(view, _VIEW, fail) if view else None
+    mines = declared["mines"]
+    if real_rows is not None:
+        layout = np.array([[ch == "*" for ch in row] for row in real_rows], dtype=bool)
+        _check_real(real, real_rows, layout, mines, meta, fail)
+        mines = int(layout.sum())
+        if view_rows is not None:
+            _check_view(view, view_rows, real_rows, fail)
+        notes.extend(REAL_NOTE + "".join(row) for row in real_rows)
+        cells = view_rows if view_rows is not None else [
+            "".join("?" if ch == "*" else ch for ch in row) for row in real_rows]
+    else:
+        cells = view_rows  # type: ignore[assignment]
+    try:
+        return Puzzle.from_rows(["".join(row) for row in cells], mines=mines, name=name, notes=notes)
+    except PuzzleError as exc:
+        board = view if view is not None else real
+        r, c = exc.cell if exc.cell is not None else (0, 0)
+        line, column = board.at(r, c)  # type: ignore[union-attr]
+        raise fail(exc.message, line, column) from None
+
+
+def _int_meta(meta: Dict[str, Tuple[str, int, int]], key: str, fail: Any) -> Optional[int]:
+    if key not in meta:
+        return None
+    value, line, col = meta[key]
+    if not re.fullmatch(r"\d+", value):
+        raise fail(f"'{key}' must be a whole number, not {value!r}", line, col)
+    return int(value)
+
+
+def _fits_as_row(s: str, board: _Board, boards: Dict[str, _Board], meta: Dict[str, Tuple[str, int, int]]) -> bool:
+    """A '#' line inside a section that is a row of the standard's symbols, of the board's width (from the
+    section's first row, else `columns:`, else the other section)."""
+    symbols, _ = _symbols(s)
+    widths = [len(b.rows[0]) for b in (board, *boards.values()) if b.rows]
+    if "columns" in meta and meta["columns"][0].isdigit():
+        widths.append(int(meta["columns"][0]))
+    width = widths[0] if widths else None
+    table = _REAL if board.name == "real" else _VIEW
+    return width is not None and len(symbols) == width and all(ch in table for ch in symbols)
+
+
+def _check_shapes(boards: Dict[str, _Board], declared: Dict[str, Optional[int]], fail: Any) -> None:
+    shape: Optional[Tuple[int, int]] = None
+    for board in boards.values():
+        if not board.rows:
+            raise fail(f"the [{board.name}] section has no rows", board.line, 1)
+        width = len(board.rows[0])
+        for r, row in enumerate(board.rows):
+            if len(row) != width:
+                line, col, _ = board.where[r]
+                raise fail(f"this [{board.name}] row has {len(row)} cells, the first has {width}", line, col)
+        if declared["rows"] is not None and declared["rows"] != len(board.rows):
+            raise fail(f"'rows: {declared['rows']}' but the [{board.name}] section has {len(board.rows)} rows",
+                       board.line, 1)
+        if declared["columns"] is not None and declared["columns"] != width:
+            raise fail(f"'columns: {declared['columns']}' but the [{board.name}] rows have {width} cells",
+                       board.where[0][0], board.where[0][1])
+        if shape is not None and shape != (len(board.rows), width):
+            raise fail(f"the [{board.name}] board is {len(board.rows)} x {width}, the other is "
+                       f"{shape[0]} x {shape[1]}", board.line, 1)
+        shape = (len(board.rows), width)
+
+
+def _decode(board: _Board, table: Dict[str, str], fail: Any) -> List[str]:
+    out = []
+    what = ("'*' or 0-8" if table is _REAL else "U, 0-8, F, ?, X, @, # or *")
+    for r, row in enumerate(board.rows):
+        for c, ch in enumerate(row):
+            if ch not in table:
+                line, col = board.at(r, c)
+                raise fail(f"{ch!r} is not a [{board.name}] cell ({what})", line, col)
+        out.append("".join(table[ch] for ch in row))
+    return out
+
+
+def _check_real(real: _Board, rows: List[str], layout: np.ndarray, mines: Optional[int],
+                meta: Dict[str, Tuple[str, int, int]], fail: Any) -> None:
+    counts = neighbour_count(layout)
+    codes = np.array([[ord(ch) - 48 if ch != "*" else -1 for ch in row] for row in rows])
+    wrong = np.argwhere((codes >= 0) & (codes != counts))
+    if wrong.size:
+        r, c = (int(v) for v in wrong[0])
+        line, col = real.at(r, c)
+        raise fail(f"the [real] layout shows {codes[r, c]} at row {r}, col {c} but {counts[r, c]} of its "
+                   "neighbours are mines", line, col)
+    if mines is not None and mines != int(layout.sum()):
+        value, line, col = meta["mines"]
+        raise fail(f"'mines: {mines}' but the [real] layout has {int(layout.sum())}", line, col)
+
+
+def _check_view(view: _Board, view_rows: List[str], real_rows: List[str], fail: Any) -> None:
+    for r, (vrow, rrow) in enumerate(zip(view_rows, real_rows)):
+        for c, (v, real) in enumerate(zip(vrow, rrow)):
+            symbol = view.rows[r][c]
+            if v.isdigit() and v != real:
+                problem = f"shows {v} where the [real] layout has {'a mine' if real == '*' else real}"
+            elif v == "*" and real != "*":
+                problem = f"has {symbol!r} (a mine) where the [real] layout has no mine"
+            elif v == "." and real == "*":
+                problem = "has '#' (a wrong flag) on a cell the [real] layout mines"
+            else:
+                continue
+            line, col = view.at(r, c)
+            raise fail(f"the view disagrees with the real layout: row {r}, col {c} {problem}", line, col)
+
+
+def real_layout(puzzle: Puzzle) -> Optional[List[str]]:
+    """The [real] rows kept in the notes by the reader ('*' mine, 0-8), when they fit the puzzle's size."""
+    rows = [n[len(REAL_NOTE):] for n in puzzle.notes if n.startswith(REAL_NOTE)]
+    if len(rows) != puzzle.rows or any(len(r) != puzzle.cols or set(r) - set("*012345678") for r in rows):
+        return None
+    return rows
+
+
+def _answer(puzzle: Puzzle) -> Optional[List[str]]:
+    """The real layout to write: from the notes when it agrees with the puzzle, else a pinned-down layout."""
+    rows = real_layout(puzzle)
+    if rows is not None:
+        layout = np.array([[ch == "*" for ch in row] for row in rows], dtype=bool)
+        codes = puzzle.codes()
+        counts = neighbour_count(layout)
+        real_codes = np.where(layout, -1, counts)
+        shown = (codes >= 0) & (codes <= 8)
+        agrees = (not (codes[shown] != real_codes[shown]).any() and not (layout & (codes == 10)).any()
+                  and not (~layout & (codes == 9)).any()
+                  and (real_codes[~layout] == np.array([[ord(ch) - 48 for ch in row] for row in rows])[~layout]).all()
+                  and (puzzle.mines is None or puzzle.mines == int(layout.sum())))
+        if agrees:
+            return rows
+    layout = known_layout(puzzle)
+    if layout is None:
+        return None
+    counts = neighbour_count(layout)
+    return ["".join("*" if m else str(n) for m, n in zip(mrow, nrow)) for mrow, nrow in zip(layout, counts)]
+
+
+def write_ms_board(puzzle: Puzzle, out: TextIO, **options: Any) -> None:
+    """Write the header, notes, metadata, [real] when the answer is known, and [view]."""
+    answer = _answer(puzzle)
+    mines = puzzle.mines if puzzle.mines is not None else (
+        sum(row.count("*") for row in answer) if answer is not None else None)
+    lines = [HEADER, "# Render: ascii", ""]  # Metasweeper's layout: a blank line after the header lines
+    for note in puzzle.notes:
+        if note.startswith(REAL_NOTE) and answer is not None:
+            continue
+        key = note.partition(":")[0].lower()
+        if _META_NOTE.fullmatch(note) and key not in _RESERVED:
+            lines.append(note)
+        else:
+            lines.append("# " + note if note else "#")
+    if puzzle.name is not None:
+        lines.append(f"name: {puzzle.name}")
+    lines += [f"rows: {puzzle.rows}", f"columns: {puzzle.cols}"]
+    if mines is not None:
+        lines.append(f"mines: {mines}")
+    lines.append("")
+    if answer is not None:
+        lines += ["[real]", *answer, ""]
+    view = "\n".join(puzzle.grid_lines()).translate(str.maketrans({"?": "U", "*": "F", ".": "U"}))
+    lines += ["[view]", view, ""]
+    out.write("\n".join(lines))
+
+
+def _losses(puzzle: Puzzle, **options: Any) -> List[str]:
+    st = puzzle.stats
+    lost = []
+    if st["known_safe"]:
+        lost.append(f"{st['known_safe']} known safe cell(s) (written as U, unopened)")
+    if any(n.startswith(REAL_NOTE) for n in puzzle.notes) and _answer(puzzle) is None:
+        lost.append("the [real] layout in the notes (it does not fit the puzzle; written as comments)")
+    return lost
+
+
+def detect_ms_board(text: str) -> float:
+    """CERTAIN on the '# MINESWEEPER-BOARD' header; LIKELY for [view]/[real] sections with rows:/columns:."""
+    head = normalise_newlines(text[:20000]).lstrip("\n \t")
+    if re.match(r"#[ \t]*MINESWEEPER-BOARD\b", head):
+        return CERTAIN
+    if (re.search(r"(?m)^[ \t]*\[(view|real)\][ \t]*$", head)
+            and re.search(r"(?m)^[ \t]*columns[ \t]*:[ \t]*\d+[ \t]*$", head)):
+        return LIKELY
+    return NO
+
+
+register_format("ms-board", [".board"], "puzzle", reader=read_ms_board, writer=write_ms_board,
+                detect=detect_ms_board, losses=_losses, aliases=("ms-toollib", "metasweeper"),
+                description="ms-toollib / Metasweeper board (MINESWEEPER-BOARD v0.1): metadata, [real] layout "
+                            "(kept as the checked answer), [view] U/0-8/F/?/X/@/# (ascii or emoji)")
