@@ -59,7 +59,7 @@ def items(matrix: np.ndarray) -> np.ndarray:
     """The rows of an (n, w) byte (or word) matrix as n void items of w bytes each."""
     raw = np.ascontiguousarray(matrix)
     n = raw.shape[0]
-    width = raw.dtype.itemsize * int(np.prod(raw.shape[1:]))
+    width = _row_bytes(raw)
     if not width:
         return np.zeros(n, dtype="V1")   # a NUL byte: nothing once squeezed
     return raw.view(np.uint8).reshape(n, width).view(f"V{width}").ravel()
@@ -68,15 +68,28 @@ def items(matrix: np.ndarray) -> np.ndarray:
 def as_bytes(block: np.ndarray) -> np.ndarray:
     """(n, w) uint8 view of n items (or of an (n, w) byte matrix)."""
     block = np.ascontiguousarray(block)
-    width = block.dtype.itemsize * int(np.prod(block.shape[1:]))
-    return block.view(np.uint8).reshape(block.shape[0], width)
+    return block.view(np.uint8).reshape(block.shape[0], _row_bytes(block))
+
+
+def _row_bytes(block: np.ndarray) -> int:
+    width = block.dtype.itemsize
+    for d in block.shape[1:]:   # not np.prod: small boards call this thousands of times
+        width *= d
+    return width
 
 
 def texts(choices: Sequence[str]) -> np.ndarray:
-    """Constant texts as items (NUL-padded to the longest)."""
+    """Constant texts as items (NUL-padded to the longest); read-only, made once per process."""
+    return _texts(tuple(choices))
+
+
+@lru_cache(maxsize=256)
+def _texts(choices: Tuple[str, ...]) -> np.ndarray:
     raw = [c.encode("ascii") for c in choices]
     width = max([1] + [len(c) for c in raw])
-    return np.array([c.ljust(width, b"\0") for c in raw], dtype=f"V{width}")
+    table = np.array([c.ljust(width, b"\0") for c in raw], dtype=f"V{width}")
+    table.flags.writeable = False
+    return table
 
 
 def squeeze(block: np.ndarray) -> bytes:
@@ -106,7 +119,7 @@ def join(n: int, fields: Sequence[Any]) -> bytes:
     columns = []
     for f in fields:
         if isinstance(f, bytes):
-            columns.append(texts([f.decode("ascii")])[0])
+            columns.append(texts((f.decode("ascii"),))[0])
         elif isinstance(f, tuple):
             table, index = f
             columns.append(table.take(index))

@@ -10,6 +10,7 @@ glpsol --freemps, HiGHS and lp_solve -fmps accept it. Fixed MPS keeps every fiel
 """
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any, List, Optional, TextIO, Tuple
 
 import numpy as np
@@ -62,14 +63,17 @@ class _Style:
 _U8 = np.dtype("<u8")
 
 
+@lru_cache(maxsize=8)
 def _digit_table(top: int) -> Tuple[np.ndarray, np.ndarray]:
     """Every number 0..top (at most 10**5) as its digit bytes in the low bytes of a '<u8' integer (byte i at
-    bits 8i), and its number of digits."""
+    bits 8i), and its number of digits (both read-only: made once per board size)."""
     words = engine.as_bytes(engine.numbers(np.arange(top + 1)))   # right-aligned, NUL-padded
     text = np.zeros((top + 1, 8), dtype=np.uint8)
     text[:, 8 - words.shape[1]:] = words
     lengths = np.count_nonzero(text, axis=1).astype(np.uint64)
-    return text.view(_U8).ravel() >> ((np.uint64(8) - lengths) * np.uint64(8)), lengths
+    digits = text.view(_U8).ravel() >> ((np.uint64(8) - lengths) * np.uint64(8))
+    digits.flags.writeable = lengths.flags.writeable = False
+    return digits, lengths
 
 
 def _names_fit(r: np.ndarray, c: np.ndarray) -> bool:
