@@ -58,6 +58,7 @@ RENDERS = ("ascii", "emoji")
 _VIEW = {"U": "?", "?": "?", "F": "*", "X": "*", "@": "*", "*": "*", "#": ".", **{str(d): str(d) for d in range(9)}}
 _REAL = {"*": "*", **{str(d): str(d) for d in range(9)}}
 _EMOJI = {"\u2b1c": "U", "\U0001f6a9": "F", "\u2753": "?", "\U0001f4a5": "X", "\U0001f4a3": "@", "\u274c": "#"}
+_BOMB = "\U0001f4a3"
 _KEYCAP = "\u20e3"
 _VS16 = "\ufe0f"
 _RESERVED = ("rows", "columns", "mines", "name")
@@ -65,8 +66,9 @@ _META_NOTE = re.compile(r"[A-Za-z_][A-Za-z0-9_.-]*: \S.*")
 _RENDER = re.compile(r"#\s*Render\s*:\s*(\S*)\s*", re.IGNORECASE)
 
 
-def _symbols(text: str) -> Tuple[List[str], List[int]]:
-    """The board symbols of a row, ASCII or emoji render, and the 0-based column where each starts."""
+def _symbols(text: str, real: bool = False) -> Tuple[List[str], List[int]]:
+    """The board symbols of a row, ASCII or emoji render, and the 0-based column where each starts (the
+    bomb emoji is '@' in a view and '*' in a [real] layout, as Metasweeper's emoji export writes both)."""
     out: List[str] = []
     cols: List[int] = []
     i = 0
@@ -80,7 +82,7 @@ def _symbols(text: str) -> Tuple[List[str], List[int]]:
             while i < len(text) and text[i] in (_VS16, _KEYCAP):  # keycap digit: 1 U+FE0F U+20E3
                 i += 1
         elif ch in _EMOJI:
-            ch = _EMOJI[ch]
+            ch = "*" if real and ch == _BOMB else _EMOJI[ch]
             while i < len(text) and text[i] == _VS16:
                 i += 1
         out.append(ch)
@@ -99,7 +101,7 @@ class _Board:
         self.texts: List[str] = []
 
     def add(self, text: str, line: int, column: int) -> None:
-        symbols, cols = _symbols(text)
+        symbols, cols = _symbols(text, self.name == "real")
         self.rows.append(symbols)
         self.where.append((line, column, cols))
         self.texts.append(text)
@@ -218,7 +220,7 @@ def _int_meta(meta: Dict[str, Tuple[str, int, int]], key: str, fail: Any) -> Opt
 def _fits_as_row(s: str, board: _Board, boards: Dict[str, _Board], meta: Dict[str, Tuple[str, int, int]]) -> bool:
     """A '#' line inside a section that is a row of the standard's symbols, of the board's width (from the
     section's first row, else `columns:`, else the other section)."""
-    symbols, _ = _symbols(s)
+    symbols, _ = _symbols(s, board.name == "real")
     widths = [len(b.rows[0]) for b in (board, *boards.values()) if b.rows]
     if "columns" in meta and meta["columns"][0].isdigit():
         widths.append(int(meta["columns"][0]))
