@@ -8,7 +8,7 @@ import re
 import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, TextIO, Tuple, Union
+from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 from .errors import FormatError, LossyConversionError, LossyConversionWarning, MineconvError, PuzzleSyntaxError
 from .fileio import PathLike, STDIO, atomic_output, decode_bytes, read_bytes, source_name
@@ -209,6 +209,26 @@ def guess_format(path: PathLike, text: Optional[str] = None, *, kind: Optional[s
     raise _cannot_tell(source_name(path), text, data, kind, direction)
 
 
+def identify(path: PathLike, text: Optional[str] = None, data: Optional[bytes] = None
+             ) -> Tuple[Format, Optional[str]]:
+    """The puzzle notation of some content as read() picks it, and what read() would warn (None: nothing).
+
+    For callers that collect warnings themselves (batch puts them in its manifest): nothing is warned.
+    """
+    _load_all()
+    cands = candidates_for_path(path, kind="puzzle", direction="read") if str(path) != STDIO else []
+    if text is not None or data is not None:
+        ranked = rank_formats(text, data, prefer=cands)
+        if ranked:
+            if len(_close(ranked)) > 1:
+                reading = _detect_and_read(text, data, source_name(path), cands, {}, ranked, warn=False)
+                return reading.format, reading.note
+            return ranked[0][1], None
+    if len(cands) == 1:
+        return cands[0], None
+    raise _cannot_tell(source_name(path), text, data, "puzzle", "read")
+
+
 def rank_formats(text: Optional[str], data: Optional[bytes] = None, *, kind: Optional[str] = "puzzle",
                  direction: str = "read", prefer: Sequence[Format] = ()) -> List[Tuple[float, Format]]:
     """Formats whose detect() fits the content, best first: (confidence, format); ties go to `prefer`."""
@@ -401,6 +421,7 @@ class Reading:
     format: Format
     how: str                                   # 'named' (--from), 'content' (detected) or 'extension'
     others: Tuple[Tuple[Format, Any], ...] = ()  # notations that fit too and read a different puzzle
+    note: Optional[str] = None                 # the AmbiguousInputWarning's text, when one is due
 
 
 def read_option_names() -> Dict[str, List[Tuple[str, str]]]:
@@ -459,7 +480,8 @@ def _gist(puzzle: Any) -> str:
 
 
 def _detect_and_read(text: Optional[str], data: Optional[bytes], source: str, prefer: Sequence[Format],
-                     options: Dict[str, Any], ranked: Optional[List[Tuple[float, Format]]] = None) -> Reading:
+                     options: Dict[str, Any], ranked: Optional[List[Tuple[float, Format]]] = None,
+                     warn: bool = True) -> Reading:
     """Read content in the notation it fits best; when several fit about as well, weigh their readings.
 
     Every notation whose confidence is within one level of the best reads the content. A reading with no
@@ -497,13 +519,15 @@ def _detect_and_read(text: Optional[str], data: Optional[bytes], source: str, pr
     for g, other in read_ok[1:]:
         if not _same_puzzle(other, puzzle) and not any(_same_puzzle(other, o) for _, o in others):
             others.append((g, other))
+    note = None
     if others and (fmt not in prefer or any(g in prefer for g, _ in others)):
         # (a file whose extension names the notation chosen, .dots say, has already said what it is)
         alts = "; ".join(f"{g.name} reads it as a different puzzle ({_gist(q)}): --from {g.name} selects that "
                          "reading" for g, q in others)
-        warnings.warn(AmbiguousInputWarning(f"{source}: read as {fmt.name} ({_gist(puzzle)}); the content "
-                                            f"fits other notations too: {alts}"), stacklevel=3)
-    return Reading(puzzle, fmt, "content", tuple(others))
+        note = f"read as {fmt.name} ({_gist(puzzle)}); the content fits other notations too: {alts}"
+        if warn:
+            warnings.warn(AmbiguousInputWarning(f"{source}: {note}"), stacklevel=3)
+    return Reading(puzzle, fmt, "content", tuple(others), note)
 
 
 def read_reading(path: PathLike, fmt: Optional[str] = None, **options: Any) -> Reading:

@@ -197,3 +197,18 @@ def test_info_and_convert_verbose_name_the_notation(tmp_path, capsys):
                                    "content)\nmineconv: wrote <stdout> as dat\n")
     status, _, err = run_cli(capsys, "convert", SAMPLES / "seed-3x3.txt", "-o", "-", "--to", "dat")
     assert status == 0 and err == ""
+
+
+def test_batch_detects_like_read_and_records_the_ambiguity(tmp_path, capsys):
+    src = tmp_path / "in"
+    src.mkdir()
+    (src / "minesweeper_1.txt").write_bytes((SAMPLES / "gecode-1.hakank.txt").read_bytes())
+    (src / "bare.txt").write_text(GECODE0)
+    manifest = tmp_path / "m.jsonl"
+    status, _, err = run_cli(capsys, "batch", src, "-o", tmp_path / "out", "-t", "json", "--manifest", manifest)
+    assert status == 0, err
+    assert read(tmp_path / "out" / "bare.json") == GECODE0_PUZZLE
+    assert read(tmp_path / "out" / "minesweeper_1.json").cells == read(SAMPLES / "gecode-1.hakank.txt").cells
+    records = {json.loads(line)["input"].rsplit("/", 1)[-1]: json.loads(line) for line in manifest.open()}
+    assert "--from native" in records["bare.txt"]["warnings"][0] and "warnings" not in records["minesweeper_1.txt"]
+    assert "mineconv: warning: " in err and "bare.txt" in err

@@ -12,7 +12,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 from ..errors import LossyConversionError, MineconvError
 from ..fileio import atomic_output, read_input
 from ..model.system import build_system
-from ..registry import Format, candidates_for_path, get_format, guess_format, losses
+from ..registry import Format, get_format, identify, losses
 from .inputs import CONVERTED, FAILED, SKIPPED, Item, Settings, _inside, output_extension
 
 #: longest piece of an offending line shown in a report (a huge one-line file must not flood the log)
@@ -94,18 +94,16 @@ class _Worker:
         self.exts = {name: output_extension(get_format(name)) for name in settings.formats}
         # writers that take a prebuilt linear system (system=): one build_system per input serves them all
         self.takes_system = {name: _takes_system(get_format(name).writer) for name in settings.formats}
-        self.by_extension: Dict[Tuple[bool, str], List[Format]] = {}
         self.read_options: Dict[str, Tuple[Dict[str, Any], Tuple[str, ...]]] = {}
 
-    def _guess(self, path: str, text: str) -> Format:
-        """guess_format(path, text), with the formats an extension names looked up once per extension."""
-        name = os.path.basename(path)
-        # the key determines pathlib's suffixes, which is all guess_format reads from the name
-        key = (name.endswith("."), name.lstrip(".").partition(".")[2].lower())
-        cands = self.by_extension.get(key)
-        if cands is None:
-            cands = self.by_extension[key] = candidates_for_path(path, kind="puzzle", direction="read")
-        return cands[0] if len(cands) == 1 else guess_format(path, text)
+    def _guess(self, path: str, text: str) -> Tuple[Format, Optional[str]]:
+        """The input's notation as read() picks it (by content, an extension only breaking ties), and the
+        warning read() would give when another notation reads the content as a different puzzle.
+
+        (Taking the extension's only notation unseen read hakank's minesweeper_*.txt files as native text,
+        and a bare grid of '.' and digits as a board of known safe cells, without a word.)
+        """
+        return identify(path, text)
 
     def _read_options(self, fmt: Format) -> Tuple[Dict[str, Any], Tuple[str, ...]]:
         """(the reader options this notation takes, the names of the given ones it does not take)."""
@@ -157,7 +155,7 @@ class _Worker:
                                 "sha256": _file_digest(out) if s.hash_outputs else None, "kept": True})
             if todo:
                 text, src = read_input(item.path)
-                fmt = get_format(s.from_, direction="read", kind="puzzle") if s.from_ \
+                fmt, note = (get_format(s.from_, direction="read", kind="puzzle"), None) if s.from_ \
                     else self._guess(item.path, text)
                 read_options, ignored = self._read_options(fmt)
                 try:
@@ -165,8 +163,8 @@ class _Worker:
                 except MineconvError as exc:
                     raise exc.located(src)
                 # the same warning registry.read gives when one file is converted
-                warnings: List[str] = [f"option {key!r} has no effect on the {fmt.name} notation"
-                                       for key in ignored]
+                warnings: List[str] = [note] if note else []
+                warnings += [f"option {key!r} has no effect on the {fmt.name} notation" for key in ignored]
                 writers = []
                 for name, out in todo:
                     f = get_format(name)
