@@ -8,7 +8,7 @@ The board is Chlond's setting: a random mine placement (fixed seed) with every s
 and the total mine count given. Each measurement runs in a fresh Python process, so "wall" is what a user
 waits for `mineconv convert` (interpreter start-up and imports included) and "peak MB" is that process's
 own maximum resident size. Every format is written twice and the two outputs must be byte-identical.
-Baselines, also in fresh processes: PuLP building the same model (mineconv.encode.cnf.to_pulp) then
+Baselines, also in fresh processes: PuLP building the same model (mineconv.encode.to_pulp) then
 `writeLP` / `writeMPS`, and glpsol translating the MathProg model (`glpsol --check -m FILE.mod --wlp`).
 Targets: each format at least 20x faster than PuLP build + write, peak memory under 300 MB.
 """
