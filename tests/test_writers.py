@@ -249,3 +249,29 @@ def test_a_text_stream_s_newline_applies_to_every_line(fmt: str, tmp_path: Path)
     with open(tmp_path / "b.out", "wb") as raw:   # a binary stream gets the bytes as written
         registry.dump(puzzle, raw, fmt)
     assert (tmp_path / "b.out").read_bytes() == want.encode("utf-8")
+
+
+def test_every_text_writer_follows_the_stream_s_newline(tmp_path: Path) -> None:
+    # the notation writers too (and any added later): one line-end convention per file, whatever the stream
+    import io
+    import warnings
+
+    from mineconv.errors import MineconvError
+
+    puzzle = Puzzle.from_rows(["1??*", "12?.", "01??"], mines=4, name="crlf")
+    checked = []
+    for f in registry.formats():
+        if f.writer is None or f.binary:
+            continue
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            try:
+                want = registry.dumps(puzzle, f.name)
+            except MineconvError:
+                continue   # a notation that cannot hold this puzzle at all
+            stream = io.TextIOWrapper(io.BytesIO(), encoding="utf-8", newline="\r\n")
+            registry.dump(puzzle, stream, f.name)
+        stream.flush()
+        assert stream.buffer.getvalue() == want.replace("\n", "\r\n").encode("utf-8"), f.name
+        checked.append(f.name)
+    assert set(MODEL_FORMATS) <= set(checked) and len(checked) > len(MODEL_FORMATS)
