@@ -144,3 +144,9 @@ def test_emoji_real_layout_uses_the_bomb_for_its_mines():
             f"\n[view]\n{one}{bomb}\u2b1c\n{one}{one}{one}\n")
     p = parse(text, "ms-board")
     assert p.grid_lines() == ["1*?", "111"] and real_layout(p) == ["1*1", "111"]
+
+
+def test_a_full_reveal_keeps_no_real_notes_and_round_trips():
+    p = parse(HEAD + "mines: 2\n[real]\n1*21\n112*\n0011\n", "ms-board")
+    assert p.notes == () and real_layout(p) == ["1*21", "112*", "0011"]
+    assert parse(dumps(p, "ms-board"), "ms-board") == p and "[real]\n1*21" in dumps(p, "ms-board")

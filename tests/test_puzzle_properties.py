@@ -33,6 +33,9 @@ SEEDS = {
     "leetcode": SAMPLES / "leetcode-529.leetcode",
     "kata": SAMPLES / "codewars-6x6.kata",
     "ascii-grid": SAMPLES / "dusautoy-6x6.grid",
+    "ms-board": SAMPLES / "dusautoy-6x6.board",
+    "tatham-mines": SAMPLES / "tatham-9x9n10.txt",
+    "mbf": SAMPLES / "tatham-9x9n10.mbf",  # binary, but its bytes are ASCII: read_text works
 }
 
 

@@ -32,6 +32,7 @@ PUZZLES = {
     "random-7x11": placed_board(1, 7, 11),
     "random-12x5-marked": placed_board(2, 12, 5, marks=True, mines=13),
     "random-40x40-marked": placed_board(3, 40, 40, marks=True, mines=300, name="r40"),
+    "full-reveal": Puzzle.from_rows(["?21", "12?"], mines=2),  # all a layout notation (mbf) can hold
 }
 
 
@@ -89,6 +90,8 @@ def test_counts_survive_every_notation_even_when_lossy():
     shown = p.codes() <= 8
     shown &= p.codes() >= 0
     for fmt in NOTATIONS:
+        if fmt == "mbf":  # a mine layout: refuses a puzzle that does not pin every mine (test_notation_mbf)
+            continue
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", LossyConversionWarning)
             back = parse(dumps(p, fmt), fmt)

@@ -25,9 +25,10 @@ Render line, blank, metadata, blank, then each section followed by a blank line.
 Reading: the view is the puzzle: U and ? unknown, digits counts, F X @ * known mines, # (a flag shown
 wrong after the game) known safe. The [real] layout is the puzzle's known answer: it is checked (its
 counts must fit its mines, its mines must match `mines:`, and the view must agree with it: a count
-equal to the real one, flags and shown mines on real mines, # on a safe cell), and kept in the notes as
-one '[real] ROW' note per row (real_layout() returns it). A file with only [real] reads as the
-full-reveal puzzle of that layout. `name:` is the puzzle name; other metadata (author, comment,
+equal to the real one, flags and shown mines on real mines, # on a safe cell), and real_layout()
+returns it: it is kept in the notes as one '[real] ROW' note per row, unless the view already pins every
+mine down (a full reveal with its total), so that a written board reads back as the same puzzle. A file
+with only [real] reads as the full-reveal puzzle of that layout. `name:` is the puzzle name; other metadata (author, comment,
 game_mode, ...) and '#' comments are notes. Declared rows/columns must match the boards. A '#' line
 inside a section that reads as a row of the right width is a row (the standard's '#' cell would
 otherwise make a view row starting with '#' a comment).
@@ -194,18 +195,31 @@ def read_ms_board(text: str, source: str = "<string>") -> Puzzle:
         mines = int(layout.sum())
         if view_rows is not None:
             _check_view(view, view_rows, real_rows, fail)
-        notes.extend(REAL_NOTE + "".join(row) for row in real_rows)
         cells = view_rows if view_rows is not None else [
             "".join("?" if ch == "*" else ch for ch in row) for row in real_rows]
     else:
         cells = view_rows  # type: ignore[assignment]
     try:
-        return Puzzle.from_rows(["".join(row) for row in cells], mines=mines, name=name, notes=notes)
+        puzzle = Puzzle.from_rows(["".join(row) for row in cells], mines=mines, name=name, notes=notes)
     except PuzzleError as exc:
         board = view if view is not None else real
         r, c = exc.cell if exc.cell is not None else (0, 0)
         line, column = board.at(r, c)  # type: ignore[union-attr]
         raise fail(exc.message, line, column) from None
+    if real_rows is not None and _pinned(puzzle) != real_rows:
+        # the answer goes into the notes only when the view does not already pin it down (a full reveal
+        # with its total does), so that writing and reading back gives the same puzzle
+        puzzle = puzzle.replace(notes=tuple(notes) + tuple(REAL_NOTE + row for row in real_rows))
+    return puzzle
+
+
+def _pinned(puzzle: Puzzle) -> Optional[List[str]]:
+    """The layout rows ('*' mine, 0-8) when the puzzle pins every mine down, else None."""
+    layout = known_layout(puzzle)
+    if layout is None:
+        return None
+    counts = neighbour_count(layout)
+    return ["".join("*" if m else str(n) for m, n in zip(mrow, nrow)) for mrow, nrow in zip(layout, counts)]
 
 
 def _int_meta(meta: Dict[str, Tuple[str, int, int]], key: str, fail: Any) -> Optional[int]:
@@ -294,17 +308,22 @@ def _check_view(view: _Board, view_rows: List[str], real_rows: List[str], fail: 
             raise fail(f"the view disagrees with the real layout: row {r}, col {c} {problem}", line, col)
 
 
-def real_layout(puzzle: Puzzle) -> Optional[List[str]]:
-    """The [real] rows kept in the notes by the reader ('*' mine, 0-8), when they fit the puzzle's size."""
+def _noted(puzzle: Puzzle) -> Optional[List[str]]:
     rows = [n[len(REAL_NOTE):] for n in puzzle.notes if n.startswith(REAL_NOTE)]
     if len(rows) != puzzle.rows or any(len(r) != puzzle.cols or set(r) - set("*012345678") for r in rows):
         return None
     return rows
 
 
+def real_layout(puzzle: Puzzle) -> Optional[List[str]]:
+    """The puzzle's known answer as [real] rows ('*' mine, 0-8): from its '[real] ROW' notes, else the
+    layout the puzzle itself pins down (a full reveal with its total), else None."""
+    return _noted(puzzle) or _pinned(puzzle)
+
+
 def _answer(puzzle: Puzzle) -> Optional[List[str]]:
     """The real layout to write: from the notes when it agrees with the puzzle, else a pinned-down layout."""
-    rows = real_layout(puzzle)
+    rows = _noted(puzzle)
     if rows is not None:
         layout = np.array([[ch == "*" for ch in row] for row in rows], dtype=bool)
         codes = puzzle.codes()
@@ -317,11 +336,7 @@ def _answer(puzzle: Puzzle) -> Optional[List[str]]:
                   and (puzzle.mines is None or puzzle.mines == int(layout.sum())))
         if agrees:
             return rows
-    layout = known_layout(puzzle)
-    if layout is None:
-        return None
-    counts = neighbour_count(layout)
-    return ["".join("*" if m else str(n) for m, n in zip(mrow, nrow)) for mrow, nrow in zip(layout, counts)]
+    return _pinned(puzzle)
 
 
 def write_ms_board(puzzle: Puzzle, out: TextIO, **options: Any) -> None:
