@@ -21,6 +21,24 @@ GENERATED = [("9x9:5,8,m0047ccb54f1ad247c4788", 10), ("9x9:4,1,mdb8399dba1ff380e
              ("5x4:4,1,m093a5", 3), ("7x3:6,1,m3131f0", 5)]
 
 
+# published in bug reports, as they come: a game ID (medmunds/puzzles issue 1) and a web-game address
+# (chrisboyle/sgtpuzzles issue 669, the "9x9, 35 mines" preset)
+PUBLISHED = [
+    ("49x22:9,12,m5141a7b0615643db1b461184eb1f52ef59a7de6edaea3c5cec7d4f84b8e694d1f4969d86c6b84570d106192ce297d73"
+     "357451b54e18c4ab254eb79a4ba876ebdf50f4e00a91f90587b22038679ca036af88871ace4351c3e0472db9bc6421098a6343c1560"
+     "e5e0e2df9a06cf070f21ee81d37791a65a89681d88a27fc97d0ef97c8dd5589b2c24", (22, 49), 220),
+    ("https://www.chiark.greenend.org.uk/~sgtatham/puzzles/js/mines.html#9x9:4,4,m00b7d48a3e0231c419200", (9, 9), 35),
+]
+
+
+@pytest.mark.parametrize("text, shape, mines", PUBLISHED)
+def test_published_ids_read_as_they_come(text, shape, mines):
+    p = parse(text + "\n", source="issue.txt")  # detected by content
+    assert (p.rows, p.cols, p.mines) == (*shape, mines)
+    start = parse(text, "tatham-mines", reveal_from="start")
+    assert start.stats["revealed"] > 1  # the first square is a zero that opens a region
+
+
 def test_obfuscation_matches_tathams_test_vectors():
     # mines.c TEST_OBFUSCATION: 1234567 -> 07FA650, and fifty zero bytes
     assert obfuscate_bitmap(bytes.fromhex("12345670"), 28, decode=False).hex() == "07fa6500"
@@ -98,6 +116,7 @@ def test_reveal_from_a_mine_is_refused():
 
 @pytest.mark.parametrize("text, score", [
     ("9x9:4,1,mdb8399dba1ff380ebaa18\n", CERTAIN), ("# c\n3x3:u800", CERTAIN), ("3x3:u10", LIKELY),
+    ("https://example.org/js/mines.html#3x3:u800\n", CERTAIN),
     ("9x9\n???", NO), ("30x16x99\nHHH", NO), ("", NO),
 ])
 def test_detect(text, score):

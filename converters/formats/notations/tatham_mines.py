@@ -2,6 +2,7 @@
 
     9x9:4,1,mdb8399dba1ff380ebaa18        what `mines --generate` prints, and the game's "Game ID" dialog
     16x16n40:2,3,u...                     PARAMS ':' [X ',' Y ','] ('m' | 'u') HEX
+    https://.../js/mines.html#9x9:4,4,m00b7d48a3e0231c419200     the web version's address (as pasted)
 
 PARAMS is WIDTHxHEIGHT, optionally n<mines> and 'a' (mines.c decode_params); X,Y is the square the game
 opens first (column, row, 0-based). HEX is the mine bitmap, one bit per cell in row-major order, the
@@ -36,6 +37,13 @@ _PARAMS = re.compile(r"(\d+)(?:x(\d+))?(?:n(\d+))?(.*)")
 _DESC = re.compile(r"(?:(\d+),(\d+),)?([mu]?)(.*)")
 _SEED_ID = re.compile(r"\s*\d+(?:x\d+)?[^:#\s]*#\S*\s*")
 _DETECT = re.compile(r"\s*\d+x\d+[^:\s#]*:(?:\d+,\d+,)?[mu]?([0-9a-fA-F]+)\s*")
+# the web version's address carries the ID after '#': .../puzzles/js/mines.html#9x9:4,4,m00b7...
+_URL = re.compile(r"[ \t]*https?://[^\s#]*#(?=\d)")
+
+
+def _unwrap_urls(lines: List[str]) -> List[str]:
+    """Game IDs pasted as the web game's address: the address up to '#' is blanked (columns stay put)."""
+    return [(" " * m.end() + line[m.end():]) if (m := _URL.match(line)) else line for line in lines]
 
 
 def _mask_stream(seed: bytes, length: int) -> bytes:
@@ -69,7 +77,8 @@ def read_tatham(text: str, source: str = "<string>", reveal_from: Optional[str] 
     text = normalise_newlines(text)
     body = text if text.endswith("\n") else text + "\n"
     lines = body.split("\n")
-    for i, line in enumerate(lines):
+    body = "\n".join(_unwrap_urls(lines))
+    for i, line in enumerate(body.split("\n")):
         if _SEED_ID.fullmatch(line):
             raise PuzzleSyntaxError("this is a random-seed ID ('PARAMS#SEED'), not a mine layout: mineconv cannot "
                                     "run Tatham's generator; start the game and copy its 'Game ID' (PARAMS:DESC)",
@@ -142,7 +151,7 @@ def read_tatham(text: str, source: str = "<string>", reveal_from: Optional[str] 
 
 def detect_tatham(text: str) -> float:
     """CERTAIN for a line WxH...:[X,Y,][m|u]HEX whose hex length fits the size; LIKELY when only the shape fits."""
-    for line in normalise_newlines(text[:20000]).split("\n"):
+    for line in _unwrap_urls(normalise_newlines(text[:20000]).split("\n")):
         if not line.strip() or line.lstrip().startswith("#"):
             continue
         m = _DETECT.fullmatch(line)
