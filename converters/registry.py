@@ -487,8 +487,8 @@ def _detect_and_read(text: Optional[str], data: Optional[bytes], source: str, pr
     Every notation whose confidence is within one level of the best reads the content. A reading with no
     unknown cell (a puzzle with nothing to solve, or an infeasible one) loses to one with unknown cells;
     then confidence and the file extension decide. Readings that differ from the chosen one are named in an
-    AmbiguousInputWarning with the --from that selects them, unless the file's extension names the notation
-    chosen (and none of the others): the choice is never silent.
+    AmbiguousInputWarning with the --from that selects them (unless the file's extension names the notation
+    chosen and the others have nothing to solve): the choice is never silent.
     """
     if ranked is None:
         ranked = rank_formats(text, data, prefer=prefer)
@@ -520,8 +520,9 @@ def _detect_and_read(text: Optional[str], data: Optional[bytes], source: str, pr
         if not _same_puzzle(other, puzzle) and not any(_same_puzzle(other, o) for _, o in others):
             others.append((g, other))
     note = None
-    if others and (fmt not in prefer or any(g in prefer for g, _ in others)):
-        # (a file whose extension names the notation chosen, .dots say, has already said what it is)
+    if others and not (fmt in prefer and all(_nothing_to_solve(q) for _, q in others)):
+        # (no news when the file's extension names the notation chosen, .dots say, and every other reading
+        # has nothing to solve; '.txt' alone is no proof of native text: hakank's dot files end in .txt)
         alts = "; ".join(f"{g.name} reads it as a different puzzle ({_gist(q)}): --from {g.name} selects that "
                          "reading" for g, q in others)
         note = f"read as {fmt.name} ({_gist(puzzle)}); the content fits other notations too: {alts}"

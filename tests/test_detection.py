@@ -212,3 +212,14 @@ def test_batch_detects_like_read_and_records_the_ambiguity(tmp_path, capsys):
     records = {json.loads(line)["input"].rsplit("/", 1)[-1]: json.loads(line) for line in manifest.open()}
     assert "--from native" in records["bare.txt"]["warnings"][0] and "warnings" not in records["minesweeper_1.txt"]
     assert "mineconv: warning: " in err and "bare.txt" in err
+
+
+def test_a_native_extension_does_not_silence_a_reading_with_something_to_solve(notation, tmp_path):
+    # a notation where '1' means unknown reads this grid as a puzzle too: native wins on its own
+    # extension (same level, .txt), but the other reading is named all the same
+    notation("test-one-unknown", lambda text: LIKELY if "?" in text else NO,
+             lambda text, source: Puzzle.from_rows([r.replace("1", "?") for r in text.split()]))
+    path = tmp_path / "p.txt"
+    path.write_text("1??\n12?\n")
+    with pytest.warns(AmbiguousInputWarning, match="--from test-one-unknown"):
+        assert read_reading(path).format.name == "native"
