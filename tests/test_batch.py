@@ -378,17 +378,44 @@ def test_unknown_reader_option_is_a_bad_request(tmp_path, coded_notation):
 # --- interrupts ----------------------------------------------------------------------------------------
 def _start_batch(src: Path, out: Path, *extra: str, jobs: int = 2) -> subprocess.Popen:
     env = dict(os.environ, PYTHONPATH=str(ROOT))
+    # a session of its own: a signal can go to the whole job, as Ctrl-C at a terminal sends it, and no
+    # process of the run can outlive the test unnoticed
     return subprocess.Popen([sys.executable, "-m", "mineconv", "batch", str(src), "-o", str(out), "-t",
                              ",".join(FAST_FORMATS), "-j", str(jobs), *extra], cwd=ROOT, env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+
+
+def _whole_outputs(out: Path) -> int:
+    # hidden names are temp files still being written
+    return sum(1 for p in out.iterdir() if not p.name.startswith(".")) if out.is_dir() else 0
 
 
 def _wait_for_outputs(out: Path, proc: subprocess.Popen, at_least: int) -> None:
-    deadline = time.monotonic() + 60
+    deadline = time.monotonic() + 120
     while time.monotonic() < deadline and proc.poll() is None:
-        if out.is_dir() and sum(1 for _ in out.iterdir()) >= at_least:
+        if _whole_outputs(out) >= at_least:
             return
         time.sleep(0.005)
+
+
+def _job_processes(session: int) -> list:
+    """Processes of a session that are still running (zombies excluded: they can write nothing)."""
+    alive = []
+    for stat_file in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat_file.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[3]) == session and fields[0] != "Z":  # fields: state, ppid, pgrp, session, ...
+            alive.append(int(stat_file.parent.name))
+    return alive
+
+
+def _wait_for_job_end(session: int, timeout: float = 30) -> list:
+    deadline = time.monotonic() + timeout
+    while _job_processes(session) and time.monotonic() < deadline:
+        time.sleep(0.01)
+    return _job_processes(session)
 
 
 def _check_outputs_whole(out: Path, expected: dict) -> int:
@@ -401,7 +428,10 @@ def _check_outputs_whole(out: Path, expected: dict) -> int:
     return n
 
 
-N_BIG = 200
+# Enough work that an uninterrupted run lasts seconds here (about 1.8 s at -j 2 on an idle machine), while
+# the signal goes out once SIGNAL_AFTER of its N_BIG * 3 outputs are whole: the run cannot end first.
+N_BIG = 800
+SIGNAL_AFTER = 30
 
 
 @pytest.fixture(scope="module")
@@ -423,23 +453,87 @@ def test_interrupted_batch_leaves_no_truncated_file_and_resumes(tmp_path, big_in
     big_inputs, expected = big_inputs
     out = tmp_path / "out"
     proc = _start_batch(big_inputs, out, "-q", jobs=jobs)
-    _wait_for_outputs(out, proc, 20)
-    assert proc.poll() is None, "the run ended before it could be interrupted: " + proc.communicate()[1]
-    proc.send_signal(sig)
-    _, err = proc.communicate(timeout=60)
+    try:
+        _wait_for_outputs(out, proc, SIGNAL_AFTER)
+        assert proc.poll() is None, "the run ended before it could be interrupted: " + proc.communicate()[1]
+        # Ctrl-C reaches every process of the job, `kill PID` only the main one; SIGKILL goes to the whole
+        # job, so nothing is still writing while the outputs are checked
+        if sig == signal.SIGTERM:
+            proc.send_signal(sig)
+        else:
+            os.killpg(proc.pid, sig)
+        _, err = proc.communicate(timeout=60)
+        left = _wait_for_job_end(proc.pid)
+        assert not left, f"processes of the run still alive after it ended: {left}"
+    finally:
+        if proc.poll() is None or _job_processes(proc.pid):
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.communicate()
     assert proc.returncode == (-signal.SIGKILL if sig == signal.SIGKILL else 128 + sig), err
     if sig != signal.SIGKILL:
         assert "Traceback" not in err
         assert "interrupted after " in err and f" of {N_BIG} inputs" in err
         assert _no_temp_files(out), sorted(p.name for p in out.iterdir() if p.name.startswith("."))
     done = _check_outputs_whole(out if sig != signal.SIGKILL else _drop_temps(out), expected)
-    assert 0 < done < N_BIG * len(FAST_FORMATS)
+    assert SIGNAL_AFTER <= done < N_BIG * len(FAST_FORMATS)
     proc = _start_batch(big_inputs, out, "-q", "--skip-existing")
-    _, err = proc.communicate(timeout=120)
+    _, err = proc.communicate(timeout=300)
     assert proc.returncode == 0, err
     assert _check_outputs_whole(out, expected) == N_BIG * len(FAST_FORMATS)
     skipped = int(err.split(" skipped")[0].rsplit(" ", 1)[1])
     assert skipped >= done // len(FAST_FORMATS) - 2  # inputs with every output already whole were kept
+
+
+class _Finalized:
+    """Runs a function from __del__, where Python drops any exception it raises (as for a collected stream)."""
+
+    def __init__(self, fn) -> None:
+        self.fn = fn
+
+    def __del__(self) -> None:
+        self.fn()
+
+
+@pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
+def test_a_stop_lost_in_a_finalizer_still_ends_the_pool_worker(tmp_path, monkeypatch):
+    from mineconv.batch import Item, Settings, worker as worker_mod
+
+    converted = []
+
+    def convert(self, item):
+        converted.append(item.index)
+        # the SIGTERM handler ran while a dropped stream was being finalized: its SystemExit is lost
+        _Finalized(lambda: worker_mod._exit_on_signal(signal.SIGTERM, None))
+        return {"input": item.path, "status": "converted", "outputs": [], "error": None}
+
+    monkeypatch.setattr(worker_mod._Worker, "convert", convert)
+    monkeypatch.setattr(worker_mod, "_WORKER", worker_mod._Worker(Settings(str(tmp_path), ("native",))))
+    monkeypatch.setattr(worker_mod, "_STOPPED_BY", None)
+    with pytest.raises(SystemExit) as stop:
+        worker_mod.pool_chunk([Item(0, "a.txt", "a"), Item(1, "b.txt", "b"), Item(2, "c.txt", "c")])
+    assert stop.value.code == 128 + signal.SIGTERM
+    assert converted == [0]  # the worker ends at the next item, not after its chunk (or never)
+
+
+@pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
+def test_a_stop_lost_in_a_finalizer_still_ends_the_run(tmp_path, monkeypatch):
+    from mineconv.batch import worker as worker_mod
+
+    _boards(tmp_path / "in", 16)
+    convert = worker_mod._Worker.convert
+
+    def convert_and_lose_a_stop(self, item):
+        if item.index == 0:  # SIGTERM arrives while a dropped stream is being finalized (-j 1: in this process)
+            handler = signal.getsignal(signal.SIGTERM)
+            _Finalized(lambda: handler(signal.SIGTERM, None))
+        return convert(self, item)
+
+    monkeypatch.setattr(worker_mod._Worker, "convert", convert_and_lose_a_stop)
+    before = signal.getsignal(signal.SIGTERM), signal.getsignal(signal.SIGINT)
+    result = run_batch([str(tmp_path / "in")], str(tmp_path / "out"), ["native"], jobs=1)
+    assert result.interrupted and result.signal == signal.SIGTERM
+    assert 0 < len(result.records) < 16  # stopped after the first chunk, not at the end of the run
+    assert (signal.getsignal(signal.SIGTERM), signal.getsignal(signal.SIGINT)) == before
 
 
 def _drop_temps(out: Path) -> Path:

@@ -5,6 +5,7 @@ import json
 import os
 import signal
 import sys
+import threading
 import time
 from dataclasses import dataclass
 from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Tuple
@@ -176,7 +177,7 @@ def run_batch(inputs: Sequence[str], outdir: str, formats_: Sequence[str], *, jo
     results: Dict[int, Dict[str, Any]] = {}
     chunks = chunked(items, jobs)
     interrupted: Optional[int] = None
-    restore = _catch_sigterm()
+    stops = _Stops()
     try:
         stream = _dask_results(chunks, settings, client, own_client) if executor == "dask" \
             else _local_results(chunks, settings, jobs)
@@ -185,12 +186,13 @@ def run_batch(inputs: Sequence[str], outdir: str, formats_: Sequence[str], *, jo
                 results[index] = rec
                 if on_record:
                     on_record(rec)
+            stops.check()
     except KeyboardInterrupt:
         interrupted = signal.SIGINT
     except _Interrupted as exc:
         interrupted = exc.signum
     finally:
-        restore()
+        stops.restore()
     records = early + [results[i] for i in sorted(results)]
     result = BatchResult(records, time.perf_counter() - t0, interrupted is not None, interrupted,
                          len(items) + len(early))
@@ -199,17 +201,37 @@ def run_batch(inputs: Sequence[str], outdir: str, formats_: Sequence[str], *, jo
     return result
 
 
-def _catch_sigterm() -> Callable[[], None]:
-    """Turn SIGTERM into an exception in the main thread (so a kill stops the run cleanly)."""
-    import threading
-    if threading.current_thread() is not threading.main_thread():
-        return lambda: None
+class _Stops:
+    """SIGTERM (and Ctrl-C, unless ignored) in the main thread: raised at once, and remembered.
 
-    def handler(signum: int, frame: Any) -> None:
+    Python drops an exception raised inside a finalizer (a handler that runs during some __del__), so a
+    stop could be lost and the run go on to the end; check() raises it again after each chunk.
+    """
+
+    def __init__(self) -> None:
+        self.signum: Optional[int] = None
+        self.old: Dict[int, Any] = {}
+        if threading.current_thread() is not threading.main_thread():
+            return
+        self.old[signal.SIGTERM] = signal.signal(signal.SIGTERM, self._handler)
+        if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+            self.old[signal.SIGINT] = signal.signal(signal.SIGINT, self._handler)
+
+    def _handler(self, signum: int, frame: Any) -> None:
+        self.signum = signum
+        if signum == signal.SIGINT:
+            raise KeyboardInterrupt
         raise _Interrupted(signum)
 
-    old = signal.signal(signal.SIGTERM, handler)
-    return lambda: signal.signal(signal.SIGTERM, old)
+    def check(self) -> None:
+        """Raise the stop that arrived, if one did (whether or not its first exception got through)."""
+        if self.signum is not None:
+            raise _Interrupted(self.signum)
+
+    def restore(self) -> None:
+        """Put the previous handlers back."""
+        for signum, old in self.old.items():
+            signal.signal(signum, old)
 
 
 def write_manifest(path: str, records: Sequence[Dict[str, Any]]) -> None:

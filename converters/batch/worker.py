@@ -224,7 +224,13 @@ def init_worker(settings: Settings) -> None:
     signal.signal(signal.SIGTERM, _exit_on_signal)
 
 
+#: the stop signal this pool worker received, once it has received one
+_STOPPED_BY: Optional[int] = None
+
+
 def _exit_on_signal(signum: int, frame: Any) -> None:
+    global _STOPPED_BY
+    _STOPPED_BY = signum
     # raising here unwinds atomic_output, which removes its temp file
     raise SystemExit(128 + signum)
 
@@ -232,7 +238,15 @@ def _exit_on_signal(signum: int, frame: Any) -> None:
 def pool_chunk(chunk: List[Item]) -> List[Tuple[int, Dict[str, Any]]]:
     """Convert a chunk in a pool worker set up by init_worker."""
     assert _WORKER is not None
-    return [(item.index, _WORKER.convert(item)) for item in chunk]
+    done = []
+    for item in chunk:
+        done.append((item.index, _WORKER.convert(item)))
+        # A handler that runs inside a finalizer (IOBase.__del__ flushing a dropped stream) has its SystemExit
+        # discarded silently: such a worker used to live on and wait for work forever, and with it the
+        # parent's Pool.terminate(). The stop is remembered, so the worker ends here instead.
+        if _STOPPED_BY is not None:
+            raise SystemExit(128 + _STOPPED_BY)
+    return done
 
 
 def convert_chunk(chunk: List[Item], settings: Settings) -> List[Tuple[int, Dict[str, Any]]]:
