@@ -27,6 +27,9 @@ def format_error(exc: BaseException, path: str) -> str:
         return f"{path}: cannot write the output{where}: {exc.strerror or exc}"
     if not isinstance(exc, MineconvError):
         return f"{path}: internal error while converting ({type(exc).__name__}: {exc})"
+    if exc.source not in (None, path) and exc.line is None:
+        # atomic_output's refusals name the output: the report still starts with the input it came from
+        return f"{path}: cannot write the output {exc.source}: {exc.message}"
     if exc.source is None:
         exc.source = path
     text = exc.line_text
