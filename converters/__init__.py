@@ -22,13 +22,8 @@ from .registry import dump, dumps, get_format, parse, read, register_format, wri
 from .registry import formats as list_formats
 from .encode import to_cnf, to_pulp
 from .analysis import Analysis, analyze
-from .solve import Answer, Decoded, decode, enumerate_solutions, read_answer
-# The functions `solve` and `render` share their names with the subpackage mineconv.solve and the module
-# mineconv.render. Both are imported above (so a later import cannot rebind the names to the modules), and
-# the functions are bound last: `mineconv.solve(...)` solves; `from mineconv.solve import solvers` and
-# `from mineconv.render import render_svg` still reach the modules through sys.modules.
-from .render import render_svg as _render_svg
-from .solve import solve
+from .solvers import Answer, Decoded, decode, enumerate_solutions, read_answer, solve
+from .picture import render_svg as _render_svg
 
 
 def render(puzzle: Puzzle, analysis: Union[Analysis, bool, None] = None, **options: Any) -> str:

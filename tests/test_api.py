@@ -62,14 +62,24 @@ def test_read_and_parse_return_a_puzzle():
     assert mineconv.parse("1??\n12?\n01?\n").grid_lines() == p.grid_lines()
 
 
-def test_shadowed_modules_stay_importable():
-    # mineconv.solve and mineconv.render are the functions; their modules are reached with `from ... import`
-    from mineconv.render import render_svg
-    from mineconv.solve import solvers
+def test_no_function_shadows_a_module():
+    # the functions solve and render live in the subpackage solvers and the module picture, so every
+    # module stays importable by its dotted path (patch targets included)
+    import importlib
+    import pkgutil
+
+    import mineconv.picture as picture
+    import mineconv.solvers.bridge as bridge
 
     assert callable(mineconv.solve) and callable(mineconv.render)
-    assert solvers.solve is mineconv.solve
-    assert render_svg(mineconv.read(SEED)) == mineconv.render(mineconv.read(SEED))
+    assert bridge.solve is mineconv.solve
+    assert picture.render_svg(mineconv.read(SEED)) == mineconv.render(mineconv.read(SEED))
+    for mod in pkgutil.walk_packages(mineconv.__path__, prefix="mineconv."):
+        public = mod.name.rsplit(".", 1)[-1]
+        if not public.startswith("_"):
+            assert importlib.import_module(mod.name).__name__ == mod.name
+            parent = importlib.import_module(mod.name.rsplit(".", 1)[0])
+            assert getattr(parent, public) is importlib.import_module(mod.name), mod.name
 
 
 # writing -------------------------------------------------------------------------------------------

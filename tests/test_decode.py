@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from mineconv.solve.answer import Answer, decode_answer
+from mineconv.solvers.answer import Answer, decode_answer
 from mineconv.errors import SolutionSyntaxError, VerificationError
 from mineconv.formats.notations.native import canonical_text
 from mineconv.model.puzzle import Puzzle
@@ -242,7 +242,7 @@ def test_decode_answer_from_stdin(tmp_path, capsys, monkeypatch):
 
 
 # every external solver's own answer file, decoded against the model file mineconv wrote ----------
-from mineconv.solve import solvers as bridge # noqa: E402
+from mineconv.solvers import bridge # noqa: E402
 
 EXTERNAL = [s for s in bridge.solver_names() if bridge.get_solver(s).program]
 LIVE_BOARDS = [(UNIQUE, "solved"), (UNIQUE.replace(mines=8), "solved"), (SEED.replace(mines=3), "infeasible"),

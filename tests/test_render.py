@@ -12,7 +12,7 @@ from mineconv.analysis import analyze
 from mineconv.cli import main
 from mineconv.generate import random_puzzle
 from mineconv.registry import read
-from mineconv.render import COLOURS, DIGIT_COLOURS, heat_colour, render_svg
+from mineconv.picture import COLOURS, DIGIT_COLOURS, heat_colour, render_svg
 
 from conftest import SAMPLES
 

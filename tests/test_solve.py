@@ -9,7 +9,7 @@ import sys
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from mineconv.solve import solvers as bridge
+from mineconv.solvers import bridge
 from mineconv.formats.notations.native import canonical_text
 from mineconv.model.puzzle import Puzzle
 

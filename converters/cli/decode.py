@@ -6,8 +6,8 @@ import json
 import sys
 
 from ..formats.notations.native import canonical_text
-from ..solve.answer import Decoded, decode_answer
-from ..solve.decoding import read_answer, read_puzzle_or_model
+from ..solvers.answer import Decoded, decode_answer
+from ..solvers.decoding import read_answer, read_puzzle_or_model
 from . import add_input_options, input_options
 
 

@@ -5,7 +5,7 @@ import argparse
 
 from ..analysis import LEVELS, analyze
 from . import add_input_options, input_options, load_puzzle
-from ..render import picture_kind, render_svg, write_picture
+from ..picture import picture_kind, render_svg, write_picture
 
 EPILOG = """examples:
   mineconv render samples/kaye-splitter.txt -o splitter.svg

@@ -6,8 +6,8 @@ import json
 import sys
 
 from ..formats.notations.native import canonical_text
-from ..solve.decoding import read_puzzle_or_model
-from ..solve.solvers import EMBEDDED, enumerate_solutions, solve, solver_names
+from ..solvers.decoding import read_puzzle_or_model
+from ..solvers.bridge import EMBEDDED, enumerate_solutions, solve, solver_names
 from . import add_input_options, input_options
 from .decode import emit
 

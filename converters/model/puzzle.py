@@ -212,7 +212,7 @@ class Puzzle:
 
     def _repr_svg_(self) -> str:
         """Jupyter shows a puzzle as its picture."""
-        from ..render import render_svg
+        from ..picture import render_svg
         return render_svg(self)
 
     def __repr__(self) -> str:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from ...solve.answer import Answer, literal_answer, parse_literals
+from ...solvers.answer import Answer, literal_answer, parse_literals
 from ...errors import SolutionSyntaxError
 from ...fileio import line_of
 from ...registry import register_format

@@ -4,7 +4,7 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as ET
 
-from ...solve.answer import Answer, named_answer, parse_value
+from ...solvers.answer import Answer, named_answer, parse_value
 from ...errors import SolutionSyntaxError
 from ...registry import CERTAIN, register_format
 

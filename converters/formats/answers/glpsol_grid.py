@@ -6,7 +6,7 @@ import re
 
 import numpy as np
 
-from ...solve.answer import Answer
+from ...solvers.answer import Answer
 from ...errors import SolutionSyntaxError
 from ...registry import CERTAIN, register_format
 

@@ -5,7 +5,7 @@ import re
 
 import numpy as np
 
-from ...solve.answer import Answer, parse_value
+from ...solvers.answer import Answer, parse_value
 from ...errors import SolutionSyntaxError
 from ...registry import register_format
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import re
 
-from ...solve.answer import Answer, named_answer, parse_value
+from ...solvers.answer import Answer, named_answer, parse_value
 from ...errors import SolutionSyntaxError
 from ...registry import register_format
 

@@ -1,7 +1,7 @@
 """minisat's result file (`minisat in.cnf out.txt`): SAT / UNSAT / INDET, then one line of literals."""
 from __future__ import annotations
 
-from ...solve.answer import Answer, first_content_line, literal_answer, parse_literals
+from ...solvers.answer import Answer, first_content_line, literal_answer, parse_literals
 from ...errors import SolutionSyntaxError
 from ...registry import register_format
 

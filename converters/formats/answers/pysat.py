@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import re
 
-from ...solve.answer import Answer, literal_answer
+from ...solvers.answer import Answer, literal_answer
 from ...errors import SolutionSyntaxError
 from ...fileio import locate
 from ...registry import POSSIBLE, register_format

@@ -4,7 +4,7 @@ from __future__ import annotations
 import re
 from typing import List, Tuple, Union
 
-from ...solve.answer import Answer, named_answer
+from ...solvers.answer import Answer, named_answer
 from ...errors import SolutionSyntaxError
 from ...fileio import locate
 from ...registry import register_format
