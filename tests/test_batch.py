@@ -577,12 +577,13 @@ def test_dask_executor_without_a_scheduler_runs_a_local_cluster(tmp_path, capsys
 
 
 def test_an_unreachable_scheduler_leaves_no_output_folder(tmp_path, capsys, monkeypatch):
-    distributed = require_module("distributed")
+    require_module("distributed")
+    import dask.distributed
     _boards(tmp_path / "in", 1)
 
-    def refuse(address, timeout=None):
+    def refuse(address, timeout=None):  # what Client says after its 30 s connect timeout, without the wait
         raise OSError(f"Timed out trying to connect to {address}")
-    monkeypatch.setattr(distributed, "Client", refuse)
+    monkeypatch.setattr(dask.distributed, "Client", refuse)
     assert main(["batch", str(tmp_path / "in"), "-o", str(tmp_path / "out"), "-t", "native",
                  "--executor", "dask", "--scheduler", "tcp://127.0.0.1:1"]) == 2
     assert "cannot reach the Dask scheduler at tcp://127.0.0.1:1" in capsys.readouterr().err

@@ -13,14 +13,10 @@ import pytest
 
 from mineconv import dumps, read
 from mineconv.cli import main
-from tests.conftest import ROOT, SAMPLES
+from tests.helpers import ROOT, SAMPLES, run_cli
 
 
-def run(capsys, *argv):
-    """main(argv) -> (exit status, stdout, stderr)."""
-    status = main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    return status, out, err
+run = run_cli
 
 
 def digest(path) -> str:
@@ -38,16 +34,18 @@ def puzzle_file(tmp_path):
     ("convert", "{in}", "-o", "{in}", "--to", "cnf"),
     ("convert", "{in}", "-o", "{link}", "--to", "lp"),
     ("analyze", "{in}", "-o", "{in}"),
-    ("render", "{in}", "-o", "{in}"),
+    ("render", "{svg}", "--from", "native", "-o", "{svg}"),  # a picture's extension, so only the guard refuses
 ])
 def test_an_output_that_is_an_input_is_refused(tmp_path, capsys, puzzle_file, argv):
     link = tmp_path / "link.txt"
     link.symlink_to(puzzle_file)
-    before = digest(puzzle_file)
-    status, _, err = run(capsys, *(a.format(**{"in": puzzle_file, "link": link}) for a in argv))
+    svg = tmp_path / "victim.svg"  # a puzzle that happens to be named like a picture
+    svg.write_bytes(puzzle_file.read_bytes())
+    before = digest(puzzle_file), digest(svg)
+    status, _, err = run(capsys, *(a.format(**{"in": puzzle_file, "link": link, "svg": svg}) for a in argv))
     assert status == 2 and "is also an input of this command" in err and "Traceback" not in err
-    assert digest(puzzle_file) == before
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["link.txt", "victim.txt"]  # no temp file left
+    assert (digest(puzzle_file), digest(svg)) == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["link.txt", "victim.svg", "victim.txt"]  # no temp file
 
 
 def test_library_writes_may_replace_a_file_read_earlier(tmp_path, puzzle_file):
