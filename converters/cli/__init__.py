@@ -4,6 +4,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import importlib
+import math
 import os
 import pkgutil
 import sys
@@ -16,6 +17,8 @@ from ..fileio import guard_inputs
 from ..model.puzzle import Puzzle
 from ..registry import Reading, read_reading
 
+MAX_TIMEOUT = 365 * 24 * 3600.0   # seconds; past this, threading.Timer and solver flags overflow
+
 EXAMPLES = """examples:
   mineconv solve samples/dusautoy-6x6.txt
   mineconv convert samples/seed-3x3.txt -o seed.cnf
@@ -23,6 +26,20 @@ EXAMPLES = """examples:
   mineconv info samples/dusautoy-6x6.txt
   mineconv formats
 """
+
+
+def timeout_seconds(text: str) -> float:
+    """argparse type of every --timeout: a finite number of seconds above 0 (nan, inf, 0 and -5 refused)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    # one meaning for every solver and command: 0 or a negative limit would mean "no limit" to some
+    # solvers and "fail at once" to others, and nan/inf reach int() in solver command lines
+    if not math.isfinite(value) or value <= 0 or value > MAX_TIMEOUT:
+        raise argparse.ArgumentTypeError(f"{text!r}: give a finite number of seconds above 0 and at most "
+                                         f"{MAX_TIMEOUT:g} (one year)")
+    return value
 
 
 def add_input_options(p: argparse.ArgumentParser) -> None:

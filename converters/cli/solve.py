@@ -8,7 +8,7 @@ import sys
 from ..formats.notations.native import canonical_text
 from ..solvers.decoding import read_puzzle_or_model
 from ..solvers.bridge import EMBEDDED, enumerate_solutions, solve, solver_names
-from . import add_input_options, input_options
+from . import add_input_options, input_options, timeout_seconds
 from .decode import emit
 
 
@@ -62,7 +62,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--from", dest="from_", metavar="NAME", help="puzzle notation (see `mineconv formats`)")
     add_input_options(p)
     p.add_argument("--mines", type=int, metavar="N", help="total number of mines (overrides the puzzle's)")
-    p.add_argument("--timeout", type=float, metavar="S",
+    p.add_argument("--timeout", type=timeout_seconds, metavar="S",
                    help="give up after S seconds (status unknown, exit 1)")
     p.add_argument("--json", action="store_true",
                    help='print {"status": ..., "mines": [[row, col], ...]} (0-based, known mines included)')
