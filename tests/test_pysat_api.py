@@ -57,3 +57,41 @@ def test_a_missing_file_is_a_file_not_found_error(tmp_path):
         read(tmp_path / "nope.txt")
     assert isinstance(exc.value, MineconvError) and str(exc.value).endswith("nope.txt: no such file")
     assert exc.value.filename == str(tmp_path / "nope.txt")
+
+
+# --- PuLP users -----------------------------------------------------------------------------------------
+def _pulp_solve(prob):
+    import pulp
+    prob.solve(pulp.PULP_CBC_CMD(msg=False))
+
+
+def test_pulp_solution_is_the_checked_grid():
+    pytest.importorskip("pulp")
+    from mineconv.encode import pulp_solution, to_pulp
+    p = read(SAMPLES / "dusautoy-6x6.txt")
+    prob = to_pulp(p)
+    _pulp_solve(prob)
+    solved = pulp_solution(prob)
+    assert solved.unknown_count == 0 and sorted(
+        (r, c) for r in range(6) for c in range(6) if solved[r, c] == "*") == sorted(
+        frozenset().union(*mine_sets(p)))
+
+
+def test_pulp_solution_refuses_infeasible_and_tampered_values():
+    pytest.importorskip("pulp")
+    from mineconv import MineconvError, SolverError, VerificationError
+    from mineconv.encode import pulp_solution, to_pulp
+    bad = Puzzle.from_rows(["3?", ".?"])
+    prob = to_pulp(bad)
+    _pulp_solve(prob)
+    with pytest.raises(SolverError):
+        pulp_solution(prob)
+    p = read(SAMPLES / "seed-3x3.txt")
+    prob = to_pulp(p)
+    _pulp_solve(prob)
+    for var in prob.variables():
+        if var.name == "x0_1":
+            var.varValue = 0.0  # the only mine the 1 at (0, 0) can have
+    with pytest.raises(VerificationError) as exc:
+        pulp_solution(prob)
+    assert isinstance(exc.value, MineconvError) and exc.value.cell is not None

@@ -1,8 +1,8 @@
 """Encoders: a Puzzle as CNF clauses (cnf) or as a 0-1 linear model (linear); writers only add syntax."""
 from .cnf import (CARD_ENCODINGS, DEFAULT_CARD_ENCODING, ClauseArrays, CnfEncoding, card_clauses,
                   check_card_encoding, clause_arrays, cnf_clauses, encode_cnf, to_cnf)
-from .linear import LinearModel, constraint_rows, linear_model, to_pulp
+from .linear import LinearModel, constraint_rows, linear_model, pulp_solution, to_pulp
 
 __all__ = ["CARD_ENCODINGS", "DEFAULT_CARD_ENCODING", "ClauseArrays", "CnfEncoding", "card_clauses",
            "check_card_encoding", "clause_arrays", "cnf_clauses", "encode_cnf", "to_cnf",
-           "LinearModel", "constraint_rows", "linear_model", "to_pulp"]
+           "LinearModel", "constraint_rows", "linear_model", "pulp_solution", "to_pulp"]

@@ -13,9 +13,10 @@ import numpy as np
 
 from ..bulk import engine
 from ..bulk.engine import Section
-from ..model.naming import CON_FORM, TOTAL_CONSTRAINT, con_name, var_name
+from ..errors import FormatError, SolverError, VerificationError
+from ..model.naming import CON_FORM, TOTAL_CONSTRAINT, con_name, parse_var_name, var_name
 from ..model.puzzle import Puzzle
-from ..model.system import LinearSystem, build_system
+from ..model.system import LinearSystem, build_system, check_assignment
 
 if TYPE_CHECKING:   # pulp is imported when a model is made, not with mineconv
     from pulp import LpProblem
@@ -149,7 +150,42 @@ def to_pulp(puzzle: Puzzle, mines: Optional[int] = None) -> "LpProblem":
         prob += pulp.lpSum(xs[v - 1] for v in row[:n]) == rhs, con_name(r, c)
     if system.total is not None:
         prob += pulp.lpSum(xs) == system.total, TOTAL_CONSTRAINT
+    prob.mineconv_puzzle = puzzle if mines is None else puzzle.replace(mines=mines)  # for pulp_solution
     return prob
+
+
+def pulp_solution(prob: "LpProblem", puzzle: Optional[Puzzle] = None, tolerance: float = 1e-5) -> Puzzle:
+    """The solved grid of a to_pulp model after prob.solve(): checked against every count.
+
+    Raises SolverError when PuLP found no solution (status not Optimal) or a value is unset, and
+    VerificationError (naming the cell) when the values are not 0/1 within `tolerance` or break a count.
+    """
+    import pulp
+
+    puzzle = puzzle if puzzle is not None else getattr(prob, "mineconv_puzzle", None)
+    if puzzle is None:
+        raise FormatError("this model was not made by mineconv.to_pulp: pass the puzzle")
+    status = pulp.LpStatus.get(prob.status, str(prob.status))
+    if status != "Optimal":
+        raise SolverError(f"PuLP reports {status!r}: no solution to decode")
+    mines = []
+    for var in prob.variables():
+        rc = parse_var_name(var.name)
+        if rc is None:
+            continue  # a variable the user added to the model
+        value = var.varValue
+        if value is None:
+            raise SolverError(f"PuLP left {var.name} without a value")
+        if abs(value - round(value)) > tolerance or round(value) not in (0, 1):
+            raise VerificationError(f"{var.name} = {value:g} is not 0 or 1", cell=rc)
+        if round(value) == 1:
+            mines.append(rc)
+    solved = puzzle.with_mines_at(mines)
+    grid = np.array([[ch == "*" for ch in row] for row in solved.grid_lines()], dtype=bool)
+    bad = check_assignment(puzzle, grid)
+    if bad is not None:
+        raise VerificationError(bad.message, cell=bad.cell)
+    return solved
 
 
 def constraint_rows(system: LinearSystem) -> np.ndarray:
