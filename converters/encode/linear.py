@@ -150,7 +150,7 @@ def to_pulp(puzzle: Puzzle, mines: Optional[int] = None) -> "LpProblem":
         prob += pulp.lpSum(xs[v - 1] for v in row[:n]) == rhs, con_name(r, c)
     if system.total is not None:
         prob += pulp.lpSum(xs) == system.total, TOTAL_CONSTRAINT
-    prob.mineconv_puzzle = puzzle if mines is None else puzzle.replace(mines=mines)  # for pulp_solution
+    prob.mineconv_puzzle, prob.mineconv_mines = puzzle, mines  # for pulp_solution
     return prob
 
 
@@ -162,6 +162,7 @@ def pulp_solution(prob: "LpProblem", puzzle: Optional[Puzzle] = None, tolerance:
     """
     import pulp
 
+    mines = getattr(prob, "mineconv_mines", None) if puzzle is None else None
     puzzle = puzzle if puzzle is not None else getattr(prob, "mineconv_puzzle", None)
     if puzzle is None:
         raise FormatError("this model was not made by mineconv.to_pulp: pass the puzzle")
@@ -182,7 +183,7 @@ def pulp_solution(prob: "LpProblem", puzzle: Optional[Puzzle] = None, tolerance:
             mines.append(rc)
     solved = puzzle.with_mines_at(mines)
     grid = np.array([[ch == "*" for ch in row] for row in solved.grid_lines()], dtype=bool)
-    bad = check_assignment(puzzle, grid)
+    bad = check_assignment(puzzle, grid, mines)
     if bad is not None:
         raise VerificationError(bad.message, cell=bad.cell)
     return solved
