@@ -162,7 +162,7 @@ def pulp_solution(prob: "LpProblem", puzzle: Optional[Puzzle] = None, tolerance:
     """
     import pulp
 
-    mines = getattr(prob, "mineconv_mines", None) if puzzle is None else None
+    total = getattr(prob, "mineconv_mines", None) if puzzle is None else None
     puzzle = puzzle if puzzle is not None else getattr(prob, "mineconv_puzzle", None)
     if puzzle is None:
         raise FormatError("this model was not made by mineconv.to_pulp: pass the puzzle")
@@ -183,7 +183,7 @@ def pulp_solution(prob: "LpProblem", puzzle: Optional[Puzzle] = None, tolerance:
             mines.append(rc)
     solved = puzzle.with_mines_at(mines)
     grid = np.array([[ch == "*" for ch in row] for row in solved.grid_lines()], dtype=bool)
-    bad = check_assignment(puzzle, grid, mines)
+    bad = check_assignment(puzzle, grid, total)
     if bad is not None:
         raise VerificationError(bad.message, cell=bad.cell)
     return solved
