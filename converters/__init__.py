@@ -14,8 +14,8 @@ __version__ = "0.1.0"
 
 from typing import Any, Union
 
-from .errors import (FormatError, LossyConversionError, LossyConversionWarning, MineconvError, PuzzleError,
-                     PuzzleSyntaxError, SolutionSyntaxError, SolverError, VerificationError)
+from .errors import (AmbiguousInputWarning, FormatError, LossyConversionError, LossyConversionWarning,
+                     MineconvError, PuzzleError, PuzzleSyntaxError, SolutionSyntaxError, SolverError, VerificationError)
 from .model.puzzle import Puzzle
 from .model.system import LinearSystem, Violation, build_system, check_assignment
 from .registry import dump, dumps, get_format, parse, read, register_format, write
@@ -50,5 +50,5 @@ __all__ = [
     "Analysis", "analyze", "render",
     # errors
     "MineconvError", "PuzzleError", "PuzzleSyntaxError", "FormatError", "LossyConversionError",
-    "LossyConversionWarning", "SolutionSyntaxError", "SolverError", "VerificationError",
+    "LossyConversionWarning", "AmbiguousInputWarning", "SolutionSyntaxError", "SolverError", "VerificationError",
 ]

@@ -83,3 +83,7 @@ class SolverError(MineconvError, RuntimeError):
 
 class LossyConversionWarning(UserWarning):
     """The target notation drops part of the puzzle."""
+
+
+class AmbiguousInputWarning(UserWarning):
+    """The input fits two notations that read it as different puzzles; the likelier reading was taken."""

@@ -10,7 +10,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
-from .errors import FormatError, LossyConversionError, LossyConversionWarning, MineconvError, PuzzleSyntaxError
+from .errors import (AmbiguousInputWarning, FormatError, LossyConversionError, LossyConversionWarning, MineconvError,
+                     PuzzleSyntaxError)
 from .fileio import PathLike, STDIO, atomic_output, decode_bytes, read_bytes, source_name
 from .model.puzzle import Puzzle
 
@@ -30,10 +31,6 @@ WEAK = 0.25      # could be this, but only if nothing else fits
 NO = 0.0
 # confidences at most this far below the best count as "similar": every such notation's reading is compared
 _CLOSE = LIKELY - POSSIBLE
-
-
-class AmbiguousInputWarning(UserWarning):
-    """The input fits two notations that read it as different puzzles; the likelier reading was taken."""
 
 
 def confidence(level: float, detect: Callable[[Any], Any]) -> Detector:
