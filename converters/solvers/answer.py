@@ -81,6 +81,7 @@ class Decoded:
     status: str
     grid: Optional[np.ndarray] = None  # (rows, cols) bool, every mine incl. known ones; None unless solved
     why: str = ""
+    unique: Optional[bool] = None      # solve(check_unique=True): no other solution; None when not checked
 
     def mines(self) -> List[List[int]]:
         """Every mine cell [row, col], 0-based, row-major (empty unless solved)."""

@@ -6,14 +6,19 @@ and verified result; `enumerate_solutions` uses the embedded pysat solver with b
 """
 from __future__ import annotations
 
+import dataclasses
+import math
+import os
 import shutil
+import signal
 import subprocess
 import tempfile
 import threading
+import time
 import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Dict, FrozenSet, List, Optional, Tuple, Union
+from typing import IO, Callable, Dict, FrozenSet, Iterator, List, Optional, Tuple, Union
 
 import numpy as np
 
@@ -23,10 +28,14 @@ from ..errors import MineconvError, SolverError
 from ..fileio import PathLike
 from ..model.puzzle import Puzzle
 from ..registry import get_format, write
-from ..model.system import build_system
+from ..model.system import LinearSystem, build_system
 
 EMBEDDED = "pysat"
 PYSAT_SOLVER = "glucose4"   # interruptible (pysat's CaDiCaL ignores interrupt(), so a timeout could not stop it)
+OUTPUT_CAP = 64 * 2**20     # bytes of a solver's stdout (and of its stderr) kept; a solver printing forever stops
+SLACK = 1.0                 # seconds a solver gets past its own time limit to write its answer
+UNIQUE_CARD_WORK = 2 * 10**7  # beyond this, an external solver's answer is not checked for uniqueness (~2 s, 200 MB)
+CARD_UNITS_PER_SECOND = 1e8  # an upper bound on pysat's cardinality-encoding speed (measured: ~1e7 units/s)
 
 
 @dataclass(frozen=True)
@@ -135,57 +144,193 @@ def _tail(text: str, lines: int = 6) -> str:
     return "\n    ".join(body[-lines:]) if body else "(no output)"
 
 
-def _run(spec: SolverSpec, cmd: List[str], cwd: Path, timeout: Optional[float]) -> Optional[subprocess.CompletedProcess]:
-    """Run without a shell; None when the timeout killed it."""
-    try:
-        # a little slack over the solver's own limit, so that a solver that honours it can still answer
-        return subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, errors="replace",
-                              timeout=None if timeout is None else timeout + 2.0, stdin=subprocess.DEVNULL)
-    except subprocess.TimeoutExpired:
+class Deadline:
+    """The end of a whole run (reading, building the model, every solver call): one clock for all stages."""
+
+    def __init__(self, seconds: Optional[float] = None) -> None:
+        self.seconds = check_timeout(seconds)
+        self.end = None if self.seconds is None else time.monotonic() + self.seconds
+
+    def remaining(self) -> Optional[float]:
+        """Seconds left (at least 0), None without a limit."""
+        return None if self.end is None else max(0.0, self.end - time.monotonic())
+
+    def expired(self) -> bool:
+        """True once the time is up."""
+        return self.end is not None and time.monotonic() >= self.end
+
+    def why(self, stage: str) -> str:
+        """The unknown answer's reason: the limit and the stage it ran out in."""
+        return f"the time limit of {self.seconds:g} s ran out {stage}"
+
+
+def check_timeout(seconds: Optional[float]) -> Optional[float]:
+    """A time limit as solve accepts it: None, or a finite number of seconds above 0 (else ValueError)."""
+    if seconds is None:
         return None
+    value = float(seconds)
+    # nan made pulp-cbc call a solvable board infeasible, 0 meant "no limit" to some solvers
+    if not math.isfinite(value) or value <= 0:
+        raise ValueError(f"timeout must be a finite number of seconds above 0, not {seconds!r}")
+    return value
+
+
+@dataclass
+class RunResult:
+    """A finished solver process: exit status and captured output (None when the time limit stopped it)."""
+
+    returncode: int
+    stdout: str
+    stderr: str
+
+
+def _kill_group(pid: int) -> None:
+    try:
+        os.killpg(pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+def _pump(stream: IO[bytes], chunks: List[bytes], over: threading.Event, cap: int) -> None:
+    size = 0
+    while True:
+        block = stream.read1(1 << 16) if hasattr(stream, "read1") else stream.read(1 << 16)
+        if not block:
+            return
+        if size + len(block) > cap:
+            over.set()   # the waiting thread kills the group; keep draining so no writer blocks meanwhile
+            continue
+        size += len(block)
+        chunks.append(block)
+
+
+def run_process(cmd: List[str], cwd: Path, limit: Optional[float], *, name: str = "",
+                cap: int = OUTPUT_CAP) -> Optional[RunResult]:
+    """Run cmd in its own process group without a shell; None when `limit` seconds passed.
+
+    The whole group is killed when the program ends, when time is up, and when anything (a signal, Ctrl-C)
+    interrupts the wait, so a wrapper script's children never outlive mineconv. stdout and stderr are kept
+    up to `cap` bytes each; more is a SolverError.
+    """
+    proc = subprocess.Popen(cmd, cwd=cwd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, start_new_session=True)
+    out: List[bytes] = []
+    err: List[bytes] = []
+    over = threading.Event()
+    pumps = [threading.Thread(target=_pump, args=(proc.stdout, out, over, cap), daemon=True),
+             threading.Thread(target=_pump, args=(proc.stderr, err, over, cap), daemon=True)]
+    for t in pumps:
+        t.start()
+    end = None if limit is None else time.monotonic() + limit
+    timed_out = False
+    try:
+        while True:
+            # WNOWAIT leaves the exited leader a zombie: its pid, the group id, cannot be reused before
+            # the group is killed below
+            if os.waitid(os.P_PID, proc.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is not None:
+                break
+            if over.is_set():
+                break
+            if end is not None and time.monotonic() >= end:
+                timed_out = True
+                break
+            time.sleep(0.02)
+    finally:
+        _kill_group(proc.pid)
+        proc.wait()
+        for t in pumps:
+            t.join(5.0)   # a grandchild that left the group may still hold the pipes: do not wait on it
+        for stream in (proc.stdout, proc.stderr):
+            stream.close()  # type: ignore[union-attr]
+    if over.is_set():
+        raise SolverError(f"{name or cmd[0]} printed more than {cap // 2**20} MB; mineconv stopped it")
+    if timed_out:
+        return None
+    return RunResult(proc.returncode, b"".join(out).decode("utf-8", "replace"),
+                     b"".join(err).decode("utf-8", "replace"))
+
+
+def _run(spec: SolverSpec, cmd: List[str], cwd: Path, remaining: Optional[float]) -> Optional[RunResult]:
+    """Run a solver program; None when the time limit stopped it."""
+    try:
+        # a little slack over the solver's own limit (whole seconds, rounded up), so that a solver that
+        # honours it can still answer
+        return run_process(cmd, cwd, None if remaining is None else remaining + SLACK, name=spec.name)
     except FileNotFoundError:
         raise _missing(spec) from None
     except OSError as exc:
         raise SolverError(f"cannot run {spec.program}: {exc.strerror or exc}") from None
 
 
-def _read(spec: SolverSpec, text: str, source: str, proc: subprocess.CompletedProcess) -> Answer:
+def _read(spec: SolverSpec, text: str, source: str, proc: RunResult, fmt: Optional[str] = None) -> Answer:
     try:
-        return get_format(spec.answer_format, kind="solution").reader(text, source)  # type: ignore[misc]
+        return get_format(fmt or spec.answer_format, kind="solution").reader(text, source)  # type: ignore[misc]
     except MineconvError as exc:
         # the solver's own output is unreadable: the solver failed, not the user's input
         raise SolverError(f"{spec.name} gave an answer mineconv cannot read ({exc.message}); its output "
                           f"ends:\n    {_tail(proc.stdout + proc.stderr)}") from None
 
 
-def run_external(spec: SolverSpec, puzzle: Puzzle, workdir: Path, timeout: Optional[float]) -> Answer:
+def _read_answer_file(spec: SolverSpec, path: Path, proc: RunResult) -> str:
+    if not path.exists():
+        # CBC exits 0 when the model did not load, and writes no solution file
+        raise SolverError(f"{spec.name} wrote no answer file; its output ends:\n    "
+                          f"{_tail(proc.stdout + proc.stderr)}")
+    if path.stat().st_size > OUTPUT_CAP:
+        raise SolverError(f"{spec.name} wrote an answer file of more than {OUTPUT_CAP // 2**20} MB")
+    return path.read_text(encoding="utf-8", errors="replace")
+
+
+def _seconds_flag(remaining: Optional[float]) -> Optional[float]:
+    # solvers take whole seconds: round up, so that their own limit never comes before ours
+    return None if remaining is None else float(max(1, math.ceil(remaining)))
+
+
+def _unknown(spec: SolverSpec, why: str) -> Answer:
+    return Answer("unknown", why=why, format=spec.answer_format or "", source=spec.name)
+
+
+def _model_too_slow(puzzle: Puzzle, fmt: Optional[str], deadline: Deadline) -> Optional[str]:
+    """Why building the model surely takes longer than the time left (None: go ahead, checking the clock)."""
+    left = deadline.remaining()
+    if left is None or fmt != "cnf":
+        return None
+    system = build_system(puzzle)
+    k, t = system.num_vars, system.total
+    if t is None or not 0 < t < k:
+        return None
+    work = k * min(t, k - t)
+    # pysat's cardinality encoding does about 1e7 units a second here; 1e8 is a bound no machine beats,
+    # so a refusal is never a guess
+    if work / CARD_UNITS_PER_SECOND > left:
+        return (f"the time limit of {deadline.seconds:g} s is too short to build the CNF model (the total "
+                f"mine count's encoding, {t} of {k} cells, takes seconds); nothing was run")
+    return None
+
+
+def run_external(spec: SolverSpec, puzzle: Puzzle, workdir: Path, deadline: Deadline) -> Answer:
     """Write the model file, run the program, read its answer."""
     program = shutil.which(spec.program or "")
     if program is None:
         raise _missing(spec)
     model = workdir / ("model" + spec.suffix)
     write(puzzle, model, spec.model_format)
+    if deadline.expired():
+        return _unknown(spec, deadline.why("while the model was written"))
     answer_path = workdir / spec.answer_file if spec.answer_file else None
-    cmd = [program, *spec.args(model.name, answer_path.name if answer_path else "", timeout)]
-    proc = _run(spec, cmd, workdir, timeout)
+    remaining = deadline.remaining()
+    cmd = [program, *spec.args(model.name, answer_path.name if answer_path else "", _seconds_flag(remaining))]
+    proc = _run(spec, cmd, workdir, remaining)
     if proc is None:
-        return Answer("unknown", why=f"{spec.name} did not finish within {timeout:g} s (stopped)",
-                      format=spec.answer_format or "", source=spec.name)
+        return _unknown(spec, f"{spec.name} did not finish within {deadline.seconds:g} s (stopped)")
     if proc.returncode not in spec.ok_codes:
         raise SolverError(f"{spec.name} failed (exit status {proc.returncode}):\n    "
                           f"{_tail(proc.stderr or proc.stdout)}")
-    if answer_path is not None:
-        if not answer_path.exists():
-            # CBC exits 0 when the model did not load, and writes no solution file
-            raise SolverError(f"{spec.name} wrote no answer file; its output ends:\n    "
-                              f"{_tail(proc.stdout + proc.stderr)}")
-        text = answer_path.read_text(encoding="utf-8", errors="replace")
-    else:
-        text = proc.stdout
+    text = _read_answer_file(spec, answer_path, proc) if answer_path is not None else proc.stdout
     return _read(spec, text, f"<{spec.name} answer>", proc)
 
 
-def run_highs(spec: SolverSpec, puzzle: Puzzle, workdir: Path, timeout: Optional[float]) -> Answer:
+def run_highs(spec: SolverSpec, puzzle: Puzzle, workdir: Path, deadline: Deadline) -> Answer:
     """HiGHS in-process (highspy): read our LP file, solve, write its raw solution file, read that."""
     try:
         import highspy
@@ -193,10 +338,13 @@ def run_highs(spec: SolverSpec, puzzle: Puzzle, workdir: Path, timeout: Optional
         raise _missing(spec) from None
     model = workdir / ("model" + spec.suffix)
     write(puzzle, model, spec.model_format)
+    if deadline.expired():
+        return _unknown(spec, deadline.why("while the model was written"))
     h = highspy.Highs()
     h.setOptionValue("output_flag", False)
-    if timeout:
-        h.setOptionValue("time_limit", float(timeout))
+    remaining = deadline.remaining()
+    if remaining is not None:
+        h.setOptionValue("time_limit", max(remaining, 1e-3))
     if h.readModel(str(model)) == highspy.HighsStatus.kError:
         raise SolverError("HiGHS could not read the LP file mineconv wrote")
     h.run()
@@ -209,8 +357,13 @@ def run_highs(spec: SolverSpec, puzzle: Puzzle, workdir: Path, timeout: Optional
         raise SolverError(f"HiGHS gave an answer mineconv cannot read ({exc.message})") from None
 
 
-def run_pulp_cbc(spec: SolverSpec, puzzle: Puzzle, workdir: Path, timeout: Optional[float]) -> Answer:
-    """PuLP's bundled CBC on the PuLP model of the puzzle."""
+def run_pulp_cbc(spec: SolverSpec, puzzle: Puzzle, workdir: Path, deadline: Deadline) -> Answer:
+    """PuLP's bundled CBC on the PuLP model of the puzzle, run like every other program.
+
+    PuLP writes the MPS file (its own variable names) into our temp folder; the CBC binary it ships then
+    runs in its own process group under our clock, and its solution file is read by the `cbc` reader, so
+    a stopped run is "unknown", never "infeasible" (PuLP maps CBC's stopped states to Infeasible in places).
+    """
     try:
         import pulp
     except ImportError:
@@ -220,29 +373,37 @@ def run_pulp_cbc(spec: SolverSpec, puzzle: Puzzle, workdir: Path, timeout: Optio
         # PuLP 3.3 announces API changes for 4.0 on every call; they are not the user's concern
         warnings.simplefilter("ignore", DeprecationWarning)
         prob = to_pulp(puzzle)
-        cmd = pulp.PULP_CBC_CMD(msg=False, timeLimit=timeout, keepFiles=False)
+        cmd = pulp.PULP_CBC_CMD(msg=False)
         if not cmd.available():
             raise SolverError("PuLP's bundled CBC is not available on this platform (pip install "
                               "--force-reinstall pulp)")
-        prob.solve(cmd)
-    word = pulp.LpStatus[prob.status]
-    if word == "Infeasible":
-        return Answer("infeasible", format="pulp", source="<pulp-cbc>")
-    if word != "Optimal":
-        return Answer("unknown", why=f"PuLP status {word}", format="pulp", source="<pulp-cbc>")
-    names, vals = [], []
-    for v in prob.variables():
-        if v.varValue is None and v.name in IGNORED_NAMES:
-            continue
-        if v.varValue is None:
-            raise SolverError(f"PuLP's CBC left variable {v.name} without a value")
-        names.append(v.name)
-        vals.append(float(v.varValue))
-    return Answer("solved", "name", names, np.asarray(vals), None, format="pulp", source="<pulp-cbc>")
+        if deadline.expired():
+            return _unknown(spec, deadline.why("while the PuLP model was built"))
+        model = workdir / "model.mps"
+        prob.writeMPS(str(model), rename=0)
+    if deadline.expired():
+        return _unknown(spec, deadline.why("while the PuLP model was written"))
+    answer = workdir / "answer.sol"
+    remaining = deadline.remaining()
+    argv = [cmd.path, model.name, *(["-sec", f"{_seconds_flag(remaining):g}"] if remaining is not None else []),
+            "-solve", "-printingOptions", "all", "-solution", answer.name]
+    proc = _run(spec, argv, workdir, remaining)
+    if proc is None:
+        return _unknown(spec, f"{spec.name} did not finish within {deadline.seconds:g} s (stopped)")
+    if proc.returncode != 0:
+        raise SolverError(f"{spec.name} failed (exit status {proc.returncode}):\n    "
+                          f"{_tail(proc.stderr or proc.stdout)}")
+    ans = _read(spec, _read_answer_file(spec, answer, proc), "<pulp-cbc answer>", proc, "cbc")
+    ans.format, ans.source = "pulp", "<pulp-cbc>"
+    return ans
 
 
 class _Embedded:
-    """The CNF encoding in a pysat solver, kept open so that blocking clauses can be added."""
+    """The CNF encoding in a pysat solver, kept open so that blocking clauses can be added.
+
+    Each solve runs in a worker thread while the calling thread waits: the wait can be interrupted (by
+    the clock, Ctrl-C, SIGTERM), and then the solver is interrupted too.
+    """
 
     def __init__(self, puzzle: Puzzle, mines: Optional[int] = None) -> None:
         from pysat.solvers import Solver
@@ -257,20 +418,30 @@ class _Embedded:
             for n in np.unique(arrays.lens).tolist():
                 self.solver.append_formula(arrays.lits[arrays.lens == n, :n].tolist())
 
-    def next(self, timeout: Optional[float]) -> Answer:
-        """Solve once: a model over every variable, or unsat, or unknown when interrupted."""
-        timer = None
-        if timeout:
-            timer = threading.Timer(timeout, self.solver.interrupt)
-            timer.start()
+    def next(self, timeout: Union[None, float, Deadline]) -> Answer:
+        """Solve once: a model over every variable, or unsat, or unknown when the time ran out."""
+        deadline = timeout if isinstance(timeout, Deadline) else Deadline(timeout)
+        if deadline.expired():
+            return Answer("unknown", why=deadline.why("before the solver started"), format="pysat",
+                          source="<pysat>")
+        box: List[Optional[bool]] = []
+        worker = threading.Thread(target=lambda: box.append(self.solver.solve_limited(expect_interrupt=True)),
+                                  daemon=True)
+        worker.start()
         try:
-            result = self.solver.solve_limited(expect_interrupt=True) if timeout else self.solver.solve()
+            while worker.is_alive():
+                left = deadline.remaining()
+                if left is not None and left <= 0:
+                    break
+                worker.join(0.05 if left is None else min(0.05, left))
         finally:
-            if timer is not None:
-                timer.cancel()
+            if worker.is_alive():
+                self.solver.interrupt()
+                worker.join()
+        result = box[0] if box else None
         if result is None:
             self.solver.clear_interrupt()
-            return Answer("unknown", why=f"pysat did not finish within {timeout:g} s", format="pysat",
+            return Answer("unknown", why=f"pysat did not finish within {deadline.seconds:g} s", format="pysat",
                           source="<pysat>")
         if not result:
             return Answer("infeasible", format="pysat", source="<pysat>")
@@ -287,9 +458,42 @@ class _Embedded:
         self.solver.delete()
 
 
-def solve(puzzle: Union[Puzzle, PathLike], solver: str = EMBEDDED, *, timeout: Optional[float] = None,
-          mines: Optional[int] = None) -> Decoded:
-    """Solve a puzzle (or a puzzle / mineconv model file) with the named solver; decode and verify its answer."""
+def _cell_values(dec: Decoded, system: LinearSystem) -> np.ndarray:
+    return dec.grid[system.var_rc[:, 0], system.var_rc[:, 1]]  # type: ignore[index]
+
+
+def _other_solution(puzzle: Puzzle, dec: Decoded, deadline: Deadline,
+                    emb: Optional[_Embedded] = None) -> Optional[bool]:
+    """True when the puzzle has a solution besides dec's, False when not, None when time ran out."""
+    system = build_system(puzzle)
+    if system.num_vars == 0:
+        return False
+    own = emb is None
+    if own:
+        if system.total is not None and 0 < system.total < system.num_vars and \
+                system.num_vars * min(system.total, system.num_vars - system.total) > UNIQUE_CARD_WORK:
+            return None   # the CNF of the total alone would cost far more than the external solver's run
+        if _model_too_slow(puzzle, "cnf", deadline) or deadline.expired():
+            return None
+        emb = _Embedded(puzzle)
+    try:
+        emb.block(_cell_values(dec, system))
+        status = emb.next(deadline).status
+    finally:
+        if own:
+            emb.close()
+    return None if status == "unknown" else status == "solved"
+
+
+def solve(puzzle: Union[Puzzle, PathLike], solver: str = EMBEDDED, *, timeout: Union[None, float, Deadline] = None,
+          mines: Optional[int] = None, check_unique: bool = False) -> Decoded:
+    """Solve a puzzle (or a puzzle / mineconv model file) with the named solver; decode and verify its answer.
+
+    `timeout` bounds the whole call (building the model, every solver run); a Deadline shares one clock
+    with the caller. With `check_unique`, `Decoded.unique` says whether the solution is the only one: the
+    embedded solver looks for another (for every solver: blocking one solution is a clause in CNF).
+    """
+    deadline = timeout if isinstance(timeout, Deadline) else Deadline(timeout)
     if not isinstance(puzzle, Puzzle):
         puzzle, _ = read_puzzle_or_model(puzzle)
     if mines is not None:
@@ -297,17 +501,87 @@ def solve(puzzle: Union[Puzzle, PathLike], solver: str = EMBEDDED, *, timeout: O
     spec = get_solver(solver)
     if not available(solver):
         raise _missing(spec)
+    fmt = "cnf" if spec.name == EMBEDDED else spec.model_format
+    too_slow = _model_too_slow(puzzle, fmt, deadline)
+    if too_slow:
+        return decode_answer(puzzle, _unknown(spec, too_slow))
     if spec.name == EMBEDDED:
         emb = _Embedded(puzzle)
         try:
-            answer = emb.next(timeout)
+            if deadline.expired():
+                answer = _unknown(spec, deadline.why("while the CNF model was built"))
+            else:
+                answer = emb.next(deadline)
+            decoded = decode_answer(puzzle, answer, model_vars=emb.nv)
+            if check_unique:
+                decoded = _with_unique(puzzle, decoded, deadline, emb)
         finally:
             emb.close()
-        return decode_answer(puzzle, answer, model_vars=emb.nv)
+        return decoded
     with tempfile.TemporaryDirectory(prefix="mineconv-") as tmp:
         runner = {"highs": run_highs, "pulp-cbc": run_pulp_cbc}.get(spec.name, run_external)
-        answer = runner(spec, puzzle, Path(tmp), timeout)
-    return decode_answer(puzzle, answer)
+        answer = runner(spec, puzzle, Path(tmp), deadline)
+    decoded = decode_answer(puzzle, answer)
+    return _with_unique(puzzle, decoded, deadline) if check_unique else decoded
+
+
+def _with_unique(puzzle: Puzzle, decoded: Decoded, deadline: Deadline, emb: Optional[_Embedded] = None) -> Decoded:
+    if decoded.status == "infeasible":
+        return dataclasses.replace(decoded, unique=False)
+    if decoded.status != "solved":
+        return decoded
+    other = _other_solution(puzzle, decoded, deadline, emb)
+    return dataclasses.replace(decoded, unique=None if other is None else not other)
+
+
+class SolutionStream:
+    """Distinct solutions as the embedded solver finds them (blocking each one found), lazily.
+
+    Iterate to get each Decoded as soon as it is found. Afterwards `complete` is True when the search
+    proved there are no more, and `stopped` says why it ended early: "limit", "timeout" or "" (complete).
+    `timeout` bounds the whole enumeration, not each call.
+    """
+
+    def __init__(self, puzzle: Puzzle, limit: Optional[int] = None, *,
+                 timeout: Union[None, float, Deadline] = None, mines: Optional[int] = None) -> None:
+        if limit is not None and limit < 1:
+            raise ValueError(f"limit must be at least 1, not {limit}")
+        self.puzzle = puzzle if mines is None else puzzle.replace(mines=mines)
+        self.limit = limit
+        self.deadline = timeout if isinstance(timeout, Deadline) else Deadline(timeout)
+        self.count = 0
+        self.complete = False
+        self.stopped = ""
+        self.why = ""
+
+    def __iter__(self) -> Iterator[Decoded]:
+        puzzle = self.puzzle
+        system = build_system(puzzle)
+        too_slow = _model_too_slow(puzzle, "cnf", self.deadline)
+        if too_slow:
+            self.stopped, self.why = "timeout", too_slow
+            return
+        emb = _Embedded(puzzle)
+        try:
+            while self.limit is None or self.count < self.limit:
+                answer = emb.next(self.deadline)
+                if answer.status == "unknown":
+                    self.stopped, self.why = "timeout", answer.why
+                    return
+                if answer.status == "infeasible":
+                    self.complete = True
+                    return
+                dec = decode_answer(puzzle, answer, model_vars=emb.nv, system=system)
+                self.count += 1
+                if system.num_vars == 0:
+                    self.complete = True
+                    yield dec
+                    return
+                emb.block(_cell_values(dec, system))
+                yield dec
+            self.stopped = "limit"
+        finally:
+            emb.close()
 
 
 def enumerate_solutions(puzzle: Puzzle, limit: Optional[int] = None, *, timeout: Optional[float] = None,
@@ -315,24 +589,8 @@ def enumerate_solutions(puzzle: Puzzle, limit: Optional[int] = None, *, timeout:
     """Up to `limit` distinct solutions (all when None) with pysat and blocking clauses.
 
     Returns (solutions, complete): complete is True when the search proved there are no more.
-    The timeout applies to each solver call.
+    The timeout bounds the whole enumeration (SolutionStream streams them instead).
     """
-    if mines is not None:
-        puzzle = puzzle.replace(mines=mines)
-    system = build_system(puzzle)
-    emb = _Embedded(puzzle)
-    found: List[Decoded] = []
-    try:
-        while limit is None or len(found) < limit:
-            answer = emb.next(timeout)
-            if answer.status != "solved":
-                return found, answer.status == "infeasible"
-            dec = decode_answer(puzzle, answer, model_vars=emb.nv, system=system)
-            found.append(dec)
-            cells = dec.grid[system.var_rc[:, 0], system.var_rc[:, 1]] if system.num_vars else np.zeros(0, bool)
-            if system.num_vars == 0:
-                return found, True
-            emb.block(cells)
-        return found, False
-    finally:
-        emb.close()
+    stream = SolutionStream(puzzle, limit, timeout=timeout, mines=mines)
+    found = list(stream)
+    return found, stream.complete
