@@ -7,6 +7,7 @@ the JSON of `mineconv analyze --json`.
 from __future__ import annotations
 
 import contextlib
+import math
 import sys
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -47,6 +48,15 @@ def count_text(n: int, max_digits: int = 30) -> str:
     if len(s) <= max_digits:
         return s
     return f"{s[0]}.{s[1:4]}e{len(s) - 1} ({len(s)} digits)"
+
+
+def count_json(key: str, n: Optional[int]) -> Dict[str, object]:
+    """{key: n, key_str: exact decimal, key_log10: log10 n}: jq and JavaScript misread integers past 2^53."""
+    if n is None:
+        return {key: None, key + "_str": None, key + "_log10": None}
+    with unlimited_int_digits():
+        text = str(n)
+    return {key: n, key + "_str": text, key + "_log10": math.log10(n) if n > 0 else None}
 
 
 @dataclass(frozen=True)
@@ -128,7 +138,7 @@ class Analysis:
         """The JSON report of `mineconv analyze --json`."""
         ok = self.feasible
         data = {
-            "solutions": self.solutions,
+            **count_json("solutions", self.solutions),
             "unique": self.unique,
             "safe": [list(rc) for rc in self.safe_cells()] if ok else [],
             "mines": [list(rc) for rc in self.mine_cells()] if ok else [],
