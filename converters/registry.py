@@ -203,7 +203,9 @@ def guess_format(path: PathLike, text: Optional[str] = None, *, kind: Optional[s
             return ranked[0][1]
     if len(cands) == 1 or (cands and direction == "write"):
         return cands[0]
-    raise _cannot_tell(source_name(path), text, data, kind, direction)
+    # '-' is stdout when it names an output
+    name = "<stdout>" if direction == "write" and str(path) == STDIO else source_name(path)
+    raise _cannot_tell(name, text, data, kind, direction)
 
 
 def identify(path: PathLike, text: Optional[str] = None, data: Optional[bytes] = None

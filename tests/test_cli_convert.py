@@ -51,8 +51,9 @@ def test_dots_by_extension_or_by_name(tmp_path, capsys):
     hakank.write_text((SAMPLES / "kaye-config3.dots").read_text())
     status, _, err = run(capsys, "convert", hakank, "-o", tmp_path / "y.json", "-v")
     # the count lines match the grid: dots, detected with no doubt (native would choke on the line "8")
-    assert status == 0 and err == f"mineconv: read {hakank} as dots (detected from the content)\n" \
-        f"mineconv: wrote {tmp_path / 'y.json'} as json\n"
+    assert status == 0 and err.startswith(f"mineconv: read {hakank} as dots (detected from the content)\n"
+                                          f"mineconv: wrote {tmp_path / 'y.json'} as json\n"
+                                          f"mineconv: convert took ")
     assert read(tmp_path / "y.json") == read(SAMPLES / "kaye-config3.dots")
     assert run(capsys, "convert", hakank, "--from", "dots", "-o", tmp_path / "z.json")[0] == 0
     assert (tmp_path / "z.json").read_text() == (tmp_path / "y.json").read_text()
@@ -217,3 +218,53 @@ def test_failed_conversion_keeps_an_existing_output(tmp_path, capsys):
     status, _, err = run(capsys, "convert", SAMPLES / "seed-3x3.txt", "-o", out)  # .mine needs --mines
     assert status == 2 and out.read_text() == "old\n"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["o.mine"]
+
+
+# convert IN OUT (meshio / pandoc style) beside -o OUT, and the -f / -t short forms -----------------------
+def test_positional_output_equals_dash_o(tmp_path, capsys):
+    assert run(capsys, "convert", SAMPLES / "seed-3x3.txt", tmp_path / "a.lp")[0] == 0
+    assert run(capsys, "convert", SAMPLES / "seed-3x3.txt", "-o", tmp_path / "b.lp")[0] == 0
+    assert (tmp_path / "a.lp").read_text() == (tmp_path / "b.lp").read_text() != ""
+    status, out, err = run(capsys, "convert", SAMPLES / "seed-3x3.txt", "-", "-t", "pred-json", "-q")
+    assert status == 0 and err == "" and parse(out, "pred-json").cells == "1??12?01?"
+
+
+def test_short_from_and_to(monkeypatch, tmp_path, capsys):
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"3x3x2\n1HH\n12H\n01H\n")))
+    status, out, err = run(capsys, "convert", "-", "-f", "mine", "-o", "-", "-t", "dat")
+    assert status == 0 and "param mines := 2;" in out, err
+    assert run(capsys, "convert", SAMPLES / "seed-3x3.txt", tmp_path / "s.mps", "-t", "fixed-mps")[0] == 0
+    assert (tmp_path / "s.mps").read_text() == dumps(read(SAMPLES / "seed-3x3.txt"), "fixed-mps")
+
+
+@pytest.mark.parametrize("outputs,message", [
+    ((), "no output: give it as the second argument (OUT) or with -o OUT"),
+    (("a.cnf", "-o", "b.cnf"), "the output is named twice"),
+])
+def test_output_named_once(tmp_path, capsys, outputs, message):
+    argv = [SAMPLES / "seed-3x3.txt"] + [tmp_path / o if o.endswith(".cnf") else o for o in outputs]
+    status, out, err = run(capsys, "convert", *argv)
+    assert status == 2 and out == "" and err.startswith("mineconv: ") and message in err
+    assert "Traceback" not in err and list(tmp_path.iterdir()) == []
+
+
+def test_stdout_is_named_stdout_in_messages(capsys):
+    status, _, err = run(capsys, "convert", SAMPLES / "seed-3x3.txt", "-o", "-")
+    assert status == 2 and err.startswith("mineconv: <stdout>: cannot tell the output format") and "<stdin>" not in err
+    status, _, err = run(capsys, "convert", SAMPLES / "seed-3x3.txt", "-", "-t", "json", "-v")
+    assert status == 0 and "mineconv: wrote <stdout> as json\n" in err
+
+
+def test_card_encodings_are_listed(capsys):
+    from mineconv.encode import CARD_ENCODINGS, DEFAULT_CARD_ENCODING
+    status, out, _ = run(capsys, "formats", "--json")
+    rows = {r["name"]: r for r in json.loads(out)}
+    assert rows["cnf"]["card_encodings"] == list(CARD_ENCODINGS) and "seqcounter" in CARD_ENCODINGS
+    assert rows["cnf"]["default_card_encoding"] == DEFAULT_CARD_ENCODING == "kmtotalizer"
+    assert "card_encodings" not in rows["lp"]
+    status, out, _ = run(capsys, "formats")
+    assert f"--card-encoding: {', '.join(CARD_ENCODINGS)} (default kmtotalizer)" in out
+    with pytest.raises(SystemExit):
+        main(["convert", "--help"])
+    out = capsys.readouterr().out
+    assert "default kmtotalizer" in " ".join(out.split()) and "seqcounter" in out

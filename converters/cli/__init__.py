@@ -8,12 +8,14 @@ import math
 import os
 import pkgutil
 import sys
+import time
 import warnings
-from typing import Any, Dict, List, Optional
+from importlib import metadata
+from typing import Any, Dict, List, Optional, Sequence
 
 from .. import __version__
 from ..errors import MineconvError
-from ..fileio import guard_inputs
+from ..fileio import guard_inputs, source_name
 from ..model.puzzle import Puzzle
 from ..registry import Reading, read_reading
 
@@ -21,11 +23,49 @@ MAX_TIMEOUT = 365 * 24 * 3600.0   # seconds; past this, threading.Timer and solv
 
 EXAMPLES = """examples:
   mineconv solve samples/dusautoy-6x6.txt
-  mineconv convert samples/seed-3x3.txt -o seed.cnf
+  mineconv convert samples/seed-3x3.txt seed.cnf
   mineconv convert board.mine -o board.lp --strict
   mineconv info samples/dusautoy-6x6.txt
   mineconv formats
+  mineconv -V
+  mineconv completion bash > ~/.local/share/bash-completion/completions/mineconv
 """
+
+# the libraries whose versions decide what mineconv does, as -V reports them: (shown name, distribution)
+LIBRARIES = (("pysat", "python-sat"), ("PuLP", "pulp"), ("numpy", "numpy"), ("lark", "lark"))
+
+# -v of the running command: load_reading and main say on stderr what was chosen and how long it took
+_verbose = False
+
+
+def say(message: str) -> None:
+    """Print 'mineconv: MESSAGE' on stderr when the command runs with -v (what was chosen, timings)."""
+    if _verbose:
+        print(f"mineconv: {message}", file=sys.stderr)
+
+
+def version_text() -> str:
+    """mineconv's version, then the version of each library it builds on and of Python."""
+    lines = [f"mineconv {__version__}"]
+    for shown, dist in LIBRARIES:
+        try:
+            lines.append(f"{shown} {metadata.version(dist)}")
+        except metadata.PackageNotFoundError:
+            lines.append(f"{shown} not installed")
+    lines.append(f"Python {sys.version.split()[0]}")
+    return "\n".join(lines)
+
+
+class _VersionAction(argparse.Action):
+    """-V/--version: looks the library versions up only when asked (they cost a metadata scan)."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str = argparse.SUPPRESS, **kwargs: Any) -> None:
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, **kwargs)
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any,
+                 option_string: Optional[str] = None) -> None:
+        print(version_text())
+        parser.exit()
 
 
 def timeout_seconds(text: str) -> float:
@@ -60,6 +100,7 @@ def load_reading(path: str, fmt: Optional[str] = None, mines: Optional[int] = No
                  options: Optional[Dict[str, Any]] = None) -> Reading:
     """Read a puzzle for a command, with the notation that read it; --mines overrides its total mine count."""
     reading = read_reading(path, fmt, **(options or {}))
+    say(f"read {source_name(path)} as {describe_reading(reading)}")
     if mines is not None:
         reading = dataclasses.replace(reading, puzzle=reading.puzzle.replace(mines=mines))
     return reading
@@ -83,11 +124,25 @@ def build_parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(
         prog="mineconv", description="Convert Minesweeper puzzles to solver files and read the answers back.",
         epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--version", action="version", version=f"mineconv {__version__}")
+    ap.add_argument("-V", "--version", action=_VersionAction,
+                    help="print the versions of mineconv, pysat, PuLP, numpy, lark and Python, and exit")
     sub = ap.add_subparsers(dest="command", metavar="COMMAND")
     for mod in sorted(m.name for m in pkgutil.iter_modules(__path__)):
         importlib.import_module(f"{__name__}.{mod}").register(sub)
+    for p in sub.choices.values():
+        add_verbosity(p)
     return ap
+
+
+def add_verbosity(p: argparse.ArgumentParser) -> None:
+    """Give a subcommand -v and -q unless it defines its own (convert's -v, batch's -q keep their help)."""
+    taken = p._option_string_actions
+    if "-v" not in taken:
+        p.add_argument("-v", "--verbose", action="store_true",
+                       help="also say on stderr what was chosen (notation, solver) and how long it took")
+    if "-q" not in taken:
+        p.add_argument("-q", "--quiet", action="store_true",
+                       help="no warnings and no progress on stderr (errors are still printed)")
 
 
 def _show_warning(message, category, filename, lineno, file=None, line=None) -> None:
@@ -101,11 +156,20 @@ def main(argv: Optional[List[str]] = None) -> int:
     if not getattr(args, "func", None):
         ap.print_help(sys.stderr)
         return 2
-    old = warnings.showwarning
+    global _verbose
+    old, old_verbose = warnings.showwarning, _verbose
     warnings.showwarning = _show_warning
+    _verbose = bool(getattr(args, "verbose", False))
+    started = time.perf_counter()
     try:
-        with guard_inputs():  # no output may overwrite a file the command reads
-            return int(args.func(args) or 0)
+        with warnings.catch_warnings(), guard_inputs():  # no output may overwrite a file the command reads
+            if getattr(args, "quiet", False):
+                warnings.simplefilter("ignore")
+            if getattr(args, "solver", None):
+                say(f"solver {args.solver}")
+            status = int(args.func(args) or 0)
+            say(f"{args.command} took {time.perf_counter() - started:.3f} s")
+            return status
     except MineconvError as exc:
         print(f"mineconv: {exc}", file=sys.stderr)
         return exc.exit_status
@@ -119,6 +183,7 @@ def main(argv: Optional[List[str]] = None) -> int:
         return 130
     finally:
         warnings.showwarning = old
+        _verbose = old_verbose
 
 
 if __name__ == "__main__":  # pragma: no cover

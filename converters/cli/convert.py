@@ -4,13 +4,35 @@ from __future__ import annotations
 import argparse
 import sys
 
-from . import add_input_options, describe_reading, input_options, load_reading
-from ..fileio import source_name
+from . import add_input_options, input_options, load_reading
+from ..encode.cnf import CARD_ENCODINGS, DEFAULT_CARD_ENCODING
+from ..errors import MineconvError
+from ..fileio import STDIO
 from ..registry import get_format, guess_format, write
+
+EPILOG = f"""examples:
+  mineconv convert puzzle.txt puzzle.cnf
+  mineconv convert puzzle.txt -o puzzle.lp
+  mineconv convert board.txt board.mps -t fixed-mps --mines 99
+  mineconv convert - -f json -o - -t lp < puzzle.json
+The output is named either as the second argument (OUT) or with -o OUT, not both.
+CNF cardinality encodings (--card-encoding, for the total mine count; default {DEFAULT_CARD_ENCODING}):
+  {', '.join(CARD_ENCODINGS)}
+"""
+
+
+def output_path(args: argparse.Namespace) -> str:
+    """The one output named, as OUT or as -o OUT (both or neither is a usage error, exit 2)."""
+    if args.out is not None and args.output is not None:
+        raise MineconvError(f"the output is named twice ({args.out!r} and -o {args.output!r}); give OUT or -o OUT")
+    if args.out is None and args.output is None:
+        raise MineconvError("no output: give it as the second argument (OUT) or with -o OUT ('-' for stdout)")
+    return args.out if args.out is not None else args.output
 
 
 def run(args: argparse.Namespace) -> int:
     """Read, convert, write atomically."""
+    output = output_path(args)
     reading = load_reading(args.input, args.from_, args.mines, input_options(args))
     puzzle = reading.puzzle
     if args.ignore_total:
@@ -18,36 +40,35 @@ def run(args: argparse.Namespace) -> int:
     options = {}
     if args.card_encoding:
         options["card_encoding"] = args.card_encoding
-    to = get_format(args.to, direction="write") if args.to else guess_format(args.output, kind=None,
+    to = get_format(args.to, direction="write") if args.to else guess_format(output, kind=None,
                                                                              direction="write")
+    write(puzzle, output, to.name, strict=args.strict, **options)
     if args.verbose:
-        print(f"mineconv: read {source_name(args.input)} as {describe_reading(reading)}", file=sys.stderr)
-    write(puzzle, args.output, to.name, strict=args.strict, **options)
-    if args.verbose:
-        print(f"mineconv: wrote {'<stdout>' if args.output == '-' else args.output} as {to.name}", file=sys.stderr)
+        print(f"mineconv: wrote {'<stdout>' if output == STDIO else output} as {to.name}", file=sys.stderr)
     return 0
 
 
 def register(sub: argparse._SubParsersAction) -> None:
     """Add the subcommand."""
     p = sub.add_parser("convert", help="convert a puzzle to another notation or a solver file",
-                       description="Convert a puzzle. Formats come from the file extensions unless named; "
-                                   "'-' is stdin/stdout.",
-                       epilog="examples:\n  mineconv convert puzzle.txt -o puzzle.cnf\n"
-                              "  mineconv convert - --from json -o - --to lp < puzzle.json",
-                       formatter_class=argparse.RawDescriptionHelpFormatter)
+                       description="Convert a puzzle. Formats come from the content and the file extensions "
+                                   "unless named with -f/--from and -t/--to; '-' is stdin/stdout.",
+                       epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("input", help="puzzle file, or - for stdin")
-    p.add_argument("-o", "--output", required=True, help="output file, or - for stdout")
-    p.add_argument("--from", dest="from_", metavar="NAME", help="input notation (see `mineconv formats`)")
+    p.add_argument("out", nargs="?", metavar="OUT", help="output file, or - for stdout (or give -o OUT)")
+    p.add_argument("-o", "--output", metavar="OUT", help="output file, or - for stdout (or give OUT)")
+    p.add_argument("-f", "--from", dest="from_", metavar="NAME", help="input notation (see `mineconv formats`)")
     add_input_options(p)
-    p.add_argument("--to", metavar="NAME", help="output format (see `mineconv formats`)")
+    p.add_argument("-t", "--to", metavar="NAME", help="output format (see `mineconv formats`)")
     p.add_argument("--strict", action="store_true",
                    help="refuse a conversion that would drop information (instead of warning)")
     p.add_argument("--mines", type=int, metavar="N", help="total number of mines on the board (overrides the puzzle's)")
     p.add_argument("--ignore-total", action="store_true",
                    help="leave the total mine count out of the output (e.g. a CNF of a huge board)")
     p.add_argument("--card-encoding", metavar="NAME",
-                   help="CNF cardinality encoding for the total mine count (see `mineconv formats`)")
+                   help=f"CNF cardinality encoding for the total mine count (default {DEFAULT_CARD_ENCODING}; "
+                        f"one of: {', '.join(CARD_ENCODINGS)})")
     p.add_argument("-v", "--verbose", action="store_true",
-                   help="say on stderr which notation read the input (and how it was chosen) and which wrote it")
+                   help="say on stderr which notation read the input (and how it was chosen), which wrote it "
+                        "and how long it took")
     p.set_defaults(func=run)

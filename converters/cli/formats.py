@@ -4,7 +4,19 @@ from __future__ import annotations
 import argparse
 import json
 
+from ..encode.cnf import CARD_ENCODINGS, DEFAULT_CARD_ENCODING
 from ..registry import formats
+
+EPILOG = f"""Each row: name, r (reads) / w (writes), extensions, what it is; aliases and writer options below it.
+Inputs are recognised by their content (the extension breaks ties); outputs by extension; name either
+with --from / --to. CNF cardinality encodings (convert/batch --card-encoding, default {DEFAULT_CARD_ENCODING}):
+  {', '.join(CARD_ENCODINGS)}
+
+examples:
+  mineconv formats
+  mineconv formats --json | python3 -m json.tool
+  mineconv convert board.txt board.cnf --card-encoding seqcounter
+"""
 
 
 def run(args: argparse.Namespace) -> int:
@@ -13,6 +25,10 @@ def run(args: argparse.Namespace) -> int:
              "extensions": list(f.extensions), "aliases": list(f.aliases), "description": f.description,
              "read_options": list(f.read_options), "write_options": list(f.write_options)}
             for f in formats()]
+    for r in rows:
+        if "card_encoding" in r["write_options"]:
+            r["card_encodings"] = list(CARD_ENCODINGS)
+            r["default_card_encoding"] = DEFAULT_CARD_ENCODING
     if args.json:
         print(json.dumps(rows))
         return 0
@@ -26,12 +42,19 @@ def run(args: argparse.Namespace) -> int:
             print(f"  {r['name']:<16} {rw}  {' '.join(r['extensions']):<18} {r['description']}")
             if r["aliases"]:
                 print(f"  {'':<16}     {'':<18} also named: {', '.join(r['aliases'])}")
+            if "card_encodings" in r:
+                print(f"  {'':<16}     {'':<18} --card-encoding: {', '.join(r['card_encodings'])} "
+                      f"(default {r['default_card_encoding']})")
         print()
     return 0
 
 
 def register(sub: argparse._SubParsersAction) -> None:
     """Add the subcommand."""
-    p = sub.add_parser("formats", help="list every reader and writer with its extensions")
+    p = sub.add_parser("formats", help="list every reader and writer with its extensions",
+                       description="List every registered format: puzzle notations (read and/or written), "
+                                   "solver input files (written) and solver answers (read), with their "
+                                   "extensions, aliases and the CNF cardinality encodings.",
+                       epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--json", action="store_true", help="print a JSON list")
     p.set_defaults(func=run)

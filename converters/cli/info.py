@@ -31,9 +31,17 @@ def run(args: argparse.Namespace) -> int:
 
 def register(sub: argparse._SubParsersAction) -> None:
     """Add the subcommand."""
-    p = sub.add_parser("info", help="size, cell counts and notation of a puzzle")
+    p = sub.add_parser("info", help="size, cell counts and notation of a puzzle",
+                       description="Say what a puzzle holds: the notation that read it (and whether it was "
+                                   "named, detected from the content or chosen by the file name), its size, "
+                                   "how many cells are unknown, revealed, known mines or known safe, and "
+                                   "the total mine count.",
+                       epilog="examples:\n  mineconv info samples/dusautoy-6x6.txt\n"
+                              "  mineconv info samples/kaye-config3.dots --json\n"
+                              "  mineconv info - -f json < samples/seed-3x3.json",
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("input", help="puzzle file, or - for stdin")
-    p.add_argument("--from", dest="from_", metavar="NAME", help="input notation (see `mineconv formats`)")
+    p.add_argument("-f", "--from", dest="from_", metavar="NAME", help="input notation (see `mineconv formats`)")
     add_input_options(p)
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=run)
