@@ -3,6 +3,23 @@ from __future__ import annotations
 
 from typing import Optional
 
+# an offending line is echoed at most this wide, cut around its column: a 50 MB line of garbage must not
+# come back as a 50 MB message (batch reports used the same width before this was shared)
+LINE_EXCERPT = 120
+
+
+def excerpt(line_text: str, column: Optional[int] = None,
+            width: int = LINE_EXCERPT) -> "tuple[str, Optional[int]]":
+    """A long line cut to about width characters around column, and the column's place in the cut."""
+    if len(line_text) <= width:
+        return line_text, column
+    col = column if column is not None and column >= 1 else 1
+    start = max(0, min(col - 1 - width // 2, len(line_text) - width))
+    cut = line_text[start:start + width]
+    head = "..." if start > 0 else ""
+    tail = "..." if start + width < len(line_text) else ""
+    return head + cut + tail, (col - start + len(head) if column is not None else None)
+
 
 class MineconvError(Exception):
     """Base class of every error mineconv raises on purpose."""
@@ -37,9 +54,10 @@ class MineconvError(Exception):
         head = ":".join(where)
         text = f"{head}: {self.message}" if head else self.message
         if self.line_text is not None:
-            text += "\n    " + self.line_text.rstrip("\r\n")
-            if self.column is not None:
-                text += "\n    " + " " * (self.column - 1) + "^"
+            shown, col = excerpt(self.line_text.rstrip("\r\n"), self.column)
+            text += "\n    " + shown
+            if col is not None:
+                text += "\n    " + " " * (col - 1) + "^"
         return text
 
 

@@ -3,18 +3,57 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import functools
 import itertools
 import os
+import re
 import stat
 import sys
 import threading
-from pathlib import Path
-from typing import Any, Iterator, Optional, Set, Tuple, Union
+from typing import Any, BinaryIO, Callable, Iterator, Optional, Set, Tuple, Union
 
-from .errors import InputNotFoundError, MineconvError, PuzzleSyntaxError
+from .errors import InputNotFoundError, MineconvError, PuzzleError, PuzzleSyntaxError, SolutionSyntaxError
 
 PathLike = Union[str, os.PathLike[str]]
 STDIO = "-"
+
+# The largest input read, in bytes. 256 MiB is 16 times the text of a 4000 x 4000 board (16 MB in the
+# one-character-per-cell notations) and holds the largest board `generate` makes by default (2^24 cells)
+# in every notation, while the bytes, their decoded text and the parse of a file that size still fit in
+# about 1 GB; `/dev/zero` or `yes |` stop here instead of filling the memory. --max-bytes raises it.
+DEFAULT_MAX_BYTES = 256 * 1024 * 1024
+# The largest board a reader builds: the same 2^24 cells as `generate --max-cells`. A header's claim
+# (pred-json's rows and cols, a .mine WxH) is checked against it before anything of that size is made.
+DEFAULT_MAX_CELLS = 1 << 24
+_limits = {"bytes": DEFAULT_MAX_BYTES, "cells": DEFAULT_MAX_CELLS}
+_CHUNK = 1 << 20
+
+
+def set_limits(max_bytes: Optional[int] = None, max_cells: Optional[int] = None) -> None:
+    """Set the input size and board size limits of this process (None keeps a limit as it is)."""
+    if max_bytes is not None:
+        _limits["bytes"] = int(max_bytes)
+    if max_cells is not None:
+        _limits["cells"] = int(max_cells)
+
+
+def max_bytes() -> int:
+    """The largest input read, in bytes."""
+    return _limits["bytes"]
+
+
+def max_cells() -> int:
+    """The largest board a reader builds, in cells."""
+    return _limits["cells"]
+
+
+def too_many_cells(rows: int, cols: int) -> Optional[str]:
+    """Why a rows x cols board is refused (None when it is within --max-cells)."""
+    limit = _limits["cells"]
+    if rows * cols > limit:
+        return (f"a {rows} x {cols} board has more than {limit} cells (the --max-cells limit; raise it if "
+                "the machine has the memory)")
+    return None
 
 
 def source_name(path: PathLike) -> str:
@@ -82,15 +121,46 @@ def check_not_input(path: PathLike) -> None:
                                 "(choose another output name)", source=str(path))
 
 
+def read_limited(stream: BinaryIO, source: str) -> bytes:
+    """All of a binary stream, read in chunks and never past the --max-bytes limit (beyond it: an error)."""
+    limit = _limits["bytes"]
+    chunks = []
+    total = lines = 0
+    last_line_start = 0
+    while True:
+        chunk = stream.read(min(_CHUNK, limit + 1 - total))
+        if not chunk:
+            return b"".join(chunks)
+        if total + len(chunk) > limit:
+            cut = chunk[:limit - total]
+            lines += cut.count(b"\n")
+            nl = cut.rfind(b"\n")
+            if nl >= 0:
+                last_line_start = total + nl + 1
+            raise PuzzleSyntaxError(f"the input goes on past {limit} bytes (the --max-bytes limit; raise it "
+                                    "to read larger files)", source=source, line=lines + 1,
+                                    column=limit - last_line_start + 1)
+        lines += chunk.count(b"\n")
+        nl = chunk.rfind(b"\n")
+        if nl >= 0:
+            last_line_start = total + nl + 1
+        total += len(chunk)
+        chunks.append(chunk)
+
+
 def read_bytes(path: PathLike) -> Tuple[bytes, str]:
-    """Return (bytes, source name) of a file, or of stdin for '-'."""
+    """Return (bytes, source name) of a file, or of stdin for '-' (at most --max-bytes of either)."""
     src = source_name(path)
     if str(path) == STDIO:
-        data = sys.stdin.buffer.read()
+        try:
+            data = read_limited(sys.stdin.buffer, src)
+        except OSError as exc:
+            raise MineconvError(f"cannot read: {exc.strerror or exc}", source=src) from None
     else:
         protect(path)
         try:
-            data = Path(path).read_bytes()
+            with open(path, "rb") as fh:
+                data = read_limited(fh, src)
         except FileNotFoundError:
             raise InputNotFoundError("no such file", source=src) from None
         except IsADirectoryError:
@@ -100,6 +170,88 @@ def read_bytes(path: PathLike) -> Tuple[bytes, str]:
         except OSError as exc:
             raise MineconvError(f"cannot read: {exc.strerror or exc}", source=src) from None
     return data, src
+
+
+_LONG_NUMBER = {limit: (re.compile(r"[0-9]{%d,}" % limit), re.compile(rb"[0-9]{%d,}" % limit))
+                for limit in (4301, 19)}
+_OPEN, _CLOSE = "([{", ")]}"
+DEEPEST = 100  # the nesting depth reported when a reader's recursion ran out
+
+
+def _position(content: Union[str, bytes], offset: int) -> Tuple[int, int, Optional[str]]:
+    if isinstance(content, bytes):
+        return content.count(b"\n", 0, offset) + 1, offset - (content.rfind(b"\n", 0, offset) + 1) + 1, None
+    return locate(content, offset)
+
+
+def _number_error(content: Union[str, bytes], source: str, digits: int) -> MineconvError:
+    pattern = _LONG_NUMBER[digits][isinstance(content, bytes)]
+    m = pattern.search(content)  # type: ignore[arg-type]
+    if m is None:
+        return PuzzleSyntaxError("a number in this input is too large", source=source)
+    line, col, line_text = _position(content, m.start())
+    return PuzzleSyntaxError(f"a number of {m.end() - m.start()} digits is too large", source=source, line=line,
+                             column=col, line_text=line_text)
+
+
+def _nesting_error(content: Union[str, bytes], source: str) -> MineconvError:
+    text = content.decode("latin-1") if isinstance(content, bytes) else content
+    depth = 0
+    for m in re.finditer(r"[\[\](){}]", text):
+        depth += 1 if m.group() in _OPEN else -1
+        if depth > DEEPEST:
+            line, col, line_text = _position(content, m.start())
+            return PuzzleSyntaxError(f"brackets nested more than {DEEPEST} deep", source=source, line=line,
+                                     column=col, line_text=None if isinstance(content, bytes) else line_text)
+    return PuzzleSyntaxError("nested too deeply", source=source)
+
+
+def ascii_int(token: str) -> int:
+    """int() of ASCII digits only: int() alone also reads '٣' and '１', which no grid cell accepts."""
+    if not token.isascii():
+        raise ValueError(f"{token!r} is not written in ASCII digits")
+    return int(token)
+
+
+# a decimal digit other than 0-9 ('٣', fullwidth '１'): Python's int() and float() read it as a number
+_UNICODE_DIGIT = re.compile(r"(?![0-9])\d")
+
+
+def guard_reader(reader: Callable[..., Any], ascii_digits: bool = False) -> Callable[..., Any]:
+    """A reader whose runaway cases become located errors: huge numbers, deep nesting, oversized boards.
+
+    Python's int() refuses more than 4,300 digits (ValueError), numpy and float conversions overflow, and
+    recursive parsers run out of stack on 100,000 nested brackets: whichever reader meets them, the user
+    gets FILE:LINE:COL at the number or bracket, never a traceback. With ascii_digits (solver answers,
+    which are numbers and ASCII names), a digit other than 0-9 anywhere is refused where it stands.
+    """
+    @functools.wraps(reader)
+    def guarded(content: Any, source: str, **options: Any) -> Any:
+        if ascii_digits and isinstance(content, str):
+            m = _UNICODE_DIGIT.search(content)
+            if m:
+                line, col, line_text = locate(content, m.start())
+                raise SolutionSyntaxError(f"{m.group()!r} is not an ASCII digit (numbers are written with 0-9)",
+                                        source=source, line=line, column=col, line_text=line_text)
+        try:
+            result = reader(content, source, **options)
+        except MineconvError:
+            raise
+        except RecursionError:
+            raise _nesting_error(content, source) from None
+        except OverflowError:
+            raise _number_error(content, source, 19) from None
+        except ValueError as exc:
+            if "integer string conversion" not in str(exc):
+                raise
+            raise _number_error(content, source, 4301) from None
+        rows, cols = getattr(result, "rows", 0), getattr(result, "cols", 0)
+        if isinstance(rows, int) and isinstance(cols, int):
+            why = too_many_cells(rows, cols)
+            if why:
+                raise PuzzleError(why, source=source)
+        return result
+    return guarded
 
 
 def locate(text: str, offset: int) -> Tuple[int, int, str]:

@@ -12,7 +12,7 @@ from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from .errors import (AmbiguousInputWarning, FormatError, LossyConversionError, LossyConversionWarning, MineconvError,
                      PuzzleSyntaxError)
-from .fileio import PathLike, STDIO, atomic_output, decode_bytes, read_bytes, source_name
+from .fileio import PathLike, STDIO, atomic_output, decode_bytes, guard_reader, read_bytes, source_name
 from .model.puzzle import Puzzle
 
 KINDS = ("puzzle", "model", "solution")
@@ -86,6 +86,8 @@ def register_format(name: str, extensions: Sequence[str], kind: str, *, reader: 
     if detect is not None and detect_level != LIKELY:
         detect = confidence(detect_level, detect)
     helps = tuple(read_options.items()) if isinstance(read_options, Mapping) else tuple((o, "") for o in read_options)
+    if reader is not None:  # huge numbers, deep nesting and oversized boards become located errors
+        reader = guard_reader(reader, ascii_digits=kind == "solution")
     fmt = Format(name, exts, kind, reader, writer, detect, losses, description, autodetect, tuple(aliases),
                  binary, tuple(o for o, _ in helps), helps, tuple(write_options))
     _check_new_names(fmt)

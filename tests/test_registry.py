@@ -79,7 +79,7 @@ def test_a_taken_name_or_alias_is_refused_at_registration(scratch, name, aliases
 def test_a_module_reloaded_registers_again(scratch):
     mod = importlib.import_module("mineconv.formats.notations.dots")
     importlib.reload(mod)
-    assert get_format("hakank").reader is mod.read_dots
+    assert get_format("hakank").reader.__wrapped__ is mod.read_dots   # registered readers are guarded
     register_format("test-temp", [], "puzzle", writer=_writer, aliases=("test-temp-alias",))
     unregister_format("test-temp")
     register_format("test-temp", [], "puzzle", writer=_writer, aliases=("test-temp-alias",))  # free again

@@ -9,14 +9,11 @@ import signal
 import stat
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
-from ..errors import LossyConversionError, MineconvError
+from ..errors import LINE_EXCERPT, LossyConversionError, MineconvError  # noqa: F401  (LINE_EXCERPT re-exported)
 from ..fileio import atomic_output, read_input
 from ..model.system import build_system
 from ..registry import Format, get_format, identify, losses
 from .inputs import CONVERTED, FAILED, SKIPPED, Item, Settings, _inside, output_extension
-
-#: longest piece of an offending line shown in a report (a huge one-line file must not flood the log)
-LINE_EXCERPT = 120
 
 
 def format_error(exc: BaseException, path: str) -> str:
@@ -32,17 +29,7 @@ def format_error(exc: BaseException, path: str) -> str:
         return f"{path}: cannot write the output {exc.source}: {exc.message}"
     if exc.source is None:
         exc.source = path
-    text = exc.line_text
-    if text is None or len(text) <= LINE_EXCERPT:
-        return str(exc)
-    col = exc.column or 1
-    start = max(0, min(col - 1 - LINE_EXCERPT // 2, len(text) - LINE_EXCERPT))
-    excerpt = text[start:start + LINE_EXCERPT]
-    prefix = "..." if start else ""
-    suffix = "..." if start + LINE_EXCERPT < len(text) else ""
-    head = str(MineconvError(exc.message, source=exc.source, line=exc.line, column=exc.column))
-    caret = " " * (len(prefix) + col - 1 - start) + "^"
-    return f"{head}\n    {prefix}{excerpt}{suffix}\n    {caret}"
+    return str(exc)  # MineconvError cuts a long offending line to LINE_EXCERPT around its column
 
 
 class _HashingWriter(io.TextIOBase):

@@ -51,7 +51,7 @@ def read_cbc(text: str, source: str = "<string>") -> Answer:
             tok = tok[1:]
         elif tok[0].startswith("**"):
             tok[0] = tok[0][2:]
-        if len(tok) != 4 or not tok[0].isdigit():
+        if len(tok) != 4 or not (tok[0].isascii() and tok[0].isdigit()):
             raise SolutionSyntaxError("expected 'index name value reduced-cost' (truncated?)", source=source,
                                       line=ln, line_text=line)
         index = int(tok[0])

@@ -26,7 +26,7 @@ def read_cplex(text: str, source: str = "<string>") -> Answer:
         raise SolutionSyntaxError(f"root element <{root.tag}>, expected <CPLEXSolution>", source=source)
     header = root.find("header")
     code_text = header.get("solutionStatusValue") if header is not None else None
-    if code_text is None or not code_text.strip().lstrip("-").isdigit():
+    if code_text is None or not re.fullmatch(r"\s*-?[0-9]{1,18}\s*", code_text):
         raise SolutionSyntaxError("no solutionStatusValue in <header>", source=source)
     code = int(code_text)
     what = header.get("solutionStatusString", "")

@@ -7,6 +7,7 @@ import numpy as np
 
 from ...solvers.answer import Answer, parse_value
 from ...errors import SolutionSyntaxError
+from ...fileio import ascii_int
 from ...registry import register_format
 
 # status letters per solution kind (GLPK manual, glp_write_mip / glp_write_sol / glp_write_ipt)
@@ -16,7 +17,7 @@ _IPT = {"o": "solved", "f": "solved", "i": "infeasible", "n": "infeasible", "u":
 _KINDS = {"mip": (_MIP, 1), "bas": (_BAS, 2), "ipt": (_IPT, 1)}  # letters, index of the value in a j line
 _WHY = {"u": "glpsol reports the solution as undefined (a limit hit, or an LP the presolver gave up on: "
              "try --nopresol)"}
-_DETECT = re.compile(r"^s (mip|bas|ipt) \d+ \d+ ", re.M)
+_DETECT = re.compile(r"^s (mip|bas|ipt) [0-9]+ [0-9]+ ", re.M)
 
 
 def read_glpsol_raw(text: str, source: str = "<string>") -> Answer:
@@ -43,7 +44,7 @@ def read_glpsol_raw(text: str, source: str = "<string>") -> Answer:
                                           source=source, line=ln, line_text=line)
             kind = tok[1]
             try:
-                ncols = int(tok[3])
+                ncols = ascii_int(tok[3])
             except ValueError:
                 raise SolutionSyntaxError(f"{tok[3]!r} is not a column count", source=source, line=ln,
                                           line_text=line) from None
@@ -64,7 +65,7 @@ def read_glpsol_raw(text: str, source: str = "<string>") -> Answer:
             if len(tok) < at + 2:
                 raise SolutionSyntaxError("short column line (truncated?)", source=source, line=ln, line_text=line)
             try:
-                cols.append(int(tok[1]))
+                cols.append(ascii_int(tok[1]))
             except ValueError:
                 raise SolutionSyntaxError(f"{tok[1]!r} is not a column number", source=source, line=ln,
                                           line_text=line) from None

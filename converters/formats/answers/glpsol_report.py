@@ -35,7 +35,7 @@ def read_glpsol_report(text: str, source: str = "<string>") -> Answer:
         if line.startswith("Status:"):
             status_word, status_line = line[7:].strip(), ln
         elif line.startswith("Columns:"):
-            m = re.match(r"Columns:\s+(\d+)", line)
+            m = re.match(r"Columns:\s+([0-9]+)", line)
             ncols = int(m.group(1)) if m else None
     if status_word is None:
         raise SolutionSyntaxError("no 'Status:' line: not a glpsol report", source=source)
@@ -55,7 +55,7 @@ def read_glpsol_report(text: str, source: str = "<string>") -> Answer:
         ln = i + 1
         line = lines[i]
         tok = line.split()
-        if not tok[0].isdigit() or len(tok) < 2:
+        if not (tok[0].isascii() and tok[0].isdigit()) or len(tok) < 2:
             raise SolutionSyntaxError("bad line in the column table", source=source, line=ln, line_text=line)
         name = tok[1]
         rest = tok[2:]

@@ -6,6 +6,7 @@ import json
 from ...solvers.answer import Answer, named_answer, parse_value
 from ...errors import SolutionSyntaxError
 from ...registry import CERTAIN, register_format
+from .._located import error_at, json_item_offset, json_key_offset
 
 # Gurobi status codes (Status attribute): 2 OPTIMAL, 3 INFEASIBLE, 4 INF_OR_UNBD; the rest are limits
 # or interruptions, where a kept solution (SolCount > 0) is still a solution
@@ -55,11 +56,17 @@ def read_gurobi_json(text: str, source: str = "<string>") -> Answer:
     if code in _UNBOUNDED or not sols or "Vars" not in data:
         return Answer("unknown", why=f"Gurobi status {code} without a solution", format="gurobi-json",
                       source=source, text=text)
+    if not isinstance(data["Vars"], list):
+        raise error_at(f"\"Vars\" must be a list of {{\"VarName\": ..., \"X\": ...}}, got "
+                       f"{json.dumps(data['Vars'])[:40]}", text, json_key_offset(text, "Vars"), source,
+                       SolutionSyntaxError)
     names, vals = [], []
-    for v in data["Vars"]:
+    for i, v in enumerate(data["Vars"]):
         if not isinstance(v, dict) or not isinstance(v.get("VarName"), str) \
-                or not isinstance(v.get("X"), (int, float)):
-            raise SolutionSyntaxError(f"bad entry in Vars: {v!r}", source=source)
+                or not isinstance(v.get("X"), (int, float)) or isinstance(v.get("X"), bool):
+            raise error_at(f"bad entry {i} in Vars: {json.dumps(v)[:60]} (expected {{\"VarName\": name, "
+                           "\"X\": number}})", text, json_item_offset(text, "Vars", i), source,
+                           SolutionSyntaxError)
         names.append(v["VarName"])
         vals.append(float(v["X"]))
     why = "" if code == 2 else f"Gurobi status {code}; the solution it kept is checked"

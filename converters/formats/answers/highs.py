@@ -77,7 +77,7 @@ def read_highs(text: str, source: str = "<string>") -> Answer:
     # 'Objective 0', and since HiGHS 1.12 also 'Objective_bound' and 'MIP_rel_gap' lines for a MIP
     while j < len(lines) and re.match(r"(Objective|MIP_rel_gap)\w*\s", lines[j]):
         j += 1
-    m = re.match(r"# Columns (-?\d+)\s*$", lines[j]) if j < len(lines) else None
+    m = re.match(r"# Columns (-?[0-9]+)\s*$", lines[j]) if j < len(lines) else None
     if not m:
         raise SolutionSyntaxError("expected '# Columns N' (truncated?)", source=source, line=j + 1,
                                   line_text=lines[j] if j < len(lines) else None)
@@ -120,7 +120,7 @@ def _read_pretty(lines, first: int, text: str, source: str) -> Answer:
     while j < len(lines) and lines[j].strip() and lines[j].strip() != "Rows":
         line = lines[j]
         tok = line.split()
-        if not tok or not tok[0].isdigit():
+        if not tok or not (tok[0].isascii() and tok[0].isdigit()):
             raise SolutionSyntaxError("bad line in the column table", source=source, line=j + 1, line_text=line)
         names.append(tok[-1])
         vals.append(line[lo:hi].strip())

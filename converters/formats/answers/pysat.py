@@ -8,7 +8,7 @@ from ...errors import SolutionSyntaxError
 from ...fileio import locate
 from ...registry import POSSIBLE, register_format
 
-_LIST = re.compile(r"\s*\[([\s\d,+-]*)\]\s*\Z")
+_LIST = re.compile(r"\s*\[([\s0-9,+-]*)\]\s*\Z")
 
 
 def read_pysat(text: str, source: str = "<string>") -> Answer:
@@ -19,7 +19,7 @@ def read_pysat(text: str, source: str = "<string>") -> Answer:
     m = _LIST.match(text)
     if not m:
         pos = len(text) - len(text.lstrip())
-        bad = re.search(r"[^\s\d,+\-\[\]]", text)
+        bad = re.search(r"[^\s0-9,+\-\[\]]", text)
         if body.startswith("[") and not body.endswith("]"):
             line, col, lt = locate(text, len(text.rstrip()))
             raise SolutionSyntaxError("the list is not closed with ']' (truncated?)", source=source, line=line,
@@ -37,12 +37,12 @@ def read_pysat(text: str, source: str = "<string>") -> Answer:
             v = int(t)
         except ValueError:
             v = 0
-        if v == 0 or not re.fullmatch(r"[+-]?\d+", t):
+        if v == 0 or not re.fullmatch(r"[+-]?[0-9]+", t):
             line, col, lt = locate(text, start + tok.start())
             raise SolutionSyntaxError(f"{t!r} is not a literal (a non-zero integer)", source=source, line=line,
                                       column=col, line_text=lt)
         lits.append(v)
-    if not lits and re.search(r"\d", m.group(1)):
+    if not lits and re.search(r"[0-9]", m.group(1)):
         raise SolutionSyntaxError("not a pysat model list", source=source)
     line = locate(text, start)[0]
     return literal_answer(lits, [line] * len(lits), format="pysat", source=source, text=text)

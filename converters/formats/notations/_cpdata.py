@@ -76,7 +76,7 @@ def split_items(body: str, start: int, sep: str = ",") -> List[Tuple[str, int]]:
     return items
 
 
-_INT = re.compile(r"[+-]?\s*\d+")
+_INT = re.compile(r"[+-]?\s*[0-9]+")
 
 
 def int_value(token: str, bindings: Dict[str, int], text: str, offset: int, source: Optional[str],

@@ -47,7 +47,7 @@ def fail(message: str, text: str, offset: int, source: Optional[str]) -> Minecon
 _TOKEN = re.compile(r"""
     (?P<ws>[ \t\n]+)
   | (?P<comment>\#[^\n]*|//[^\n]*|%[^\n]*|/\*.*?\*/)
-  | (?P<num>[-+]?\d+(?:\.\d*)?(?:[eE][-+]?\d+)?)
+  | (?P<num>[-+]?[0-9]+(?:\.[0-9]*)?(?:[eE][-+]?[0-9]+)?)
   | (?P<name>[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*)
   | (?P<str>'[^'\n]*'|"[^"\n]*")
   | (?P<open>[\[{(])

@@ -29,6 +29,7 @@ from lark.exceptions import UnexpectedInput
 
 from ... import __version__
 from ...errors import PuzzleError
+from ...fileio import too_many_cells
 from ...grammar import normalise_newlines, parser, syntax_error
 from ...model.puzzle import Puzzle
 from ...registry import LIKELY, NO, POSSIBLE, register_format
@@ -48,7 +49,7 @@ ROWS = ("r", "rows", "height", "nrows")
 COLS = ("c", "cols", "width", "ncols")
 TOTAL = ("mine_count", "mines", "num_mines", "total_mines")
 ORDERS = ("row-first", "col-first")
-MAX_CELLS = 2 ** 24
+MAX_CELLS = 2 ** 24  # the default of --max-cells; the limit in force is fileio.max_cells()
 ORDER_HELP = ("argument order of the asp-facts number/3, mine/2 and excluded/2 facts: 'row-first' "
               "(number(Row,Col,N)) or 'col-first' (number(Col,Row,N), as in Jolyon Bloomfield's clingo "
               "puzzles); by default the content decides (a comment such as '%% number(col, row, #)', or "
@@ -64,7 +65,7 @@ class _Fact:
 
 def _int(tok: str, consts: Dict[str, int], text: str, off: int, source: str) -> int:
     tok = tok.strip()
-    if re.fullmatch(r"[+-]?\d+", tok):
+    if re.fullmatch(r"[+-]?[0-9]+", tok):
         return int(tok)
     if tok in consts:
         return consts[tok]
@@ -103,7 +104,7 @@ def read_asp_facts(text: str, source: str = "<string>", order: Optional[str] = N
             if m is None:
                 raise error_at("a #const needs 'name = value.'", text, tok.start_pos, source)
             value = m.group(2)
-            if re.fullmatch(r"[+-]?\d+", value):
+            if re.fullmatch(r"[+-]?[0-9]+", value):
                 consts[m.group(1)] = (int(value), tok.start_pos + m.start(2))
         elif tok.type == "FACT":
             m = _FACT.match(s)
@@ -180,8 +181,9 @@ def _size(consts: Dict[str, Tuple[int, int]], size_rule: Optional[Tuple[List[str
     if rows < 1 or cols < 1:
         raise error_at(f"the board must be at least 1 x 1, not {rows} x {cols}", text, at, source)
     # cells without a fact are unknown, so the size is not bounded by the file's length: bound it outright
-    if rows * cols > MAX_CELLS:
-        raise error_at(f"a {rows} x {cols} board has more than {MAX_CELLS} cells", text, at, source)
+    too_big = too_many_cells(rows, cols)
+    if too_big:
+        raise error_at(too_big, text, at, source)
     return rows, cols
 
 
@@ -226,7 +228,7 @@ def _losses(puzzle: Puzzle, **options: Any) -> List[str]:
     return [item for item in lost if item not in ("the puzzle name", "the notes")]
 
 
-_NUMBER = re.compile(r"(?m)^\s*number\s*\(\s*(?:cell\s*\(\s*)?\d+\s*,\s*\d+\s*(?:\)\s*)?,\s*\d+\s*\)\s*\.")
+_NUMBER = re.compile(r"(?m)^\s*number\s*\(\s*(?:cell\s*\(\s*)?[0-9]+\s*,\s*[0-9]+\s*(?:\)\s*)?,\s*[0-9]+\s*\)\s*\.")
 _SIZE = re.compile(r"#const\s+(?:" + "|".join(ROWS + COLS) + r")\s*=|cell\s*\(\s*[A-Z]\w*\s*,\s*[A-Z]\w*\s*\)\s*:-")
 
 

@@ -70,7 +70,7 @@ def read_blog_text(text: str, source: str = "<string>") -> Puzzle:
             raise fail(f"unknown setting {m.group(1)!r} (the only one is mine_count)", text, off + lead, source)
         if mines_at:
             raise fail("mine_count is given twice", text, off + lead, source)
-        if not re.fullmatch(r"\d+", m.group(2).strip()):
+        if not re.fullmatch(r"[0-9]+", m.group(2).strip()):
             raise fail(f"mine_count needs a whole number >= 0, got {m.group(2).strip()!r}", text,
                        off + lead + m.start(2), source)
         mines_at = off + lead
@@ -100,7 +100,7 @@ def detect_blog_text(text: str) -> float:
         s = line.strip()
         if not s or s.startswith("#"):
             continue
-        if re.fullmatch(r"mine_count[ \t]*=[ \t]*\d+", s):
+        if re.fullmatch(r"mine_count[ \t]*=[ \t]*[0-9]+", s):
             has_setting = True
             continue
         return NO

@@ -46,7 +46,7 @@ _SCHEME_TEXT = {"-1": "-1 unknown, 0-8 counts", "9": "9 unknown, 10 known mine, 
 _DEFAULT_NAMES = ("X", "_", "M")
 
 _PAIR = {"[": "]", "{": "}", "(": ")"}
-_CSV_LINE = re.compile(r"[ \t]*[-+]?\d+(?:\.0*)?(?:[ \t]*[,;\t ][ \t]*[-+]?\d+(?:\.0*)?)*[ \t]*[,;]?[ \t]*")
+_CSV_LINE = re.compile(r"[ \t]*[-+]?[0-9]+(?:\.0*)?(?:[ \t]*[,;\t ][ \t]*[-+]?[0-9]+(?:\.0*)?)*[ \t]*[,;]?[ \t]*")
 
 
 def _whole(token: str, text: str, offset: int, source: str) -> int:
@@ -215,11 +215,11 @@ def _csv(text: str, source: str):
         body = re.sub(r"(#|//|%).*", "", line)
         if body.strip():
             if not _CSV_LINE.fullmatch(body):
-                bad = next((m.start() for m in re.finditer(r"[^-+\d.,;\t ]", body)), 0)
+                bad = next((m.start() for m in re.finditer(r"[^-+0-9.,;\t ]", body)), 0)
                 raise fail("not a row of integers (comma-, semicolon-, tab- or space-separated)", text, pos + bad,
                            source)
             row, offs = [], []
-            for m in re.finditer(r"[-+]?\d+(?:\.0*)?", body):
+            for m in re.finditer(r"[-+]?[0-9]+(?:\.0*)?", body):
                 row.append(_whole(m.group(), text, pos + m.start(), source))
                 offs.append(pos + m.start())
             if values and len(row) != len(values[0]):
@@ -259,7 +259,7 @@ def _losses(puzzle: Puzzle, **options: Any) -> List[str]:
 _PREAMBLE = re.compile(r"\s*(?:(?:const|let|var|final)\s+)?(?:[A-Za-z_][\w.]*(?:\s*\[\s*\])*\s+)?"
                        r"[A-Za-z_][\w.]*(?:\s*\[\s*\])*\s*[=:]\s*")
 _NUMPY = re.compile(r"(?:(?:np|numpy)\.)?(?:array|asarray|matrix)\s*\(\s*$")
-_MATRIX_HEAD = re.compile(r"[\[{]\s*[\[{]\s*(?:[-+]?\d|[A-Za-z_]\w*\s*[,\]}])")
+_MATRIX_HEAD = re.compile(r"[\[{]\s*[\[{]\s*(?:[-+]?[0-9]|[A-Za-z_]\w*\s*[,\]}])")
 
 
 def detect_int_matrix(text: str) -> float:
@@ -273,7 +273,7 @@ def detect_int_matrix(text: str) -> float:
     if m:
         before = body[:m.start()]
         # bindings such as 'X = -1;' may come first; anything else (a 'letting', an object) is another notation
-        before = re.sub(r"[A-Za-z_]\w*\s*=\s*[-+]?\d+\s*;?\s*", "", before)
+        before = re.sub(r"[A-Za-z_]\w*\s*=\s*[-+]?[0-9]+\s*;?\s*", "", before)
         np_call = _NUMPY.search(before)
         if np_call:
             pre = before[:np_call.start()]
@@ -282,8 +282,8 @@ def detect_int_matrix(text: str) -> float:
             return POSSIBLE
         return NO
     if all(_CSV_LINE.fullmatch(ln) for ln in lines[:50]):
-        nums = [int(float(v)) for v in re.findall(r"[-+]?\d+(?:\.0*)?", body)]
-        widths = {len(re.findall(r"[-+]?\d+", ln)) for ln in lines[:50]}
+        nums = [int(float(v)) for v in re.findall(r"[-+]?[0-9]+(?:\.0*)?", body)]
+        widths = {len(re.findall(r"[-+]?[0-9]+", ln)) for ln in lines[:50]}
         if len(widths) != 1:
             return NO
         if any(v < 0 or v > 8 for v in nums):

@@ -54,7 +54,7 @@ def read_mine(text: str, source: str = "<string>") -> Puzzle:
         return PuzzleSyntaxError(msg, source=source, line=line, column=col, line_text=lines[line - 1])
 
     head, *items = tree.children
-    width, height, mines = (int(v) for v in re.findall(r"\d+", str(head.children[0])))
+    width, height, mines = (int(v) for v in re.findall(r"[0-9]+", str(head.children[0])))
     if width < 1 or height < 1:
         raise fail(f"the board must be at least 1 x 1, the header says {width} x {height}", 1, 1)
     rows: List[str] = []
@@ -116,7 +116,7 @@ def _losses(puzzle: Puzzle, **options: Any) -> List[str]:
 def detect_mine(text: str) -> bool:
     """True when the first line is a WxHxM header and the next is a row of JSMinesweeper cells."""
     lines = normalise_newlines(text[:20000]).split("\n")
-    return (len(lines) > 1 and re.fullmatch(r"[ \t]*\d+[ \t]*x[ \t]*\d+[ \t]*x[ \t]*\d+[ \t]*", lines[0]) is not None
+    return (len(lines) > 1 and re.fullmatch(r"[ \t]*[0-9]+[ \t]*x[ \t]*[0-9]+[ \t]*x[ \t]*[0-9]+[ \t]*", lines[0]) is not None
             and re.fullmatch(r"[0-8HFMOIhm?]+", lines[1]) is not None)
 
 

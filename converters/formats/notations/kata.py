@@ -24,7 +24,7 @@ from ...registry import LIKELY, NO, WEAK, register_format
 from ._grid_common import fail, lines_with_offsets, puzzle_at
 
 _CELL = {"?": "?", "x": "*", "X": "*", **{str(d): str(d) for d in range(9)}}
-_TOTAL = re.compile(r"[ \t]*(?:n|mines|N)[ \t]*[=:][ \t]*(\d+)[ \t]*;?[ \t]*")
+_TOTAL = re.compile(r"[ \t]*(?:n|mines|N)[ \t]*[=:][ \t]*([0-9]+)[ \t]*;?[ \t]*")
 _LABEL = re.compile(r"[ \t]*(?:const|let|var)?[ \t]*(?:map|result|board|field|solution)[ \t]*[=:][ \t]*"
                     r"(?:`|\"\"\"|''')?[ \t]*")
 _FENCE = re.compile(r"[ \t]*(?:`|\"\"\"|''')?[ \t]*;?[ \t]*")

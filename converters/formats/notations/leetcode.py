@@ -104,7 +104,7 @@ def _listed(text: str, source: str):
     if rest:
         # what may follow: ', click = [r, c]' as LeetCode's examples give it
         words = " ".join(t for _, t, _ in rest)
-        if not re.fullmatch(r"(?:[,;] )?(?:click [=:] \[ \d+ , \d+ \])? ?[;]?", words):
+        if not re.fullmatch(r"(?:[,;] )?(?:click [=:] \[ [0-9]+ , [0-9]+ \])? ?[;]?", words):
             raise fail(f"unexpected {rest[0][1]!r} after the board", text, rest[0][2], source)
         nums = [t for k, t, _ in rest if k == "num"]
         if nums:

@@ -89,6 +89,8 @@ def _blank_comments(text: str, source: str) -> Tuple[str, List[Tuple[int, str]]]
 
 def _number(tok: str) -> Optional[int]:
     """The integer a MathProg numeric literal denotes, or None when it is not a whole number."""
+    if not tok.isascii():  # float() also reads Unicode digits such as '٣': numbers are ASCII only
+        return None
     try:
         v = float(tok)
     except ValueError:

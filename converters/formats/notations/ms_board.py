@@ -226,7 +226,7 @@ def _int_meta(meta: Dict[str, Tuple[str, int, int]], key: str, fail: Any) -> Opt
     if key not in meta:
         return None
     value, line, col = meta[key]
-    if not re.fullmatch(r"\d+", value):
+    if not re.fullmatch(r"[0-9]+", value):
         raise fail(f"'{key}' must be a whole number, not {value!r}", line, col)
     return int(value)
 
@@ -236,7 +236,7 @@ def _fits_as_row(s: str, board: _Board, boards: Dict[str, _Board], meta: Dict[st
     section's first row, else `columns:`, else the other section)."""
     symbols, _ = _symbols(s, board.name == "real")
     widths = [len(b.rows[0]) for b in (board, *boards.values()) if b.rows]
-    if "columns" in meta and meta["columns"][0].isdigit():
+    if "columns" in meta and re.fullmatch("[0-9]{1,9}", meta["columns"][0]):
         widths.append(int(meta["columns"][0]))
     width = widths[0] if widths else None
     table = _REAL if board.name == "real" else _VIEW
@@ -296,7 +296,7 @@ def _check_view(view: _Board, view_rows: List[str], real_rows: List[str], fail: 
     for r, (vrow, rrow) in enumerate(zip(view_rows, real_rows)):
         for c, (v, real) in enumerate(zip(vrow, rrow)):
             symbol = view.rows[r][c]
-            if v.isdigit() and v != real:
+            if v.isascii() and v.isdigit() and v != real:
                 problem = f"shows {v} where the [real] layout has {'a mine' if real == '*' else real}"
             elif v == "*" and real != "*":
                 problem = f"has {symbol!r} (a mine) where the [real] layout has no mine"
@@ -382,7 +382,7 @@ def detect_ms_board(text: str) -> float:
     if re.match(r"#[ \t]*MINESWEEPER-BOARD\b", head):
         return CERTAIN
     if (re.search(r"(?m)^[ \t]*\[(view|real)\][ \t]*$", head)
-            and re.search(r"(?m)^[ \t]*columns[ \t]*:[ \t]*\d+[ \t]*$", head)):
+            and re.search(r"(?m)^[ \t]*columns[ \t]*:[ \t]*[0-9]+[ \t]*$", head)):
         return LIKELY
     return NO
 

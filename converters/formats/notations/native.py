@@ -111,7 +111,7 @@ def read_native(text: str, source: str = "<string>") -> Puzzle:
             if key == "name":
                 header[key] = value
             else:
-                if not re.fullmatch(r"\d+", value):
+                if not re.fullmatch(r"[0-9]+", value):
                     raise fail(f"header {key!r} needs a whole number >= 0, got {value!r}", tok.line,
                                tok.column + str(tok).index(":") + 1)
                 header[key] = int(value)

@@ -19,6 +19,7 @@ from typing import Any, List, Optional, TextIO
 import numpy as np
 
 from ...errors import PuzzleError, PuzzleSyntaxError
+from ...fileio import too_many_cells
 from ...grammar import normalise_newlines
 from ...model.puzzle import CODE_MINE, CODE_SAFE, CODE_UNKNOWN, Puzzle
 from ...registry import register_format
@@ -58,6 +59,11 @@ def read_pred_json(text: str, source: str = "<string>") -> Puzzle:
     for key, v in (("rows", rows), ("cols", cols)):
         if not is_whole(v) or v < 1:
             raise fail(f"\"{key}\" must be a whole number >= 1, got {json.dumps(v)}", key)
+    # a 64-byte file claiming 50000 x 50000 is refused here, before anything of that size is allocated;
+    # within the limit the board's arrays are small, and the lists are checked against it cell by cell
+    too_big = too_many_cells(rows, cols)
+    if too_big:
+        raise fail(too_big, "rows")
     rev = _cells(doc["revealed"], 3, "revealed", text, base, fail)
     unr = _cells(doc["unrevealed"], 2, "unrevealed", text, base, fail)
     for name, arr in (("revealed", rev), ("unrevealed", unr)):

@@ -26,7 +26,7 @@ from .._located import error_at, is_whole, json_item_offset, json_key_offset, lo
 from ._grid_common import puzzle_at
 
 _KEYS = ("puzzle_type", "grid_type", "grid", "num_mines", "solutions", "url", "source", "name", "notes")
-_MINE = re.compile(r"\s*mine\(\s*loc\s*=\s*cell\(\s*row\s*=\s*(\d+)\s*,\s*col\s*=\s*(\d+)\s*\)\s*\)\s*")
+_MINE = re.compile(r"\s*mine\(\s*loc\s*=\s*cell\(\s*row\s*=\s*([0-9]+)\s*,\s*col\s*=\s*([0-9]+)\s*\)\s*\)\s*")
 _CELLS = str.maketrans({".": "?"})
 
 

@@ -33,12 +33,12 @@ from ...model.puzzle import Puzzle
 from ...registry import CERTAIN, LIKELY, NO, register_format
 from .._layout import REVEAL_HELP, layout_puzzle, parse_reveal_from
 
-_PARAMS = re.compile(r"(\d+)(?:x(\d+))?(?:n(\d+))?(.*)")
-_DESC = re.compile(r"(?:(\d+),(\d+),)?([mu]?)(.*)")
-_SEED_ID = re.compile(r"\s*\d+(?:x\d+)?[^:#\s]*#\S*\s*")
-_DETECT = re.compile(r"\s*\d+x\d+[^:\s#]*:(?:\d+,\d+,)?[mu]?([0-9a-fA-F]+)\s*")
+_PARAMS = re.compile(r"([0-9]+)(?:x([0-9]+))?(?:n([0-9]+))?(.*)")
+_DESC = re.compile(r"(?:([0-9]+),([0-9]+),)?([mu]?)(.*)")
+_SEED_ID = re.compile(r"\s*[0-9]+(?:x[0-9]+)?[^:#\s]*#\S*\s*")
+_DETECT = re.compile(r"\s*[0-9]+x[0-9]+[^:\s#]*:(?:[0-9]+,[0-9]+,)?[mu]?([0-9a-fA-F]+)\s*")
 # the web version's address carries the ID after '#': .../puzzles/js/mines.html#9x9:4,4,m00b7...
-_URL = re.compile(r"[ \t]*https?://[^\s#]*#(?=\d)")
+_URL = re.compile(r"[ \t]*https?://[^\s#]*#(?=[0-9])")
 
 
 def _unwrap_urls(lines: List[str]) -> List[str]:
@@ -157,7 +157,7 @@ def detect_tatham(text: str) -> float:
         m = _DETECT.fullmatch(line)
         if m is None:
             return NO
-        size = re.match(r"\s*(\d+)x(\d+)", line)
+        size = re.match(r"\s*([0-9]+)x([0-9]+)", line)
         w, h = int(size.group(1)), int(size.group(2))  # type: ignore[union-attr]
         return CERTAIN if len(m.group(1)) == (w * h + 3) // 4 else LIKELY
     return NO
