@@ -43,12 +43,13 @@ def register(sub: argparse._SubParsersAction) -> None:
         epilog="examples:\n  mineconv convert board.txt -o board.cnf && minisat board.cnf board.out\n"
                "  mineconv decode board.cnf board.out\n"
                "  glpsol --lp board.lp --write board.raw; mineconv decode board.txt board.raw --json\n"
-               "  cbc board.lp solve solu board.sol; mineconv decode board.lp board.sol --from cbc",
+               "  cbc board.lp solve solu board.sol; mineconv decode board.lp board.sol --answer-from cbc",
         formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("puzzle", help="the puzzle, or the solver file mineconv wrote ('-' for stdin)")
     p.add_argument("solution", help="the solver's answer ('-' for stdin)")
-    p.add_argument("--from", dest="from_", metavar="NAME",
-                   help="answer format (default: detected from the content; see `mineconv formats`)")
+    p.add_argument("--answer-from", "--from", dest="from_", metavar="NAME",
+                   help="answer format (default: detected from the content; see `mineconv formats`); "
+                        "--from is the older name of this option and keeps working")
     p.add_argument("--puzzle-from", metavar="NAME", help="puzzle notation, when it cannot be detected")
     add_input_options(p)
     p.add_argument("--mines", type=int, metavar="N", help="total number of mines (overrides the puzzle's)")

@@ -1,0 +1,148 @@
+"""What a command-line user expects of any tool: -V, -v/-q everywhere, help with examples, shell completion."""
+from __future__ import annotations
+
+import argparse
+import shutil
+import subprocess
+from importlib import metadata
+
+import pytest
+
+import mineconv
+from mineconv.cli import build_parser, main
+from mineconv.registry import formats
+from tests.conftest import SAMPLES
+
+
+def run(capsys, *argv):
+    """main(argv) -> (exit status, stdout, stderr)."""
+    status = main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def subcommands():
+    """{name: parser} of every subcommand."""
+    ap = build_parser()
+    return next(a for a in ap._actions if isinstance(a, argparse._SubParsersAction)).choices
+
+
+SUBCOMMANDS = sorted(subcommands())
+
+
+def test_the_expected_subcommands_exist():
+    assert {"convert", "info", "formats", "solve", "decode", "analyze", "render", "generate", "batch",
+            "solvers", "completion"} <= set(SUBCOMMANDS)
+
+
+@pytest.mark.parametrize("flag", ["-V", "--version"])
+def test_version_names_the_libraries(capsys, flag):
+    with pytest.raises(SystemExit) as exc:
+        main([flag])
+    assert exc.value.code == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == f"mineconv {mineconv.__version__}"
+    want = {"pysat": "python-sat", "PuLP": "pulp", "numpy": "numpy", "lark": "lark"}
+    for shown, dist in want.items():
+        assert f"{shown} {metadata.version(dist)}" in lines
+    assert lines[-1].startswith("Python 3.")
+
+
+@pytest.mark.parametrize("command", SUBCOMMANDS)
+def test_every_help_has_a_description_and_examples(capsys, command):
+    with pytest.raises(SystemExit) as exc:
+        main([command, "--help"])
+    assert exc.value.code == 0
+    out = capsys.readouterr().out
+    parser = subcommands()[command]
+    assert parser.description and len(parser.description) > 40, f"{command} --help has no description"
+    assert " ".join(parser.description.split()) in " ".join(out.split())
+    assert "\nexamples:\n" in out, f"{command} --help has no examples: epilog"
+    examples = out.split("\nexamples:\n", 1)[1].splitlines()
+    assert any(line.strip().startswith(f"mineconv {command}") for line in examples), out
+    assert "-v, --verbose" in out and "-q, --quiet" in out
+
+
+def test_top_level_help_has_examples(capsys):
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    out = capsys.readouterr().out
+    assert "examples:" in out and "mineconv convert samples/seed-3x3.txt seed.cnf" in out and "-V, --version" in out
+
+
+def test_quiet_silences_warnings_and_verbose_says_what_was_chosen(tmp_path, capsys):
+    # pred-json cannot hold the sample's notes: a warning, unless -q
+    status, _, err = run(capsys, "convert", SAMPLES / "seed-3x3.txt", tmp_path / "a.pred.json")
+    assert status == 0 and "warning: pred-json cannot express the notes" in err
+    status, _, err = run(capsys, "convert", SAMPLES / "seed-3x3.txt", tmp_path / "b.pred.json", "-q")
+    assert status == 0 and err == ""
+    assert (tmp_path / "a.pred.json").read_text() == (tmp_path / "b.pred.json").read_text()
+    status, out, err = run(capsys, "analyze", SAMPLES / "seed-3x3.txt", "-v")
+    assert status == 0 and "# solutions: 2" in out
+    assert f"mineconv: read {SAMPLES / 'seed-3x3.txt'} as native (detected from the content)" in err
+    assert "mineconv: analyze took " in err
+    status, out, err = run(capsys, "analyze", SAMPLES / "seed-3x3.txt")
+    assert status == 0 and err == ""
+
+
+def test_verbose_names_the_solver(capsys):
+    status, _, err = run(capsys, "solve", SAMPLES / "dusautoy-6x6.txt", "-v")
+    assert status == 0 and "mineconv: solver pysat\n" in err and "mineconv: solve took " in err
+
+
+def test_decode_answer_from_and_its_alias(tmp_path, capsys):
+    answer = tmp_path / "seed.out"
+    answer.write_text("SAT\n1 -2 3 -4 0\n")  # minisat's result: mines at (0, 1) and (1, 2)
+    results = []
+    for flag in ("--answer-from", "--from"):
+        status, out, err = run(capsys, "decode", SAMPLES / "seed-3x3.txt", answer, flag, "minisat", "--json")
+        assert status == 0, err
+        results.append(out)
+    assert results[0] == results[1] and '"mines": [[0, 1], [1, 2]]' in results[0]
+    status, _, err = run(capsys, "decode", SAMPLES / "seed-3x3.txt", answer, "--answer-from", "nonesuch")
+    assert status == 2 and "nonesuch" in err
+
+
+def _names(kind=None, direction="read"):
+    return [f.name for f in formats(kind) if (f.reader if direction == "read" else f.writer) is not None]
+
+
+def test_bash_completion_script(tmp_path, capsys):
+    status, script, _ = run(capsys, "completion", "bash")
+    assert status == 0
+    path = tmp_path / "mineconv.bash"
+    path.write_text(script)
+    check = subprocess.run(["bash", "-n", str(path)], capture_output=True, text=True)
+    assert check.returncode == 0, check.stderr
+    subs = next(line for line in script.splitlines() if line.startswith("_shtab_mineconv_subparsers="))
+    assert subs.split("=", 1)[1].strip("()").split() == SUBCOMMANDS
+    words = set(script.replace('"', " ").split())
+    assert set(_names("puzzle")) <= words and set(_names(None, "write")) <= words and set(_names("solution")) <= words
+    assert "kmtotalizer" in words and "--answer-from" in words and "--card-encoding" in words
+    # completing in a real bash: the options and the formats a user would see after TAB
+    probe = (f"source {path}\n"
+             "try() { COMP_WORDS=(\"$@\"); COMP_CWORD=$((${#COMP_WORDS[@]}-1)); COMP_LINE=\"$*\";"
+             " COMP_POINT=${#COMP_LINE}; COMPREPLY=(); _shtab_mineconv mineconv \"${COMP_WORDS[-1]}\";"
+             " echo \"${COMPREPLY[*]}\"; }\n"
+             "try mineconv conv\ntry mineconv convert x.txt --to fixed-\ntry mineconv decode a b --answer-from glpsol-r\n")
+    done = subprocess.run(["bash", "-c", probe], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == ["convert", "fixed-mps", "glpsol-raw glpsol-report"]
+
+
+def test_zsh_completion_script(tmp_path, capsys):
+    status, script, _ = run(capsys, "completion", "zsh")
+    assert status == 0 and script.startswith("#compdef mineconv")
+    assert "native" in script and "convert" in script and "kmtotalizer" in script
+    if shutil.which("zsh") is None:
+        pytest.skip("zsh is not installed: the script's syntax is not checked")
+    path = tmp_path / "_mineconv"
+    path.write_text(script)
+    check = subprocess.run(["zsh", "-n", str(path)], capture_output=True, text=True)
+    assert check.returncode == 0, check.stderr
+
+
+def test_completion_refuses_other_shells(capsys):
+    with pytest.raises(SystemExit) as exc:
+        main(["completion", "fish"])
+    assert exc.value.code == 2 and "invalid choice" in capsys.readouterr().err
