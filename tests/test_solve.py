@@ -102,8 +102,10 @@ def test_cli_enumeration(tmp_path, capsys):
     assert rc == 0 and out.count("# solution") == 2 and "2 solutions" in err
     p.write_text(canonical_text(BOARDS["infeasible"]))
     rc, out, _ = run_cli(capsys, "solve", p, "--all", "--json")
-    assert rc == 1 and json.loads(out) == {"status": "infeasible", "mines": [], "solutions": [], "count": 0,
-                                           "complete": True, "solver": "pysat"}
+    data = json.loads(out)
+    assert rc == 1 and {k: data[k] for k in ("status", "mines", "solutions", "count", "complete", "solver")} == \
+        {"status": "infeasible", "mines": [], "solutions": [], "count": 0, "complete": True, "solver": "pysat"}
+    assert data["total_solutions"] == 0 and data["total_solutions_str"] == "0"
 
 
 def test_enumeration_needs_the_embedded_solver(tmp_path, capsys):

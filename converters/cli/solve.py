@@ -2,46 +2,149 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
+import signal
 import sys
+import threading
+from typing import Iterator, Optional
 
+from ..errors import MineconvError, SolverError
 from ..formats.notations.native import canonical_text
+from ..solvers.bridge import EMBEDDED, Deadline, SolutionStream, solve, solver_names
 from ..solvers.decoding import read_puzzle_or_model
-from ..solvers.bridge import EMBEDDED, enumerate_solutions, solve, solver_names
 from . import add_input_options, input_options, timeout_seconds
 from .decode import emit
 
+DEFAULT_LIMIT = 1000          # solutions --all prints unless --limit says otherwise
+ENUMERATION_CEILING = 10**6   # --all refuses boards with more solutions than this, unless --force
+
+
+class Stopped(KeyboardInterrupt):
+    """SIGTERM or SIGHUP, raised where Ctrl-C would be, so that the same cleanup runs."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+@contextlib.contextmanager
+def _stop_signals() -> Iterator[None]:
+    def handler(signum, frame):
+        raise Stopped(signum)
+
+    if threading.current_thread() is not threading.main_thread():
+        yield   # only the main thread may set handlers (solve run from a library thread)
+        return
+    old = {sig: signal.signal(sig, handler) for sig in (signal.SIGTERM, signal.SIGHUP)}
+    try:
+        yield
+    finally:
+        for sig, h in old.items():
+            signal.signal(sig, h)
+
+
+def _exit_status(exc: KeyboardInterrupt) -> int:
+    return 128 + exc.signum if isinstance(exc, Stopped) else 130
+
+
+def _say_stopped(exc: KeyboardInterrupt) -> None:
+    what = signal.Signals(exc.signum).name if isinstance(exc, Stopped) else "interrupted"
+    print(f"mineconv: {what}: stopped", file=sys.stderr)
+
 
 def run(args: argparse.Namespace) -> int:
-    """Solve once, or enumerate solutions with --all / --limit."""
+    """Solve once, or enumerate solutions with --all / --limit; SIGTERM/SIGHUP stop it like Ctrl-C."""
+    deadline = Deadline(args.timeout)   # the whole run, reading the puzzle included
+    try:
+        with _stop_signals():
+            return _run(args, deadline)
+    except Stopped as exc:
+        _say_stopped(exc)
+        return _exit_status(exc)
+
+
+def _run(args: argparse.Namespace, deadline: Deadline) -> int:
     puzzle, _ = read_puzzle_or_model(args.puzzle, args.from_, mines=args.mines, **input_options(args))
-    if args.all or args.limit is not None:
-        if args.solver != EMBEDDED:
-            from ..errors import SolverError
-            raise SolverError(f"--all/--limit enumerate with the embedded solver ({EMBEDDED}), not {args.solver!r}")
-        if args.limit is not None and args.limit < 1:
-            from ..errors import MineconvError
-            raise MineconvError(f"--limit must be at least 1, got {args.limit}")
-        found, complete = enumerate_solutions(puzzle, None if args.all and args.limit is None else args.limit,
-                                              timeout=args.timeout)
-        status = "solved" if found else ("infeasible" if complete else "unknown")
-        if args.json:
-            print(json.dumps({"status": status, "mines": found[0].mines() if found else [],
-                              "solutions": [d.mines() for d in found], "count": len(found),
-                              "complete": complete, "solver": EMBEDDED}))
-        elif found:
-            out = []
-            for i, dec in enumerate(found, 1):
-                out.append(f"# solution {i}\n" + canonical_text(dec.solved_puzzle()))
-            sys.stdout.write("\n".join(out))
-            more = "all of them" if complete else "stopped at the limit; there may be more"
-            print(f"mineconv: {len(found)} solution{'s' if len(found) != 1 else ''} ({more})", file=sys.stderr)
-        else:
-            what = "the puzzle has no solution (infeasible)" if complete else "no answer (unknown)"
-            print(f"mineconv: {args.puzzle}: {what}", file=sys.stderr)
-        return 0 if found else 1
-    decoded = solve(puzzle, args.solver, timeout=args.timeout)
-    return emit(decoded, args.json, args.puzzle, solver=args.solver)
+    if args.all or args.limit is not None or args.jsonl:
+        return _enumerate(args, puzzle, deadline)
+    decoded = solve(puzzle, args.solver, timeout=deadline, check_unique=True)
+    unique = decoded.unique
+    if decoded.status == "solved" and not args.json:
+        if unique is False:
+            print(f"mineconv: {args.puzzle}: the solution is not unique (another one exists; "
+                  "`mineconv analyze` counts them, `solve --all` lists them)", file=sys.stderr)
+        elif unique is None:
+            print(f"mineconv: {args.puzzle}: whether the solution is unique is not known (the check ran out "
+                  "of time or was too large)", file=sys.stderr)
+    return emit(decoded, args.json, args.puzzle, solver=args.solver, unique=unique)
+
+
+def _total(puzzle, deadline: Deadline) -> Optional[int]:
+    """The exact number of solutions when the counter gets it (None when it gives up)."""
+    from ..analysis.counting import CountingLimitError, count_solutions
+    from ..analysis.report import unlimited_int_digits
+    from ..model.system import build_system
+    try:
+        with unlimited_int_digits():
+            return count_solutions(build_system(puzzle), None, exact_budget=0).solutions
+    except (CountingLimitError, MineconvError):
+        return None
+
+
+def _enumerate(args: argparse.Namespace, puzzle, deadline: Deadline) -> int:
+    from ..analysis.report import count_json, count_text
+    if args.solver != EMBEDDED:
+        raise SolverError(f"--all/--limit enumerate with the embedded solver ({EMBEDDED}), not {args.solver!r}")
+    if args.limit is not None and args.limit < 1:
+        raise MineconvError(f"--limit must be at least 1, got {args.limit}")
+    limit = args.limit if args.limit is not None else DEFAULT_LIMIT
+    total = _total(puzzle, deadline) if args.all else None
+    if args.all and not args.force and total is not None and total > ENUMERATION_CEILING:
+        raise MineconvError(f"{args.puzzle}: the board has {count_text(total)} solutions; --all would never "
+                            f"finish (use --limit N for the first N, analyze to count them, or --force to "
+                            f"enumerate up to the limit anyway)")
+    stream = SolutionStream(puzzle, limit, timeout=deadline)
+    extra = count_json("total_solutions", total) if total is not None else {}
+    found = []
+    interrupted: Optional[KeyboardInterrupt] = None
+    try:
+        for i, dec in enumerate(stream, 1):
+            found.append(dec)
+            if args.jsonl:
+                print(json.dumps({"solution": i, "mines": dec.mines()}), flush=True)
+            elif not args.json:
+                sys.stdout.write(("\n" if i > 1 else "") + f"# solution {i}\n" + canonical_text(dec.solved_puzzle()))
+                sys.stdout.flush()
+    except KeyboardInterrupt as exc:   # Ctrl-C, SIGTERM, SIGHUP: what was printed stays, the summary follows
+        interrupted = exc
+    stopped = "interrupted" if interrupted is not None else stream.stopped
+    complete = stream.complete and interrupted is None
+    status = "solved" if found else ("infeasible" if complete else "unknown")
+    summary = {"status": status, "count": len(found), "complete": complete, "stopped": stopped or None,
+               "solver": EMBEDDED, **extra}
+    if args.jsonl:
+        print(json.dumps(summary), flush=True)
+    elif args.json:
+        print(json.dumps({"status": status, "mines": found[0].mines() if found else [],
+                          "solutions": [d.mines() for d in found], "count": len(found), "complete": complete,
+                          "solver": EMBEDDED, **({"stopped": stopped} if stopped else {}), **extra}))
+    if not found and not args.json and not args.jsonl:
+        what = "the puzzle has no solution (infeasible)" if complete else \
+            "no answer (unknown" + (f": {stream.why}" if stream.why else "") + ")"
+        print(f"mineconv: {args.puzzle}: {what}", file=sys.stderr)
+    elif found and (stopped or not (args.json or args.jsonl)):   # JSON runs speak on stderr only when cut short
+        n = f"{len(found)} solution{'s' if len(found) != 1 else ''}"
+        of = f" of {count_text(total)}" if total is not None and not complete else ""
+        more = {"": "all of them", "limit": f"stopped at the limit {limit}{of}; there may be more"
+                if total is None else f"stopped at the limit {limit}{of}; --limit N for more",
+                "timeout": f"stopped by the time limit{of}: {stream.why}",
+                "interrupted": f"interrupted{of}"}[stopped]
+        print(f"mineconv: {n} ({more})", file=sys.stderr)
+    if interrupted is not None:
+        _say_stopped(interrupted)
+        return _exit_status(interrupted)
+    return 0 if found else 1
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -49,11 +152,16 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "solve", help="solve a puzzle (embedded pysat, or an installed solver) and verify the answer",
         description="Solve a puzzle and print the solved grid ('*' mine, '.' safe), verified like `decode`. "
-                    "External solvers get the right file in a temporary folder and run without a shell. "
-                    "Exit status: 0 solved, 1 infeasible or unknown (e.g. timed out), 2 bad input or "
-                    "solver failure, 3 the solver's answer violates the puzzle.",
+                    "External solvers get the right file in a temporary folder and run without a shell, in "
+                    "their own process group (killed with mineconv on a time limit, Ctrl-C, SIGTERM or "
+                    "SIGHUP; the folder is removed). The solution is checked for uniqueness by one more "
+                    "call of the embedded solver with the found solution blocked (stderr says when it is "
+                    "not unique; JSON \"unique\"). Exit status: 0 solved, 1 infeasible or unknown (e.g. "
+                    "timed out), 2 bad input or solver failure, 3 the solver's answer violates the puzzle, "
+                    "130 Ctrl-C, 143 SIGTERM, 129 SIGHUP.",
         epilog="examples:\n  mineconv solve board.txt\n  mineconv solve board.txt --solver glpsol --json\n"
                "  mineconv solve board.txt --solver cbc --timeout 30\n  mineconv solve board.txt --all --json\n"
+               "  mineconv solve board.txt --all --jsonl --limit 50 --timeout 10\n"
                "solvers: " + ", ".join(solver_names()),
         formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("puzzle", help="puzzle file, or a solver file mineconv wrote ('-' for stdin)")
@@ -63,9 +171,21 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_input_options(p)
     p.add_argument("--mines", type=int, metavar="N", help="total number of mines (overrides the puzzle's)")
     p.add_argument("--timeout", type=timeout_seconds, metavar="S",
-                   help="give up after S seconds (status unknown, exit 1)")
+                   help="bound the whole run (building the model, every solver call, the uniqueness check, "
+                        "an enumeration) to S seconds, a finite number above 0; then status unknown, exit 1")
     p.add_argument("--json", action="store_true",
-                   help='print {"status": ..., "mines": [[row, col], ...]} (0-based, known mines included)')
-    p.add_argument("--all", action="store_true", help="enumerate every solution (small puzzles)")
-    p.add_argument("--limit", type=int, metavar="N", help="enumerate at most N solutions")
+                   help='print {"status": ..., "mines": [[row, col], ...], "unique": true|false|null} '
+                        '(0-based, known mines included); with --all one object at the end')
+    p.add_argument("--all", action="store_true",
+                   help=f"enumerate the solutions with the embedded solver, printed as they are found, up to "
+                        f"--limit; refused when the board has more than 10^6 (counted "
+                        f"exactly first) unless --force")
+    p.add_argument("--limit", type=int, metavar="N",
+                   help=f"enumerate at most N solutions (default {DEFAULT_LIMIT} with --all; stderr says when "
+                        f"it stops there)")
+    p.add_argument("--jsonl", action="store_true",
+                   help='stream the enumeration as JSON lines: {"solution": i, "mines": [...]} as each is '
+                        'found, then {"status", "count", "complete", "stopped", "solver"}')
+    p.add_argument("--force", action="store_true",
+                   help="enumerate (up to --limit) even when the board has astronomically many solutions")
     p.set_defaults(func=run)
