@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Tuple
 
 from ..errors import MineconvError
+from ..encode.cnf import check_card_encoding
 from ..fileio import write_text_atomic
 from ..registry import get_format, read_option_names
 from .inputs import CONVERTED, FAILED, SKIPPED, Item, Settings, collect_inputs, find_collisions, resolve_formats
@@ -49,6 +50,11 @@ class _Interrupted(BaseException):
     def __init__(self, signum: int) -> None:
         super().__init__(signum)
         self.signum = signum
+
+
+# The most worker processes a run starts: each imports numpy and holds a puzzle (about 60 MB), so 64 of them
+# use about 4 GB; `-j 1000000` would fork until the machine stops instead of failing at once.
+MAX_JOBS = 64
 
 
 def default_jobs() -> int:
@@ -133,7 +139,12 @@ def run_batch(inputs: Sequence[str], outdir: str, formats_: Sequence[str], *, jo
     Ctrl-C or SIGTERM stop the run cleanly: the result is marked interrupted and holds what finished.
     """
     t0 = time.perf_counter()
+    if jobs is not None and not 1 <= jobs <= MAX_JOBS:
+        raise MineconvError(f"-j must be from 1 to {MAX_JOBS} worker processes, got {jobs}")
     fmts = resolve_formats(formats_)
+    if (options or {}).get("card_encoding") is not None:
+        # a bad name fails once, here, rather than once per input in every worker
+        check_card_encoding(options["card_encoding"])  # type: ignore[index]
     if from_:
         get_format(from_, direction="read", kind="puzzle")
     given = {k: v for k, v in (read_options or {}).items() if v is not None}

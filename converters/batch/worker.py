@@ -10,7 +10,7 @@ import stat
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from ..errors import LINE_EXCERPT, LossyConversionError, MineconvError  # noqa: F401  (LINE_EXCERPT re-exported)
-from ..fileio import atomic_output, read_input
+from ..fileio import atomic_output, decode_bytes, read_bytes
 from ..model.system import build_system
 from ..registry import Format, get_format, identify, losses
 from .inputs import CONVERTED, FAILED, SKIPPED, Item, Settings, _inside, output_extension
@@ -86,14 +86,15 @@ class _Worker:
         self.takes_system = {name: _takes_system(get_format(name).writer) for name in settings.formats}
         self.read_options: Dict[str, Tuple[Dict[str, Any], Tuple[str, ...]]] = {}
 
-    def _guess(self, path: str, text: str) -> Tuple[Format, Optional[str]]:
+    def _guess(self, path: str, text: Optional[str], data: Optional[bytes] = None
+               ) -> Tuple[Format, Optional[str]]:
         """The input's notation as read() picks it (by content, an extension only breaking ties), and the
         warning read() would give when another notation reads the content as a different puzzle.
 
         (Taking the extension's only notation unseen read hakank's minesweeper_*.txt files as native text,
         and a bare grid of '.' and digits as a board of known safe cells, without a word.)
         """
-        return identify(path, text)
+        return identify(path, text, data)
 
     def _read_options(self, fmt: Format) -> Tuple[Dict[str, Any], Tuple[str, ...]]:
         """(the reader options this notation takes, the names of the given ones it does not take)."""
@@ -144,12 +145,27 @@ class _Worker:
                 outputs.append({"format": name, "path": out, "size": size,
                                 "sha256": _file_digest(out) if s.hash_outputs else None, "kept": True})
             if todo:
-                text, src = read_input(item.path)
-                fmt, note = (get_format(s.from_, direction="read", kind="puzzle"), None) if s.from_ \
-                    else self._guess(item.path, text)
+                # bytes first, decoded only for a text notation, as registry.read does: a binary notation
+                # (.mbf) is not UTF-8 text
+                data, src = read_bytes(item.path)
+                text: Optional[str] = None
+                not_text: Optional[MineconvError] = None
+                try:
+                    text = decode_bytes(data, src)
+                except MineconvError as exc:
+                    not_text = exc
+                try:
+                    fmt, note = (get_format(s.from_, direction="read", kind="puzzle"), None) if s.from_ \
+                        else self._guess(item.path, text, data)
+                except MineconvError:
+                    if not_text is not None:
+                        raise not_text from None  # undecodable text: the decoder's located error says why
+                    raise
+                if not fmt.binary and text is None:
+                    raise not_text  # type: ignore[misc]
                 read_options, ignored = self._read_options(fmt)
                 try:
-                    puzzle = fmt.reader(text, src, **read_options)  # type: ignore[misc]
+                    puzzle = fmt.reader(data if fmt.binary else text, src, **read_options)  # type: ignore[misc]
                 except MineconvError as exc:
                     raise exc.located(src)
                 # the same warning registry.read gives when one file is converted

@@ -89,6 +89,19 @@ def add_input_options(p: argparse.ArgumentParser) -> None:
     for opt, users in sorted(read_option_names().items()):
         helps = "; ".join(f"{name}: {text}" if text else name for name, text in users)
         g.add_argument("--" + opt.replace("_", "-"), dest="read_" + opt, metavar="VALUE", help=helps)
+    from ..fileio import DEFAULT_MAX_BYTES, DEFAULT_MAX_CELLS
+    lim = p.add_argument_group("input limits")
+    lim.add_argument("--max-bytes", dest="limit_bytes", type=_positive_int, metavar="N",
+                     help=f"refuse an input longer than N bytes, read no further (default {DEFAULT_MAX_BYTES})")
+    lim.add_argument("--max-cells", dest="limit_cells", type=_positive_int, metavar="N",
+                     help=f"refuse a board of more than N cells, before building it (default {DEFAULT_MAX_CELLS})")
+
+
+def _positive_int(text: str) -> int:
+    """argparse type of the input limits: a whole number above 0 (ASCII digits)."""
+    if not (text.isascii() and text.isdigit()) or int(text) < 1 or len(text) > 18:
+        raise argparse.ArgumentTypeError(f"{text!r}: give a whole number above 0")
+    return int(text)
 
 
 def input_options(args: argparse.Namespace) -> Dict[str, Any]:
@@ -156,6 +169,8 @@ def main(argv: Optional[List[str]] = None) -> int:
     if not getattr(args, "func", None):
         ap.print_help(sys.stderr)
         return 2
+    from ..fileio import set_limits
+    set_limits(getattr(args, "limit_bytes", None), getattr(args, "limit_cells", None))
     global _verbose
     old, old_verbose = warnings.showwarning, _verbose
     warnings.showwarning = _show_warning
