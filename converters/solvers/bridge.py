@@ -99,6 +99,19 @@ def _spec_list() -> List[SolverSpec]:
         SolverSpec("minisat+", "MiniSat+ on the OPB file", "opb", ".opb", "minisat+", "minisat+",
                    "competition", None, lambda m, a, t: [m], frozenset({0, 10, 20})),  # exits 0 always
         SolverSpec("pulp-cbc", "the CBC bundled with PuLP, through the PuLP model", module="pulp"),
+        SolverSpec("gecode", "MiniZinc with Gecode on the MiniZinc model", "mzn", ".mzn", "minizinc", "minizinc",
+                   "minizinc-answer", None,
+                   lambda m, a, t: ["--solver", "gecode", *(["--time-limit", str(int(t * 1000))] if t else []), m]),
+        # clingo's exit status adds up 1 interrupted, 10 sat, 20 unsat, 30 search space exhausted
+        SolverSpec("clingo", "clingo on the ASP program", "asp", ".asp", "clingo", "gringo", "clingo-answer", None,
+                   lambda m, a, t: [*([f"--time-limit={int(t)}"] if t else []), m],
+                   frozenset({0, 1, 10, 11, 20, 21, 30})),
+        SolverSpec("clasp-asp", "gringo grounds the ASP program, clasp solves it", "asp", ".asp", "clasp",
+                   "gringo", "clingo-answer", None,
+                   lambda m, a, t: [*([f"--time-limit={int(t)}"] if t else []), m],
+                   frozenset({0, 1, 10, 11, 20, 21, 30})),
+        SolverSpec("cp-sat", "OR-Tools CP-SAT in-process on to_cpsat's model (pip install 'mineconv[cpsat]')",
+                   answer_format="cpsat-response", module="ortools"),
     ]
 
 
@@ -205,13 +218,14 @@ def _pump(stream: IO[bytes], chunks: List[bytes], over: threading.Event, cap: in
 
 
 def run_process(cmd: List[str], cwd: Path, limit: Optional[float], *, name: str = "",
-                cap: int = OUTPUT_CAP) -> Optional[RunResult]:
+                cap: Optional[int] = None) -> Optional[RunResult]:
     """Run cmd in its own process group without a shell; None when `limit` seconds passed.
 
     The whole group is killed when the program ends, when time is up, and when anything (a signal, Ctrl-C)
     interrupts the wait, so a wrapper script's children never outlive mineconv. stdout and stderr are kept
     up to `cap` bytes each; more is a SolverError.
     """
+    cap = OUTPUT_CAP if cap is None else cap
     proc = subprocess.Popen(cmd, cwd=cwd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, start_new_session=True)
     out: List[bytes] = []
@@ -398,6 +412,52 @@ def run_pulp_cbc(spec: SolverSpec, puzzle: Puzzle, workdir: Path, deadline: Dead
     return ans
 
 
+def run_clasp_asp(spec: SolverSpec, puzzle: Puzzle, workdir: Path, deadline: Deadline) -> Answer:
+    """gringo grounds the ASP program to aspif, then clasp solves that file (no shell pipe)."""
+    gringo = shutil.which("gringo")
+    if gringo is None:
+        raise SolverError(f"solver {spec.name!r} needs the program 'gringo', which is not installed "
+                          f"(on Debian/Ubuntu: sudo apt-get install {spec.package})")
+    model = workdir / ("model" + spec.suffix)
+    write(puzzle, model, spec.model_format)
+    ground = _run(spec, [gringo, "--output=intermediate", model.name], workdir, deadline.remaining())
+    if ground is None:
+        return _unknown(spec, f"gringo did not finish grounding within {deadline.seconds:g} s (stopped)")
+    if ground.returncode != 0:
+        raise SolverError(f"gringo failed (exit status {ground.returncode}):\n    {_tail(ground.stderr or ground.stdout)}")
+    (workdir / "model.aspif").write_text(ground.stdout, encoding="utf-8")
+    program = shutil.which(spec.program or "")
+    if program is None:
+        raise _missing(spec)
+    remaining = deadline.remaining()
+    proc = _run(spec, [program, *spec.args("model.aspif", "", _seconds_flag(remaining))], workdir, remaining)
+    if proc is None:
+        return _unknown(spec, f"{spec.name} did not finish within {deadline.seconds:g} s (stopped)")
+    if proc.returncode not in spec.ok_codes:
+        raise SolverError(f"{spec.name} failed (exit status {proc.returncode}):\n    {_tail(proc.stderr or proc.stdout)}")
+    return _read(spec, proc.stdout, f"<{spec.name} answer>", proc)
+
+
+def run_cpsat(spec: SolverSpec, puzzle: Puzzle, workdir: Path, deadline: Deadline) -> Answer:
+    """OR-Tools CP-SAT in-process on to_cpsat's model; its response, printed in text format, is read back."""
+    try:
+        from ortools.sat.python import cp_model
+    except ImportError:
+        raise _missing(spec) from None
+    from ..encode.cpsat import to_cpsat
+    model = to_cpsat(puzzle)
+    if deadline.expired():
+        return _unknown(spec, deadline.why("while the CP-SAT model was built"))
+    solver = cp_model.CpSolver()
+    remaining = deadline.remaining()
+    if remaining is not None:
+        solver.parameters.max_time_in_seconds = max(remaining, 1e-3)
+    solver.solve(model)
+    # through the reader, as a response saved to a file would be: one strict path for both
+    return _read(spec, str(solver.response_proto), "<cp-sat answer>",
+                 RunResult(0, "", ""))
+
+
 class _Embedded:
     """The CNF encoding in a pysat solver, kept open so that blocking clauses can be added.
 
@@ -519,7 +579,8 @@ def solve(puzzle: Union[Puzzle, PathLike], solver: str = EMBEDDED, *, timeout: U
             emb.close()
         return decoded
     with tempfile.TemporaryDirectory(prefix="mineconv-") as tmp:
-        runner = {"highs": run_highs, "pulp-cbc": run_pulp_cbc}.get(spec.name, run_external)
+        runner = {"highs": run_highs, "pulp-cbc": run_pulp_cbc, "cp-sat": run_cpsat,
+                  "clasp-asp": run_clasp_asp}.get(spec.name, run_external)
         answer = runner(spec, puzzle, Path(tmp), deadline)
     decoded = decode_answer(puzzle, answer)
     return _with_unique(puzzle, decoded, deadline) if check_unique else decoded
