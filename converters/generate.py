@@ -7,6 +7,7 @@ import numpy as np
 
 from .errors import MineconvError
 from .model.puzzle import NEIGHBOUR_OFFSETS, Puzzle, neighbour_count
+from .wording import plural
 
 
 def mine_counts(mine_grid: np.ndarray) -> np.ndarray:
@@ -27,7 +28,7 @@ def place_mines(rows: int, cols: int, *, density: Optional[float] = None, mines:
             raise MineconvError(f"density must be between 0 and 1, got {density}")
         mines = int(round(float(density) * n))  # type: ignore[arg-type]
     if not 0 <= mines <= n:
-        raise MineconvError(f"cannot place {mines} mines on {n} cells")
+        raise MineconvError(f"cannot place {plural(mines, 'mine')} on {plural(n, 'cell')}")
     rng = np.random.default_rng(seed)
     flat = np.zeros(n, dtype=bool)
     flat[rng.choice(n, size=mines, replace=False)] = True

@@ -14,6 +14,7 @@ from .errors import (AmbiguousInputWarning, FormatError, LossyConversionError, L
                      PuzzleSyntaxError)
 from .fileio import PathLike, STDIO, atomic_output, decode_bytes, guard_reader, read_bytes, source_name
 from .model.puzzle import Puzzle
+from .wording import plural
 
 KINDS = ("puzzle", "model", "solution")
 
@@ -476,7 +477,7 @@ def _gist(puzzle: Any) -> str:
     if st["known_mines"]:
         parts.append(f"{st['known_mines']} known mine{'s' if st['known_mines'] != 1 else ''}")
     if puzzle.mines is not None:
-        parts.append(f"{puzzle.mines} mines in all")
+        parts.append(f"{plural(puzzle.mines, 'mine')} in all")
     return f"{puzzle.rows}x{puzzle.cols}, " + ", ".join(parts)
 
 

@@ -146,3 +146,30 @@ def test_completion_refuses_other_shells(capsys):
     with pytest.raises(SystemExit) as exc:
         main(["completion", "fish"])
     assert exc.value.code == 2 and "invalid choice" in capsys.readouterr().err
+
+
+# counts and their nouns: one helper words every message ("1 certain mine", "1 input") ----------------------
+def test_plural_helper():
+    from mineconv.wording import plural
+    assert [plural(n, "cell") for n in (0, 1, 2)] == ["0 cells", "1 cell", "2 cells"]
+    assert plural(1, "certain mine") == "1 certain mine" and plural(3, "entry", "entries") == "3 entries"
+
+
+def test_messages_with_a_count_of_one(tmp_path, capsys):
+    one = tmp_path / "one.txt"
+    one.write_text("1?\n")  # 1 x 2: the unknown cell is a certain mine
+    status, out, _ = run(capsys, "analyze", one)
+    assert status == 0 and "# level full: 0 safe, 1 certain mine, 0 undetermined (of 1 unknown cell)" in out
+    status, out, _ = run(capsys, "info", one)
+    assert "size:        1 x 2 (2 cells)" in out
+    single = tmp_path / "single.txt"
+    single.write_text("?\n")
+    assert "size:        1 x 1 (1 cell)\n" in run(capsys, "info", single)[1]
+    bad = tmp_path / "bad.txt"
+    bad.write_text("?8\n")
+    status, _, err = run(capsys, "info", bad)
+    assert status == 2 and "has only 1 neighbour" in err and "neighbours" not in err
+    (tmp_path / "in").mkdir()
+    (tmp_path / "in" / "a.txt").write_text("1?\n")
+    status, _, err = run(capsys, "batch", tmp_path / "in", "-o", tmp_path / "out", "-t", "cnf", "-q")
+    assert status == 0 and "1 converted, 0 skipped, 0 failed (1 input, 1 file written)" in err

@@ -37,7 +37,7 @@ def test_revealed_mine_and_click_note():
     ('[["E","E"]', (1, 11), "not closed"),
     ('[["E"]] foo', (1, 9), "after the board"),
     ("EQ\nEE\n", (1, 2), "not a LeetCode cell"),
-    ('[["8","E"]]', (1, 4), "only 1 neighbours"),
+    ('[["8","E"]]', (1, 4), "only 1 neighbour"),
 ])
 def test_errors_are_located(text, where, msg):
     with pytest.raises(PuzzleSyntaxError) as err:

@@ -36,7 +36,7 @@ def test_reveal_from_a_zero_floods():
     (bytes([255, 255, 0, 200, 1, 1, 2, 2, 3, 3]), 3, "claims 200 mine(s) on a 255 x 255 board"),
     (bytes([255, 255, 255, 255]), 3, "fewer than that"),
     (bytes([3, 2, 0, 1, 1, 1, 9]), 7, "more than that"),
-    (bytes([1, 1, 0, 2, 0, 0, 0, 0]), 3, "a 1 x 1 board has only 1 cells"),
+    (bytes([1, 1, 0, 2, 0, 0, 0, 0]), 3, "a 1 x 1 board has only 1 cell"),
     (bytes([3, 2, 0, 1, 5, 0]), 5, "off the 3 x 2 board"),
     (bytes([3, 2, 0, 1, 0, 7]), 6, "off the 3 x 2 board"),
     (bytes([3, 2, 0, 2, 0, 0, 0, 0]), 7, "repeats the cell x=0, y=0"),

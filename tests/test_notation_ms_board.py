@@ -75,7 +75,7 @@ def test_writer_adds_real_when_the_puzzle_pins_every_mine_down():
 
 @pytest.mark.parametrize("text, where, msg", [
     ("rows: 1\n[view]\nU\n", (1, 1), "the first line must be the header"),
-    (HEAD + "[view]\nU1\n1\n", (6, 1), "this [view] row has 1 cells"),
+    (HEAD + "[view]\nU1\n1\n", (6, 1), "this [view] row has 1 cell,"),
     (HEAD + "rows: 3\n[view]\nU1\n11\n", (5, 1), "'rows: 3' but the [view] section has 2 rows"),
     (HEAD + "columns: 3\n[view]\nU1\n11\n", (6, 1), "'columns: 3' but the [view] rows have 2"),
     (HEAD + "rows: two\n[view]\nU\n", (4, 7), "'rows' must be a whole number"),
@@ -93,7 +93,7 @@ def test_writer_adds_real_when_the_puzzle_pins_every_mine_down():
     (HEAD + "rows: 1\nrows: 1\n[view]\nU\n", (5, 1), "'rows' is given twice"),
     ("# MINESWEEPER-BOARD v0.1\n# Render: braille\n[view]\nU\n", (2, 11), "unknown render"),
     (HEAD + "# only a comment\n", (4, 1), "no [real] or [view] section"),
-    (HEAD + "[view]\n8U\n", (5, 1), "only 1 neighbours"),
+    (HEAD + "[view]\n8U\n", (5, 1), "only 1 neighbour"),
 ])
 def test_errors_are_located(text, where, msg):
     with pytest.raises(PuzzleSyntaxError) as err:

@@ -37,7 +37,7 @@ def test_notes():
     ('k = ["01?1"], "0111"', (1, 15), "one list of rows"),
     ('k = []', (1, 7), "no quoted rows"),
     ('k = ["9?"]', (1, 7), "not a cell symbol"),
-    ('k = ["8?"]', (1, 7), "only 1 neighbours"),
+    ('k = ["8?"]', (1, 7), "only 1 neighbour"),
 ])
 def test_errors_are_located(text, where, msg):
     with pytest.raises(PuzzleSyntaxError) as err:

@@ -16,6 +16,7 @@ from ..fileio import write_text_atomic
 from ..registry import get_format, read_option_names
 from .inputs import CONVERTED, FAILED, SKIPPED, Item, Settings, collect_inputs, find_collisions, resolve_formats
 from .worker import chunked, convert_chunk, init_worker, pool_chunk
+from ..wording import plural
 
 @dataclass
 class BatchResult:
@@ -38,10 +39,10 @@ class BatchResult:
 
     def summary(self) -> str:
         """One line: converted / skipped / failed, files written, time."""
-        head = f"interrupted after {len(self.records)} of {self.total} inputs: " if self.interrupted else ""
+        head = f"interrupted after {len(self.records)} of {plural(self.total, 'input')}: " if self.interrupted else ""
         return (f"{head}{self.count(CONVERTED)} converted, {self.count(SKIPPED)} skipped, "
-                f"{self.count(FAILED)} failed ({max(self.total, len(self.records))} inputs, "
-                f"{self.files_written} files written) in {self.elapsed:.2f} s")
+                f"{self.count(FAILED)} failed ({plural(max(self.total, len(self.records)), 'input')}, "
+                f"{plural(self.files_written, 'file')} written) in {self.elapsed:.2f} s")
 
 
 class _Interrupted(BaseException):

@@ -9,6 +9,7 @@ from ..analysis import LEVELS, Analysis, analyze, count_text, unlimited_int_digi
 from . import add_input_options, input_options, load_puzzle
 from ..fileio import atomic_output
 from ..formats.notations.native import canonical_text
+from ..wording import plural
 
 EPILOG = """levels (what decides the cells shown as '.' and '*'):
   gac   each count on its own (and the total mine count)
@@ -38,8 +39,8 @@ def report_text(a: Analysis, probabilities: bool = False) -> str:
     if a.feasible:
         n_safe, n_mine = len(a.safe_cells()), len(a.mine_cells())
         open_ = a.system.num_vars - n_safe - n_mine
-        lines.append(f"# level {a.level}: {n_safe} safe, {n_mine} certain mines, {open_} undetermined "
-                     f"(of {a.system.num_vars} unknown cells)")
+        lines.append(f"# level {a.level}: {n_safe} safe, {plural(n_mine, 'certain mine')}, {open_} undetermined "
+                     f"(of {plural(a.system.num_vars, 'unknown cell')})")
     else:
         lines.append("# no solution: the counts contradict each other"
                      + (" or the total mine count" if a.system.total is not None else ""))

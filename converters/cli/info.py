@@ -5,6 +5,7 @@ import argparse
 import json
 
 from . import add_input_options, describe_reading, input_options, load_reading
+from ..wording import plural
 
 
 def run(args: argparse.Namespace) -> int:
@@ -19,7 +20,7 @@ def run(args: argparse.Namespace) -> int:
     print(f"notation:    {describe_reading(reading)}")
     if p.name:
         print(f"name:        {p.name}")
-    print(f"size:        {p.rows} x {p.cols} ({p.rows * p.cols} cells)")
+    print(f"size:        {p.rows} x {p.cols} ({plural(p.rows * p.cols, 'cell')})")
     print(f"unknown:     {data['unknown']}")
     print(f"revealed:    {data['revealed']}")
     print(f"known mines: {data['known_mines']}")

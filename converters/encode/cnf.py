@@ -22,6 +22,7 @@ import numpy as np
 from ..errors import FormatError
 from ..model.puzzle import Puzzle
 from ..model.system import LinearSystem, build_system
+from ..wording import plural
 
 if TYPE_CHECKING:   # pysat is imported when a CNF is made, not with mineconv
     from pysat.formula import CNF
@@ -210,7 +211,8 @@ def card_clauses(system: LinearSystem, encoding: Optional[str] = None) -> Tuple[
     if k * min(t, k - t) > CARD_WORK_LIMIT:
         # pysat builds these clauses as Python lists: ~1e9 here is tens of millions of clauses and several
         # GB of memory, so refuse at once rather than exhaust the machine
-        raise FormatError(f"the total mine count ({t} more mines among {k} unknown cells) is too large to encode "
+        raise FormatError(f"the total mine count ({t} more mines among {plural(k, 'unknown cell')}) is "
+                          "too large to encode "
                           "in CNF (its cardinality encoding would take tens of millions of clauses); write a "
                           "linear or pseudo-Boolean format instead (lp, mps, opb, smt2 state it as one "
                           "constraint), or leave the total out (convert --ignore-total)")

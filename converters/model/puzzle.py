@@ -8,6 +8,7 @@ from typing import Iterable, Iterator, Optional, Sequence, Tuple
 import numpy as np
 
 from ..errors import PuzzleError
+from ..wording import plural
 
 UNKNOWN = "?"
 MINE = "*"
@@ -87,7 +88,7 @@ class Puzzle:
         width = len(rows[0])
         for i, row in enumerate(rows):
             if len(row) != width:
-                raise PuzzleError(f"row {i + 1} has {len(row)} cells, expected {width} (the grid must be "
+                raise PuzzleError(f"row {i + 1} has {plural(len(row), 'cell')}, expected {width} (the grid must be "
                                   "rectangular)", cell=(i, min(len(row), width)))
         return cls(len(rows), width, "".join(rows), mines=mines, name=name, notes=tuple(notes))
 
@@ -95,7 +96,7 @@ class Puzzle:
         if not isinstance(self.rows, int) or not isinstance(self.cols, int) or self.rows < 1 or self.cols < 1:
             raise PuzzleError(f"the grid must be non-empty, got {self.rows} x {self.cols}")
         if len(self.cells) != self.rows * self.cols:
-            raise PuzzleError(f"{len(self.cells)} cells given for a {self.rows} x {self.cols} grid")
+            raise PuzzleError(f"{plural(len(self.cells), 'cell')} given for a {self.rows} x {self.cols} grid")
         try:
             raw = self.cells.encode("ascii")
         except UnicodeEncodeError:
@@ -111,7 +112,7 @@ class Puzzle:
         if over.any():
             r, c = (int(v) for v in np.argwhere(over)[0])
             limit = int(neighbour_limit(self.rows, self.cols)[r, c])
-            raise PuzzleError(f"cell ({r}, {c}) shows {codes[r, c]} but has only {limit} neighbours",
+            raise PuzzleError(f"cell ({r}, {c}) shows {codes[r, c]} but has only {plural(limit, 'neighbour')}",
                               cell=(r, c))
         if self.mines is not None:
             if isinstance(self.mines, bool) or not isinstance(self.mines, int) or self.mines < 0:

@@ -7,6 +7,7 @@ from typing import Optional, Tuple
 import numpy as np
 
 from .puzzle import CODE_MINE, CODE_UNKNOWN, Puzzle, neighbour_count
+from ..wording import plural
 
 
 @dataclass(frozen=True)
@@ -149,5 +150,6 @@ def check_assignment(puzzle: Puzzle, mine_grid: np.ndarray, mines: Optional[int]
                                  f"mine{'' if n == 1 else 's'} around it")
     total = puzzle.mines if mines is None else mines
     if total is not None and int(mine_grid.sum()) != total:
-        return Violation(None, f"the board must hold {total} mines in all, the answer places {int(mine_grid.sum())}")
+        return Violation(None, f"the board must hold {plural(total, 'mine')} in all, the answer places "
+                               f"{int(mine_grid.sum())}")
     return None

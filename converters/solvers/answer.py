@@ -27,6 +27,7 @@ from ..encode.linear import PLACEHOLDER as LINEAR_PLACEHOLDER
 from ..model.naming import VAR_FORM, VAR_RE, var_name
 from ..model.puzzle import CODE_MINE, Puzzle
 from ..model.system import LinearSystem, build_system, check_assignment
+from ..wording import plural
 
 STATUSES = ("solved", "infeasible", "unknown")
 KEYINGS = ("id", "name", "index")
@@ -221,8 +222,9 @@ def decode_answer(puzzle: Puzzle, answer: Answer, *, mines: Optional[int] = None
         elif k == 0 and ncols == 1:
             target = "none"   # the placeholder column of a puzzle without unknown cells
         else:
-            raise answer.error(f"the solver reports {ncols} columns but this puzzle has {k} unknown cells "
-                               f"({R * C} cells in all): an answer for another puzzle?")
+            raise answer.error(f"the solver reports {plural(ncols, 'column')} but this puzzle has "
+                               f"{plural(k, 'unknown cell')} "
+                               f"({plural(R * C, 'cell')} in all): an answer for another puzzle?")
         bad = (cols < 1) | (cols > ncols)
         if bad.any():
             i = int(np.flatnonzero(bad)[0])

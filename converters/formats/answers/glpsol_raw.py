@@ -9,6 +9,7 @@ from ...solvers.answer import Answer, parse_value
 from ...errors import SolutionSyntaxError
 from ...fileio import ascii_int
 from ...registry import register_format
+from ...wording import plural
 
 # status letters per solution kind (GLPK manual, glp_write_mip / glp_write_sol / glp_write_ipt)
 _MIP = {"o": "solved", "f": "solved", "n": "infeasible", "u": "unknown"}
@@ -84,7 +85,7 @@ def read_glpsol_raw(text: str, source: str = "<string>") -> Answer:
         raise SolutionSyntaxError("the file does not end with 'e o f' (truncated?)", source=source,
                                   line=len(lines), line_text=lines[-1] if lines else None)
     if len(cols) != ncols and (cols or status == "solved"):
-        raise SolutionSyntaxError(f"the 's' line announces {ncols} columns but {len(cols)} are listed",
+        raise SolutionSyntaxError(f"the 's' line announces {plural(ncols, 'column')} but {len(cols)} are listed",
                                   source=source, line=where[-1] if where else None)
     if status != "solved":
         return Answer(status, why=_WHY.get(letter, ""), format="glpsol-raw", source=source, text=text)

@@ -6,6 +6,7 @@ import re
 from ...solvers.answer import Answer, named_answer, parse_value
 from ...errors import SolutionSyntaxError
 from ...registry import register_format
+from ...wording import plural
 
 _STATUS = {
     "INTEGER OPTIMAL": "solved",
@@ -75,7 +76,7 @@ def read_glpsol_report(text: str, source: str = "<string>") -> Answer:
         where.append(ln)
         i += 1
     if ncols is not None and len(names) != ncols:
-        raise SolutionSyntaxError(f"the header announces {ncols} columns but the table lists {len(names)} "
+        raise SolutionSyntaxError(f"the header announces {plural(ncols, 'column')} but the table lists {len(names)} "
                                   "(truncated?)", source=source, line=i)
     if not any(ln.startswith("End of output") for ln in lines[i:]):
         raise SolutionSyntaxError("the report does not end with 'End of output' (truncated?)", source=source,

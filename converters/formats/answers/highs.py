@@ -6,6 +6,7 @@ import re
 from ...solvers.answer import Answer, named_answer, parse_value
 from ...errors import SolutionSyntaxError
 from ...registry import register_format
+from ...wording import plural
 
 # HiGHS modelStatusToString; "limit" statuses keep the best solution found, if any
 _STATUS = {
@@ -95,7 +96,7 @@ def read_highs(text: str, source: str = "<string>") -> Answer:
         where.append(j + 1)
         j += 1
     if not sparse and len(names) != count:
-        raise SolutionSyntaxError(f"'# Columns {count}' but {len(names)} values follow (truncated?)",
+        raise SolutionSyntaxError(f"'# Columns {count}' but {plural(len(names), 'value')} follow (truncated?)",
                                   source=source, line=j)
     if sparse and (j >= len(lines) or not lines[j].startswith("# Rows")) and j < len(lines):
         raise SolutionSyntaxError("bad line in the sparse column list", source=source, line=j + 1,

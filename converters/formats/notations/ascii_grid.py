@@ -23,6 +23,7 @@ from ...grammar import normalise_newlines
 from ...model.puzzle import Puzzle
 from ...registry import LIKELY, NO, POSSIBLE, register_format
 from ._grid_common import fail, lines_with_offsets, puzzle_at
+from ...wording import plural
 
 _RULE = re.compile(r"[ \t]*[-=+|:]*[-=][-=+|: \t]*")
 _CELLS = {**{str(d): str(d) for d in range(9)}, "?": "?", "#": "?", "*": "*", "X": "*", "x": "*", "F": "*",
@@ -87,7 +88,7 @@ def read_ascii_grid(text: str, source: str = "<string>", blank: Optional[str] = 
                            source)
             where.append(col)
         if rows and len(row) != len(rows[0]):
-            raise fail(f"this row has {len(row)} cells, the first row has {len(rows[0])} (the grid must be "
+            raise fail(f"this row has {plural(len(row), 'cell')}, the first row has {len(rows[0])} (the grid must be "
                        "rectangular)", text, start, source)
         rows.append("".join(row))
         offs.append(where)

@@ -22,6 +22,7 @@ from ...model.puzzle import Puzzle
 from ...registry import LIKELY, NO, WEAK, register_format
 from .._rows import decode, symbol_table
 from ._grid_common import fail, lines_with_offsets, puzzle_at
+from ...wording import plural
 
 _TABLE = symbol_table({**{str(d): str(d) for d in range(9)}, ".": "?", "*": "*", "#": "."})
 _ROW = re.compile(r"[0-8.*#]+")
@@ -45,7 +46,7 @@ def read_blog_text(text: str, source: str = "<string>") -> Puzzle:
             raise fail(f"{line[bad]!r} is not a grid cell (0-8 count, '.' unknown, '*' mine, '#' excluded); "
                        "a blank line must separate the grid from settings and comments", text, off + bad, source)
         if rows and len(cells) != len(rows[0]):
-            raise fail(f"this row has {len(cells)} cells, the first row has {len(rows[0])} (the grid must be "
+            raise fail(f"this row has {plural(len(cells), 'cell')}, the first row has {len(rows[0])} (the grid must be "
                        "rectangular)", text, off + min(len(cells), len(rows[0])), source)
         rows.append(cells)
         starts.append(off)

@@ -31,6 +31,7 @@ from ...grammar import normalise_newlines, parser, syntax_error
 from ...model.puzzle import Puzzle
 from ...registry import LIKELY, NO, POSSIBLE, WEAK, register_format
 from .._rows import decode, lost_parts, symbol_table
+from ...wording import plural
 
 _TABLE = symbol_table({**{str(d): str(d) for d in range(9)}, ".": "?"})
 _QUOTED = re.compile(r'"([^"]*)"[ \t]*,?')
@@ -76,9 +77,10 @@ def read_dots(text: str, source: str = "<string>") -> Puzzle:
         as_rows_ok = len({len(f[2]) for f in found}) == 1
         if (want_r, want_c) == (len(grid), len(grid[0][2])) or not as_rows_ok:
             if want_r != len(grid):
-                raise fail(f"the first line says {want_r} rows but {len(grid)} follow", found[0][0], found[0][1])
+                raise fail(f"the first line says {plural(want_r, 'row')} but {len(grid)} "
+                           "follow", found[0][0], found[0][1])
             if want_c != len(grid[0][2]):
-                raise fail(f"the second line says {want_c} columns but the first row has {len(grid[0][2])}",
+                raise fail(f"the second line says {plural(want_c, 'column')} but the first row has {len(grid[0][2])}",
                            found[1][0], found[1][1])
             found = grid
     rows: List[str] = []
@@ -87,7 +89,7 @@ def read_dots(text: str, source: str = "<string>") -> Puzzle:
         if cells is None:
             raise fail(f"{s[bad]!r} is not a cell of the dot notation ('.' unknown, 0-8 a count)", line, col + bad)
         if rows and len(cells) != len(rows[0]):
-            raise fail(f"this row has {len(cells)} cells, the first row has {len(rows[0])} (the grid must be "
+            raise fail(f"this row has {plural(len(cells), 'cell')}, the first row has {len(rows[0])} (the grid must be "
                        "rectangular)", line, col)
         rows.append(cells)
     try:

@@ -32,6 +32,7 @@ from ...model.puzzle import Puzzle
 from ...registry import LIKELY, NO, POSSIBLE, WEAK, register_format
 from .._rows import lost_parts
 from ._grid_common import code_tokens, comment_note, fail, puzzle_at
+from ...wording import plural
 
 UNKNOWN = -1000   # what a name such as X stands for before the scheme is applied
 
@@ -161,7 +162,8 @@ def _bracketed(toks: List[Tuple[str, str, int]], text: str, source: str):
         if not row:
             raise fail("an empty row", text, off, source)
         if values and len(row) != len(values[0]):
-            raise fail(f"this row has {len(row)} cells, the first row has {len(values[0])} (the matrix must be "
+            raise fail(f"this row has {plural(len(row), 'cell')}, the first row has {len(values[0])} "
+                       "(the matrix must be "
                        "rectangular)", text, off, source)
         values.append(row)
         offsets.append(row_off)
@@ -223,7 +225,8 @@ def _csv(text: str, source: str):
                 row.append(_whole(m.group(), text, pos + m.start(), source))
                 offs.append(pos + m.start())
             if values and len(row) != len(values[0]):
-                raise fail(f"this row has {len(row)} cells, the first row has {len(values[0])} (the matrix must be "
+                raise fail(f"this row has {plural(len(row), 'cell')}, the first row has {len(values[0])} "
+                           "(the matrix must be "
                            "rectangular)", text, pos, source)
             values.append(row)
             offsets.append(offs)

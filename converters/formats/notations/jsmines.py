@@ -29,6 +29,7 @@ from ...grammar import normalise_newlines, parser, syntax_error
 from ...model.puzzle import Puzzle
 from ...registry import register_format
 from .._rows import decode, lost_parts, symbol_table
+from ...wording import plural
 
 _TABLE = symbol_table({**{str(d): str(d) for d in range(9)}, "H": "?", "F": "*", "M": "*", "O": "*", "I": "*",
                        "h": "?", "m": "*", "?": "?"})
@@ -78,12 +79,13 @@ def read_mine(text: str, source: str = "<string>") -> Puzzle:
             raise fail(f"{s[bad]!r} is not a JSMinesweeper cell (0-8 count, H/h/? hidden, F/M/m/O/I mine)",
                        tok.line, bad + 1)
         if len(cells) != width:
-            raise fail(f"row {len(rows) + 1} has {len(cells)} cells, the header says the board is {width} wide",
+            raise fail(f"row {len(rows) + 1} has {plural(len(cells), 'cell')}, the header says the board "
+                       f"is {width} wide",
                        tok.line, min(len(cells), width) + 1)
         rows.append(cells)
     if len(rows) < height:
         line = len(rows) + 2
-        raise fail(f"only {len(rows)} rows, the header says {height}", min(line, len(lines)), 1)
+        raise fail(f"only {plural(len(rows), 'row')}, the header says {height}", min(line, len(lines)), 1)
     try:
         return Puzzle.from_rows(rows, mines=mines, notes=notes)
     except PuzzleError as exc:

@@ -22,6 +22,7 @@ from ...grammar import normalise_newlines
 from ...model.puzzle import Puzzle
 from ...registry import LIKELY, NO, WEAK, register_format
 from ._grid_common import fail, lines_with_offsets, puzzle_at
+from ...wording import plural
 
 _CELL = {"?": "?", "x": "*", "X": "*", **{str(d): str(d) for d in range(9)}}
 _TOTAL = re.compile(r"[ \t]*(?:n|mines|N)[ \t]*[=:][ \t]*([0-9]+)[ \t]*;?[ \t]*")
@@ -68,7 +69,7 @@ def read_kata(text: str, source: str = "<string>") -> Puzzle:
             raise fail("a second grid: this notation reads one map per file", text, start, source)
         cells = [(mm.group(), start + m.start(1) + mm.start()) for mm in re.finditer(r"\S", m.group(1))]
         if rows and len(cells) != len(rows[0]):
-            raise fail(f"this row has {len(cells)} cells, the first row has {len(rows[0])} (the map must be "
+            raise fail(f"this row has {plural(len(cells), 'cell')}, the first row has {len(rows[0])} (the map must be "
                        "rectangular)", text, start, source)
         rows.append("".join(_CELL[ch] for ch, _ in cells))
         offs.append([o for _, o in cells])

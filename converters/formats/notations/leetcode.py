@@ -20,6 +20,7 @@ from ...grammar import normalise_newlines
 from ...model.puzzle import Puzzle
 from ...registry import LIKELY, NO, POSSIBLE, register_format
 from ._grid_common import code_tokens, comment_note, fail, lines_with_offsets, puzzle_at
+from ...wording import plural
 
 _CELL = {"E": "?", "M": "?", "B": "0", "X": "*", **{str(d): str(d) for d in range(1, 9)}}
 _WHAT = "a LeetCode cell (E or M unrevealed, B blank, 1-8, X revealed mine)"
@@ -91,7 +92,7 @@ def _listed(text: str, source: str):
         if not row:
             raise fail("an empty row", text, off, source)
         if rows and len(row) != len(rows[0]):
-            raise fail(f"this row has {len(row)} cells, the first row has {len(rows[0])} (the board must be "
+            raise fail(f"this row has {plural(len(row), 'cell')}, the first row has {len(rows[0])} (the board must be "
                        "rectangular)", text, off, source)
         rows.append("".join(ch for ch, _ in row))
         offs.append([o for _, o in row])
@@ -122,7 +123,8 @@ def _plain(text: str, source: str) -> Tuple[List[str], object, List[str]]:
         for ch, off in cells:
             _check(ch, text, off, source)
         if rows and len(cells) != len(rows[0]):
-            raise fail(f"this row has {len(cells)} cells, the first row has {len(rows[0])} (the board must be "
+            raise fail(f"this row has {plural(len(cells), 'cell')}, the first row has {len(rows[0])} "
+                       "(the board must be "
                        "rectangular)", text, start, source)
         rows.append("".join(ch for ch, _ in cells))
         offs.append([o for _, o in cells])

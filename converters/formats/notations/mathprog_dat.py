@@ -45,6 +45,7 @@ from ...grammar import normalise_newlines, parser, syntax_error
 from ...model.puzzle import Puzzle
 from ...registry import LIKELY, NO, register_format
 from .._located import error_at, symbol_name
+from ...wording import plural
 
 _SCALARS = {"n": "cols", "cols": "cols", "c": "cols", "m": "rows", "rows": "rows", "r": "rows", "mines": "mines"}
 _TABLES = ("R", "M")
@@ -154,8 +155,9 @@ class _Table:
         width = cols + 1
         if len(starts) % width:
             whole = len(starts) // width
-            raise self._fail(f"the table {self.name} has {len(starts)} entries, not a whole number of rows of "
-                             f"{width} (a row label then {cols} values); row {whole + 1} is incomplete or a "
+            raise self._fail(f"the table {self.name} has {plural(len(starts), 'entry', 'entries')}, not "
+                             "a whole number of rows of "
+                             f"{width} (a row label then {plural(cols, 'value')}); row {whole + 1} is incomplete or a "
                              "';' is missing", text, source, whole * width)
         nrows = len(starts) // width
         label_toks = [body[a:e] for a, e in zip(starts[0::width].tolist(), ends[0::width].tolist())]
@@ -303,12 +305,13 @@ def _build(text: str, source: str, scalars: Dict[str, Tuple[int, int]], tables: 
     declared_rows, row_off = scalars.get("rows", (declared_cols, col_off))
     cname = spelled["cols"]
     if declared_cols != cols:
-        raise error_at(f"param {cname} says {declared_cols} columns but the table R has {cols}", text, col_off,
+        raise error_at(f"param {cname} says {plural(declared_cols, 'column')} but the table R has "
+                       f"{cols}", text, col_off,
                        source)
     if declared_rows != rows:
         what = (f"param {spelled['rows']} says" if "rows" in scalars
                 else f"param {cname} (no param m: a square board) says")
-        raise error_at(f"{what} {declared_rows} rows but the table R has {rows}", text, row_off, source)
+        raise error_at(f"{what} {plural(declared_rows, 'row')} but the table R has {rows}", text, row_off, source)
     bad = (r_vals < -2) | (r_vals > 8)
     if bad.any():
         r, c = (int(v) for v in np.argwhere(bad)[0])

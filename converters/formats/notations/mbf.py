@@ -26,6 +26,7 @@ from ...errors import FormatError, PuzzleSyntaxError
 from ...model.puzzle import Puzzle
 from ...registry import CERTAIN, LIKELY, NO, register_format
 from .._layout import REVEAL_HELP, known_layout, layout_puzzle, parse_reveal_from
+from ...wording import plural
 
 MAX_SIDE = 255
 MAX_MINES = 0xFFFF
@@ -60,8 +61,8 @@ def _pairs(data: bytes, source: str) -> np.ndarray:
                    f"4 + 2 x {mines} = {want} bytes, but the file has {len(data)} ({more} than that)",
                    want if len(data) > want else 2)
     if mines > width * height:
-        raise fail(f"the header claims {mines} mines but a {width} x {height} board has only "
-                   f"{width * height} cells", 2)
+        raise fail(f"the header claims {plural(mines, 'mine')} but a {width} x {height} board has only "
+                   f"{plural(width * height, 'cell')}", 2)
     pairs = np.frombuffer(data, dtype=np.uint8, offset=4).reshape(-1, 2)
     off = np.flatnonzero((pairs[:, 0] >= width) | (pairs[:, 1] >= height))
     if off.size:
@@ -105,7 +106,7 @@ def write_mbf(puzzle: Puzzle, out: BinaryIO, **options: Any) -> None:
                           "(`mineconv solve FILE`) and convert the solved grid")
     ys, xs = np.nonzero(layout)
     if ys.size > MAX_MINES:
-        raise FormatError(f"an MBF file holds at most {MAX_MINES} mines; this layout has {ys.size}")
+        raise FormatError(f"an MBF file holds at most {plural(MAX_MINES, 'mine')}; this layout has {ys.size}")
     body = np.empty(2 * ys.size, dtype=np.uint8)
     body[0::2] = xs
     body[1::2] = ys

@@ -25,6 +25,7 @@ from ...grammar import normalise_newlines
 from ...model.puzzle import Puzzle
 from ...registry import register_format
 from .._located import error_at, is_whole, json_item_offset, json_key_offset, load_json
+from ...wording import plural
 
 FORMAT_TAG = "mineconv-puzzle"
 VERSION = 1
@@ -81,7 +82,7 @@ def read_json(text: str, source: str = "<string>") -> Puzzle:
         if width is None:
             width = len(row)
         elif len(row) != width:
-            raise fail(f"grid row {i} has {len(row)} cells, row 0 has {width} (the grid must be rectangular)",
+            raise fail(f"grid row {i} has {plural(len(row), 'cell')}, row 0 has {width} (the grid must be rectangular)",
                        offset=json_item_offset(text, "grid", i))
     for key, actual in (("rows", len(grid)), ("cols", width)):
         if key in doc and (not is_whole(doc[key]) or doc[key] != actual):

@@ -52,6 +52,7 @@ from ...grammar import normalise_newlines, parser, syntax_error
 from ...model.puzzle import Puzzle, neighbour_count
 from ...registry import CERTAIN, LIKELY, NO, register_format
 from .._layout import known_layout
+from ...wording import plural
 
 HEADER = "# MINESWEEPER-BOARD v0.1"
 REAL_NOTE = "[real] "
@@ -252,12 +253,13 @@ def _check_shapes(boards: Dict[str, _Board], declared: Dict[str, Optional[int]],
         for r, row in enumerate(board.rows):
             if len(row) != width:
                 line, col, _ = board.where[r]
-                raise fail(f"this [{board.name}] row has {len(row)} cells, the first has {width}", line, col)
+                raise fail(f"this [{board.name}] row has {plural(len(row), 'cell')}, the first has {width}", line, col)
         if declared["rows"] is not None and declared["rows"] != len(board.rows):
-            raise fail(f"'rows: {declared['rows']}' but the [{board.name}] section has {len(board.rows)} rows",
+            raise fail(f"'rows: {declared['rows']}' but the [{board.name}] section has "
+                       f"{plural(len(board.rows), 'row')}",
                        board.line, 1)
         if declared["columns"] is not None and declared["columns"] != width:
-            raise fail(f"'columns: {declared['columns']}' but the [{board.name}] rows have {width} cells",
+            raise fail(f"'columns: {declared['columns']}' but the [{board.name}] rows have {plural(width, 'cell')}",
                        board.where[0][0], board.where[0][1])
         if shape is not None and shape != (len(board.rows), width):
             raise fail(f"the [{board.name}] board is {len(board.rows)} x {width}, the other is "

@@ -12,6 +12,7 @@ from ...errors import MineconvError, PuzzleError, PuzzleSyntaxError
 from ...grammar import grammar_text, normalise_newlines, syntax_error
 from ...model.puzzle import Puzzle
 from ...registry import LIKELY, NO, POSSIBLE, WEAK, register_format
+from ...wording import plural
 
 _BAD_CELL = re.compile(r"[^?0-8*.]")
 _NOT_PLAIN_BLOCK = re.compile(r"[^?0-8*.\n]")  # a block of plain rows holds only cell symbols and line ends
@@ -132,7 +133,7 @@ def read_native(text: str, source: str = "<string>") -> Puzzle:
                 except PuzzleSyntaxError as exc:
                     raise fail(exc.message, line, col0 + (exc.column or 1) - 1) from None
                 if rows and len(cells) != len(rows[0]):
-                    raise fail(f"this row has {len(cells)} cells, the first row has {len(rows[0])} "
+                    raise fail(f"this row has {plural(len(cells), 'cell')}, the first row has {len(rows[0])} "
                                "(the grid must be rectangular)", line, col0)
                 rows.append(cells)
                 row_pos.append((len(rows) - 1, line, col0, offsets))

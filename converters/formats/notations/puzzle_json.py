@@ -24,6 +24,7 @@ from ...grammar import normalise_newlines
 from ...registry import CERTAIN, NO, register_format
 from .._located import error_at, is_whole, json_item_offset, json_key_offset, load_json
 from ._grid_common import puzzle_at
+from ...wording import plural
 
 _KEYS = ("puzzle_type", "grid_type", "grid", "num_mines", "solutions", "url", "source", "name", "notes")
 _MINE = re.compile(r"\s*mine\(\s*loc\s*=\s*cell\(\s*row\s*=\s*([0-9]+)\s*,\s*col\s*=\s*([0-9]+)\s*\)\s*\)\s*")
@@ -61,7 +62,7 @@ def read_puzzle_json(text: str, source: str = "<string>") -> Puzzle:
             raise fail(f"{bad.group()!r} is not a cell of the grid ('.' unknown, 0-8 counts)",
                        offset=off + 1 + bad.start())
         if rows and len(row) != len(rows[0]):
-            raise fail(f"this row has {len(row)} cells, the first row has {len(rows[0])} (the grid must be "
+            raise fail(f"this row has {plural(len(row), 'cell')}, the first row has {len(rows[0])} (the grid must be "
                        "rectangular)", offset=off)
         rows.append(row.translate(_CELLS))
     mines = doc.get("num_mines")

@@ -22,6 +22,7 @@ from ...model.puzzle import Puzzle
 from ...registry import LIKELY, NO, WEAK, register_format
 from .._rows import decode, symbol_table
 from ._grid_common import code_tokens, comment_note, fail, puzzle_at
+from ...wording import plural
 
 _TABLE = symbol_table({ch: ch for ch in "?012345678*."})
 
@@ -48,7 +49,8 @@ def read_quoted_rows(text: str, source: str = "<string>") -> Puzzle:
             if not cells:
                 raise fail("an empty row", text, off, source)
             if rows and len(cells) != len(rows[0]):
-                raise fail(f"this row has {len(cells)} cells, the first row has {len(rows[0])} (the grid must be "
+                raise fail(f"this row has {plural(len(cells), 'cell')}, the first row has {len(rows[0])} "
+                           "(the grid must be "
                            "rectangular)", text, off, source)
             rows.append(cells)
             starts.append(off + 1)
