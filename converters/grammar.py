@@ -44,7 +44,8 @@ def syntax_error(exc: UnexpectedInput, text: str, source: str, what: str,
         col = len(lines[-1]) + 1
     elif isinstance(exc, UnexpectedToken):
         expected = ", ".join(sorted(exc.expected)[:6])
-        msg = f"unexpected {exc.token!r} in {what}" + (f" (expected {expected})" if expected else "")
+        token = exc.token if len(exc.token) <= 40 else exc.token.update(value=exc.token[:37] + "...")
+        msg = f"unexpected {token!r} in {what}" + (f" (expected {expected})" if expected else "")
     else:
         msg = f"cannot parse {what}"
     if not isinstance(line, int) or line < 1:

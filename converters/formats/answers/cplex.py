@@ -6,7 +6,9 @@ import xml.etree.ElementTree as ET
 
 from ...solvers.answer import Answer, named_answer, parse_value
 from ...errors import SolutionSyntaxError
+from ...fileio import locate
 from ...registry import CERTAIN, register_format
+from .._located import symbol_name
 
 # CPLEX solution status codes: 1 optimal (LP), 101 integer optimal, 102 optimal within tolerance;
 # 3 and 103 infeasible; other codes are limits/aborts, which keep a solution when the file has values
@@ -26,8 +28,13 @@ def read_cplex(text: str, source: str = "<string>") -> Answer:
         raise SolutionSyntaxError(f"root element <{root.tag}>, expected <CPLEXSolution>", source=source)
     header = root.find("header")
     code_text = header.get("solutionStatusValue") if header is not None else None
-    if code_text is None or not re.fullmatch(r"\s*-?[0-9]{1,18}\s*", code_text):
+    if code_text is None:
         raise SolutionSyntaxError("no solutionStatusValue in <header>", source=source)
+    if not re.fullmatch(r"\s*-?[0-9]{1,18}\s*", code_text):
+        at = text.find("solutionStatusValue")
+        line, col, line_text = locate(text, max(at, 0))
+        raise SolutionSyntaxError(f"solutionStatusValue {symbol_name(code_text)} is not a CPLEX status code",
+                                  source=source, line=line, column=col, line_text=line_text)
     code = int(code_text)
     what = header.get("solutionStatusString", "")
     variables = root.findall("./variables/variable")
