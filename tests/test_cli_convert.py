@@ -268,3 +268,17 @@ def test_card_encodings_are_listed(capsys):
         main(["convert", "--help"])
     out = capsys.readouterr().out
     assert "default kmtotalizer" in " ".join(out.split()) and "seqcounter" in out
+
+
+def test_output_after_options(monkeypatch, tmp_path, capsys):
+    # argparse fills positionals from their first run only: OUT after an option still counts
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO((SAMPLES / "seed-3x3.json").read_bytes())))
+    status, out, err = run(capsys, "convert", "-", "-f", "json", "-", "-t", "lp")
+    assert status == 0 and out == dumps(read(SAMPLES / "seed-3x3.json"), "lp"), err
+    assert run(capsys, "convert", SAMPLES / "seed-3x3.txt", "-t", "lp", tmp_path / "a.lp")[0] == 0
+    assert (tmp_path / "a.lp").read_text() == dumps(read(SAMPLES / "seed-3x3.txt"), "lp")
+    for extra in ([tmp_path / "b.lp", tmp_path / "c.lp"], ["--bogus", tmp_path / "b.lp"]):
+        with pytest.raises(SystemExit) as exc:
+            main(["convert", str(SAMPLES / "seed-3x3.txt"), "-t", "lp", *map(str, extra)])
+        assert exc.value.code == 2 and "unrecognized arguments" in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == [tmp_path / "a.lp"]

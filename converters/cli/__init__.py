@@ -165,7 +165,14 @@ def _show_warning(message, category, filename, lineno, file=None, line=None) -> 
 def main(argv: Optional[List[str]] = None) -> int:
     """Run the CLI; returns the exit status (0 ok, 1 infeasible/failed items, 2 bad input, 3 wrong answer)."""
     ap = build_parser()
-    args = ap.parse_args(argv)
+    args, extra = ap.parse_known_args(argv)
+    # argparse fills every positional from the first run of them, so in `convert - -f json - -t lp` the
+    # second '-' is left over: a command naming its late positional (set_defaults) takes it here
+    late = getattr(args, "late_positional", None)
+    if late and len(extra) == 1 and getattr(args, late) is None and (extra[0] == "-" or extra[0][:1] != "-"):
+        setattr(args, late, extra.pop())
+    if extra:
+        ap.error(f"unrecognized arguments: {' '.join(extra)}")
     if not getattr(args, "func", None):
         ap.print_help(sys.stderr)
         return 2

@@ -71,4 +71,4 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("-v", "--verbose", action="store_true",
                    help="say on stderr which notation read the input (and how it was chosen), which wrote it "
                         "and how long it took")
-    p.set_defaults(func=run)
+    p.set_defaults(func=run, late_positional="out")
