@@ -8,6 +8,7 @@ import time
 from typing import Any, Dict
 
 from ..batch import FAILED, default_jobs, run_batch, stderr_is_terminal
+from ..encode.cnf import DEFAULT_CARD_ENCODING
 from ..errors import MineconvError
 from . import add_input_options, input_options
 
@@ -120,7 +121,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="write JSON lines: input, status, outputs with size and sha256, error")
     p.add_argument("--from", dest="from_", metavar="NAME", help="input notation (default: by extension/content)")
     p.add_argument("--strict", action="store_true", help="fail an input whose conversion would drop information")
-    p.add_argument("--card-encoding", metavar="NAME", help="CNF cardinality encoding for the total mine count")
+    p.add_argument("--card-encoding", metavar="NAME",
+                   help=f"CNF cardinality encoding for the total mine count (default {DEFAULT_CARD_ENCODING}; "
+                        "the others are listed by `mineconv formats`)")
     p.add_argument("--fsync", action="store_true",
                    help="flush every output to disk before renaming it (slow; survives power loss)")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress; failures and the summary only")
