@@ -20,7 +20,7 @@ from .model.puzzle import Puzzle
 from .model.system import LinearSystem, Violation, build_system, check_assignment
 from .registry import dump, dumps, get_format, parse, read, register_format, write
 from .registry import formats as list_formats
-from .encode import to_cnf, to_pulp
+from .encode import to_cnf, to_cpsat, to_pulp
 from .analysis import Analysis, analyze
 from .solvers import Answer, Decoded, decode, enumerate_solutions, read_answer, solve
 from .picture import render_svg as _render_svg
@@ -43,7 +43,7 @@ __all__ = [
     # notations and solver files
     "read", "parse", "write", "dump", "dumps", "list_formats", "get_format", "register_format",
     # encoders
-    "to_cnf", "to_pulp",
+    "to_cnf", "to_pulp", "to_cpsat",
     # answers and solving
     "Answer", "Decoded", "read_answer", "decode", "solve", "enumerate_solutions",
     # analysis and pictures
