@@ -211,7 +211,7 @@ def _pump(stream: IO[bytes], chunks: List[bytes], over: threading.Event, cap: in
         if not block:
             return
         if size + len(block) > cap:
-            pass   # the waiting thread kills the group; keep draining so no writer blocks meanwhile
+            over.set()   # the waiting thread kills the group; keep draining so no writer blocks meanwhile
             continue
         size += len(block)
         chunks.append(block)
