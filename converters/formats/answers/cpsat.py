@@ -36,9 +36,11 @@ def _answer(status: str, values: List[int], lines: Optional[List[int]], source: 
             raise SolutionSyntaxError(f"a solution after status {status}", source=source, line=where)
         return Answer(verdict, why="" if verdict == "infeasible" else "CP-SAT stopped without an answer "
                       "(UNKNOWN: a time limit?)", format="cpsat-response", source=source, text=text)
+    # keyed by column index with the count given: a response for a model with more or fewer variables
+    # than the puzzle has unknown cells is refused, total or not (ids would let extra ones pass as auxiliary)
     ids = np.arange(1, len(values) + 1, dtype=np.int64)
-    return Answer("solved", "id", ids, np.asarray(values, dtype=np.float64),
-                  None if lines is None else np.asarray(lines, dtype=np.int64),
+    return Answer("solved", "index", ids, np.asarray(values, dtype=np.float64),
+                  None if lines is None else np.asarray(lines, dtype=np.int64), columns=len(values),
                   format="cpsat-response", source=source, text=text)
 
 
