@@ -282,5 +282,113 @@ def mathprog(puzzle: Puzzle, mines: Optional[int] = None) -> str:
     return b.header("#", "GLPK MathProg", extra) + "\n" + MODEL + "\n" + text + "end;\n"
 
 
+def _named(puzzle: Puzzle, closer: str, spaced: str) -> Puzzle:
+    """The name with the comment's closer spelt apart, as the CP writers put it in their header."""
+    name = puzzle.name
+    while name is not None and closer in name:
+        name = name.replace(closer, spaced)
+    return puzzle.replace(name=name)
+
+
+def mzn(puzzle: Puzzle, mines: Optional[int] = None) -> str:
+    """MiniZinc: the header in a /* */ block, var 0..1 per unknown cell, sum([...]) = n, output grid rows."""
+    b = Board(puzzle, mines)
+    extra = ["cell variables are var 0..1 x<row>_<col>; one constraint per revealed cell with an unknown neighbour "
+             "(or whose count cannot be met), in row-major order: the sum of its unknown neighbours = its count "
+             "minus its known-mine neighbours"]
+    if b.total is not None:
+        extra.append(f"last constraint: the {b.k} cell variables sum to {b.total} (mines left to place)")
+    extra += ["output: each solved row as 'grid: <row>' ('*' mine, '.' safe, counts as given); --output-mode json "
+              "prints the cell variables by name", "run: minizinc --solver gecode FILE.mzn"]
+    head = Board(_named(puzzle, "*/", "* /"), mines).header("*", "MiniZinc", extra)
+    out = "/*\n" + head + "*/\n" + "".join(f"var 0..1: {b.name(i)};\n" for i in range(1, b.k + 1))
+    for _, ids, rhs in b.stated:
+        out += "constraint " + ("sum([" + ", ".join(b.name(i) for i in ids) + "])" if ids else "0") + f" = {rhs};\n"
+    if b.total is not None:
+        names = [b.name(i) for i in range(1, b.k + 1)]
+        lines = [", ".join(names[j:j + 10]) for j in range(0, len(names), 10)]
+        out += "constraint " + ("sum([" + ",\n  ".join(lines) + "])" if names else "0") + f" = {b.total};\n"
+    out += 'solve satisfy;\nfunction string: mine_symbol(var 0..1: v) = if fix(v) = 1 then "*" else "." endif;\n'
+    rows = []
+    for r, row in enumerate(puzzle.grid_lines()):
+        items = ['"grid: "']
+        for c, ch in enumerate(row):
+            if ch == "?":
+                items.append(f"mine_symbol(x{r}_{c})")
+            elif items[-1].startswith('"'):
+                items[-1] = items[-1][:-1] + ch + '"'
+            else:
+                items.append(f'"{ch}"')
+        if items[-1].startswith('"'):
+            items[-1] = items[-1][:-1] + '\\n"'
+        else:
+            items.append('"\\n"')
+        items = [i for i in items if i != '""']
+        rows.append("  " + ",\n    ".join(", ".join(items[j:j + 10]) for j in range(0, len(items), 10)))
+    return out + "output [\n" + ",\n".join(rows) + "\n];\n"
+
+
+def asp(puzzle: Puzzle, mines: Optional[int] = None) -> str:
+    """clingo: the header in a %* *% block, the asp-facts facts plus unknown/2, the encoding, #show mine/2."""
+    b = Board(puzzle, mines)
+    extra = ["facts 1-based, row first (as the asp-facts notation): number(R,C,N) per revealed cell, mine(R,C) per "
+             "known mine, excluded(R,C) per known-safe cell, unknown(R,C) per unknown cell; variable x<row>_<col> "
+             "is the atom mine(row + 1, col + 1)",
+             "encoding: a choice rule per unknown cell, a #count per revealed cell"
+             + (", the total (mine_count, known mines included)" if b.mines is not None else "")
+             + "; #show mine/2 prints every mine", "run: clingo FILE.asp (or gringo FILE.asp | clasp)"]
+    out = "%*\n" + Board(_named(puzzle, "*%", "* %"), mines).header("*", "ASP (clingo)", extra) + "*%\n"
+    out += f"#const r = {puzzle.rows}.\n#const c = {puzzle.cols}.\n"
+    if b.mines is not None:
+        out += f"#const mine_count = {b.mines}.\n"
+    fact = {"*": "mine", ".": "excluded"}
+    for r in range(puzzle.rows):
+        for c in range(puzzle.cols):
+            ch = puzzle[r, c]
+            if ch in "012345678":
+                out += f"number({r + 1},{c + 1},{ch}).\n"
+            elif ch in fact:
+                out += f"{fact[ch]}({r + 1},{c + 1}).\n"
+    out += "".join(f"unknown({r + 1},{c + 1}).\n" for r, c in b.vars)
+    out += ("#defined number/3.\n#defined unknown/2.\n% every unknown cell may hold a mine\n"
+            "{ mine(R,C) } :- unknown(R,C).\n"
+            "% a revealed cell sees exactly its count of mines among its eight neighbours\n"
+            ":- number(R,C,N), #count{ DR,DC : mine(R+DR,C+DC), DR = -1..1, DC = -1..1, (DR,DC) != (0,0) } != N.\n")
+    if b.mines is not None:
+        out += ("% the board holds mine_count mines in all, known mines included\n"
+                ":- #count{ R,C : mine(R,C) } != mine_count.\n")
+    return out + "#show mine/2.\n"
+
+
+def xcsp(puzzle: Puzzle, mines: Optional[int] = None) -> str:
+    """XCSP3: the header in an XML comment, a 0..1 var per unknown cell, a <sum> per stated count, the total."""
+    b = Board(puzzle, mines)
+    names = [b.name(i) for i in range(1, b.k + 1)]
+    zero = not b.k or any(not ids for _, ids, _ in b.stated)
+    extra = ["cell variables are x<row>_<col> with domain 0 1; one sum per revealed cell with an unknown neighbour "
+             "(or whose count cannot be met), in row-major order: the sum of its unknown neighbours = its count "
+             "minus its known-mine neighbours"]
+    if b.total is not None:
+        extra.append(f"last sum: the {b.k} cell variables sum to {b.total} (mines left to place)")
+    if zero:
+        extra.append("the variable zero (domain 0) carries a sum with no cell variable")
+    extra.append("run: java -jar ACE.jar FILE.xml (ACE ships with the pycsp3 package), or any XCSP3 solver")
+
+    def sum_of(terms: List[str], rhs: int) -> str:
+        body = "\n        ".join(" ".join(terms[j:j + 10]) for j in range(0, len(terms), 10))
+        return f"    <sum>\n      <list> {body} </list>\n      <condition> (eq,{rhs}) </condition>\n    </sum>\n"
+
+    out = "<!--\n" + Board(_named(puzzle, "--", "- -"), mines).header("#", "XCSP3", extra) + "-->\n"
+    out += '<instance format="XCSP3" type="CSP">\n  <variables>\n'
+    out += "".join(f'    <var id="{n}"> 0 1 </var>\n' for n in names)
+    out += '    <var id="zero"> 0 </var>\n' if zero else ""
+    out += "  </variables>\n  <constraints>\n"
+    out += "".join(sum_of([b.name(i) for i in ids] or ["zero"], rhs) for _, ids, rhs in b.stated)
+    if b.total is not None:
+        out += sum_of(names or ["zero"], b.total)
+    return out + "  </constraints>\n</instance>\n"
+
+
 REFERENCES: Dict[str, Callable[..., str]] = {
-    "cnf": cnf, "lp": lp, "mps": mps, "fixed-mps": fixed_mps, "mathprog": mathprog, "opb": opb, "smt2": smt2}
+    "cnf": cnf, "lp": lp, "mps": mps, "fixed-mps": fixed_mps, "mathprog": mathprog, "opb": opb, "smt2": smt2,
+    "mzn": mzn, "asp": asp, "xcsp": xcsp}

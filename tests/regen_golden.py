@@ -14,7 +14,7 @@ from mineconv.model.puzzle import Puzzle  # noqa: E402
 GOLDEN = Path(__file__).resolve().parent / "golden"
 
 # the solver-file formats with golden files, in the order of the issue
-FORMATS = ["cnf", "lp", "mps", "fixed-mps", "mathprog", "opb", "smt2"]
+FORMATS = ["cnf", "lp", "mps", "fixed-mps", "mathprog", "opb", "smt2", "mzn", "asp", "xcsp"]
 
 CASES: Dict[str, Puzzle] = {
     # the 3x3 example with two solutions (shared/puzzles/seed-3x3.txt)

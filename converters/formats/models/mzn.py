@@ -80,7 +80,9 @@ def write_mzn(puzzle: Puzzle, out: TextIO, *, mines: Optional[int] = None, **_: 
             else:
                 text += ch
         pieces.append(f'"{text}\\n"')
-        out.write("  " + ", ".join(p for p in pieces if p) + ("\n" if r == puzzle.rows - 1 else ",\n"))
+        items = [p for p in pieces if p]
+        # ten items to a line: a wide row stays readable and under 255 characters a line
+        out.write("  " + name_lines(items, NAMES_PER_LINE, "    ") + ("\n" if r == puzzle.rows - 1 else ",\n"))
     out.write("];\n")
 
 

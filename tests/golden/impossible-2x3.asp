@@ -1,0 +1,25 @@
+%*
+* mineconv 0.1.0 ASP (clingo)
+* grid 1..
+* grid ..?
+* vars: 1 cell variables, ids 1..1 in row-major order over the unknown cells; name x<row>_<col>, 0-based
+* facts 1-based, row first (as the asp-facts notation): number(R,C,N) per revealed cell, mine(R,C) per known mine, excluded(R,C) per known-safe cell, unknown(R,C) per unknown cell; variable x<row>_<col> is the atom mine(row + 1, col + 1)
+* encoding: a choice rule per unknown cell, a #count per revealed cell; #show mine/2 prints every mine
+* run: clingo FILE.asp (or gringo FILE.asp | clasp)
+* var 1 1 2 x1_2
+*%
+#const r = 2.
+#const c = 3.
+number(1,1,1).
+excluded(1,2).
+excluded(1,3).
+excluded(2,1).
+excluded(2,2).
+unknown(2,3).
+#defined number/3.
+#defined unknown/2.
+% every unknown cell may hold a mine
+{ mine(R,C) } :- unknown(R,C).
+% a revealed cell sees exactly its count of mines among its eight neighbours
+:- number(R,C,N), #count{ DR,DC : mine(R+DR,C+DC), DR = -1..1, DC = -1..1, (DR,DC) != (0,0) } != N.
+#show mine/2.
