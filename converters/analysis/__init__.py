@@ -6,10 +6,11 @@ full), `counting` counts solutions exactly per component (with `polynomials` for
 together: `analyze()` and its `Analysis`.
 """
 from .backbone import SAT_SOLVER, full_backbone, sat_backbone
+from .bounds import DEFAULT_MEMORY_BUDGET, AnalysisTimeout, Bounds, CountingMemoryError, parse_size
 from .counting import DEFAULT_MAX_STATES, Count, CountingLimitError, count_component, count_solutions
 from .propagation import Propagation, propagate
 from .report import LEVELS, Analysis, analyze, count_text, unlimited_int_digits
 
-__all__ = ["DEFAULT_MAX_STATES", "LEVELS", "SAT_SOLVER", "Analysis", "Count", "CountingLimitError",
-           "Propagation", "analyze", "count_component", "count_solutions", "count_text", "full_backbone",
-           "propagate", "sat_backbone", "unlimited_int_digits"]
+__all__ = ["DEFAULT_MAX_STATES", "DEFAULT_MEMORY_BUDGET", "LEVELS", "SAT_SOLVER", "Analysis", "AnalysisTimeout",
+           "Bounds", "Count", "CountingLimitError", "CountingMemoryError", "Propagation", "analyze", "count_component", "count_solutions", "count_text", "full_backbone",
+           "parse_size", "propagate", "sat_backbone", "unlimited_int_digits"]

@@ -9,22 +9,26 @@ whole board; free cells are interchangeable, so one of them is asked).
 """
 from __future__ import annotations
 
+import threading
 from typing import Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
 from ..model.puzzle import Puzzle
 from ..model.system import LinearSystem, build_system
+from .bounds import UNBOUNDED, AnalysisTimeout, Bounds
 from .counting import DEFAULT_MAX_STATES, Count, CountingLimitError, components, count_solutions
 from .propagation import MINE, SAFE, UNDECIDED
 
 SAT_SOLVER = "cadical153"
+# pysat's CaDiCaL cannot be interrupted; under a deadline a solver that can takes its place
+INTERRUPTIBLE_SAT_SOLVER = "glucose4"
 
 
 
 def sat_backbone(puzzle: Puzzle, mines: Optional[int] = None, system: Optional[LinearSystem] = None,
                  known: Optional[np.ndarray] = None, solver: str = SAT_SOLVER,
-                 use_total: bool = True) -> Optional[np.ndarray]:
+                 use_total: bool = True, bounds: Bounds = UNBOUNDED) -> Optional[np.ndarray]:
     """Backbone of the puzzle: (k,) int8 with 0/1 where every solution agrees, -1 elsewhere; None if none.
 
     `known` (k,) int8 holds values already proven (e.g. by propagation); they are added as unit clauses
@@ -49,9 +53,18 @@ def sat_backbone(puzzle: Puzzle, mines: Optional[int] = None, system: Optional[L
     else:
         parts = _split_clauses(clauses, system, k)
     free = ~system.constrained_vars()
-    for cells, part in parts:
-        if not _part_backbone(part, cells, values, free, solver):
-            return None
+    if bounds.deadline is not None and solver == SAT_SOLVER:
+        solver = INTERRUPTIBLE_SAT_SOLVER
+    try:
+        for n, (cells, part) in enumerate(parts):
+            bounds.report("backbone", n, len(parts))
+            if not _part_backbone(part, cells, values, free, solver, bounds):
+                return None
+    except AnalysisTimeout as exc:
+        if exc.values is None:
+            exc.values, exc.level = values.copy(), "full"
+        raise
+    bounds.report("backbone", len(parts), len(parts))
     return values
 
 
@@ -75,15 +88,33 @@ def _split_clauses(clauses: Sequence[Sequence[int]], system: LinearSystem, k: in
     return [(np.asarray(members.get(lab, []), dtype=np.int64), groups[lab]) for lab in sorted(groups)]
 
 
+def _solve(sat, assumptions: List[int], bounds: Bounds) -> bool:
+    """One SAT call; under a deadline it is interrupted when the deadline passes (AnalysisTimeout)."""
+    if bounds.deadline is None:
+        return sat.solve(assumptions=assumptions)
+    bounds.check()
+    timer = threading.Timer(bounds.remaining() or 0.0, sat.interrupt)
+    timer.daemon = True
+    timer.start()
+    try:
+        result = sat.solve_limited(assumptions=assumptions, expect_interrupt=True)
+    finally:
+        timer.cancel()
+    if result is None:
+        sat.clear_interrupt()
+        raise AnalysisTimeout(f"the analysis did not finish within {bounds.timeout:g} s")
+    return result
+
+
 def _part_backbone(clauses: Sequence[Sequence[int]], cells: np.ndarray, values: np.ndarray,
-                   free: np.ndarray, solver: str) -> bool:
+                   free: np.ndarray, solver: str, bounds: Bounds = UNBOUNDED) -> bool:
     """Fill values[cells] with the backbone of one independent part; False when the part is unsatisfiable."""
     from pysat.solvers import Solver
 
     with Solver(name=solver, bootstrap_with=clauses) as sat:
         for i in cells[values[cells] != UNDECIDED].tolist():
             sat.add_clause([i + 1 if values[i] == MINE else -(i + 1)])
-        if not sat.solve():
+        if not _solve(sat, [], bounds):
             return False
         open_cells = cells[values[cells] == UNDECIDED]
         if open_cells.size == 0:
@@ -110,7 +141,7 @@ def _part_backbone(clauses: Sequence[Sequence[int]], cells: np.ndarray, values: 
                 sat.set_phases(np.where(model, -lits, lits).tolist())
             except NotImplementedError:
                 pass
-            if sat.solve(assumptions=[-lit]):
+            if _solve(sat, [-lit], bounds):
                 model, _ = _model_array(sat.get_model(), lits)
                 seen[np.arange(open_cells.size), model.astype(np.int64)] = True
             else:
@@ -135,7 +166,8 @@ def _model_array(model_lits: Sequence[int], variables: np.ndarray) -> Tuple[np.n
 
 
 def full_backbone(puzzle: Puzzle, mines: Optional[int] = None, system: Optional[LinearSystem] = None,
-                  known: Optional[np.ndarray] = None, max_states: int = DEFAULT_MAX_STATES):
+                  known: Optional[np.ndarray] = None, max_states: int = DEFAULT_MAX_STATES,
+                  bounds: Bounds = UNBOUNDED):
     """The complete backbone and, when it could be had, the exact count: (values or None, count, error).
 
     The SAT solver works on the count constraints; what the total mine count adds on top is read off the
@@ -143,14 +175,17 @@ def full_backbone(puzzle: Puzzle, mines: Optional[int] = None, system: Optional[
     gives up does the SAT solver take the total count into its CNF as well.
     """
     system = system if system is not None else build_system(puzzle, mines)
-    values = sat_backbone(puzzle, mines, system=system, known=known, use_total=False)
+    values = sat_backbone(puzzle, mines, system=system, known=known, use_total=False, bounds=bounds)
     if values is None:
         return None, Count(0, (0,) * system.num_vars), None
     try:
-        counted = count_solutions(system, values, max_states)
+        counted = count_solutions(system, values, max_states, bounds=bounds)
+    except AnalysisTimeout as exc:
+        exc.values, exc.level = values.copy(), "full"  # the backbone of the counts is complete and proven
+        raise
     except CountingLimitError as exc:
         if system.total is not None:
-            values = sat_backbone(puzzle, mines, system=system, known=values, use_total=True)
+            values = sat_backbone(puzzle, mines, system=system, known=values, use_total=True, bounds=bounds)
         return values, None, exc.message
     if counted.solutions == 0:
         return None, counted, None

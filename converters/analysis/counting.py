@@ -18,18 +18,14 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from ..errors import MineconvError
 from ..model.system import LinearSystem
+from .bounds import UNBOUNDED, Bounds, CountingLimitError, CountingMemoryError, layer_bytes  # noqa: F401 (re-exported)
 from .marginals import approx_marginals
 from .polynomials import Poly, binomial_row, oadd, oplain, pdiv_exact, pmul
 from .propagation import MINE, SAFE, UNDECIDED
 
 DEFAULT_MAX_STATES = 200_000
 
-
-
-class CountingLimitError(MineconvError, RuntimeError):
-    """A component too entangled for the exact counter within its state budget."""
 
 
 def _order(vars_: Sequence[int], cons: Sequence[Tuple[Tuple[int, ...], int]], var_rc: np.ndarray) -> List[int]:
@@ -80,10 +76,12 @@ def _frontier_cost(order: Sequence[int], cons: Sequence[Tuple[Tuple[int, ...], i
 
 
 def count_component(vars_: Sequence[int], cons: Sequence[Tuple[Tuple[int, ...], int]], var_rc: np.ndarray,
-                    weighted: bool = True, max_states: int = DEFAULT_MAX_STATES):
+                    weighted: bool = True, max_states: int = DEFAULT_MAX_STATES, bounds: Bounds = UNBOUNDED):
     """Exact count of one component: (P, M) where P[j] = solutions with j mines, M[v] the same with v a mine.
 
-    Unweighted, P and M[v] are plain integers (solutions regardless of their number of mines).
+    Unweighted, P and M[v] are plain integers (solutions regardless of their number of mines). `bounds`
+    stops the counter (CountingMemoryError, AnalysisTimeout) before its kept layers pass the memory budget
+    or the deadline.
     """
     order = _order(vars_, cons, var_rc)
     n = len(order)
@@ -145,11 +143,19 @@ def count_component(vars_: Sequence[int], cons: Sequence[Tuple[Tuple[int, ...], 
 
     layers: List[Dict[Tuple[int, ...], object]] = [{(): one}]
     moves: List[Dict[Tuple[int, ...], list]] = []
+    what = f"counting a component of {n} linked unknown cells"
+    kept = 0.0        # estimated bytes of the layers (and their moves) kept for the backward pass
+    per_state = 0.0   # estimated bytes per state of the last finished layer
+    seen_lists: set = set()
     for i in range(n):
         cur = layers[-1]
         nxt_layer: Dict[Tuple[int, ...], object] = {}
         mv = {}
-        for s, w in cur.items():
+        for seen, (s, w) in enumerate(cur.items()):
+            if seen & 1023 == 1023:
+                # a single layer can pass the budget on its own: judge it with the last layer's sizes
+                bounds.check()
+                bounds.check_memory(kept + len(nxt_layer) * per_state * 1.25, what)
             t0, t1 = transitions(s, i)
             mv[s] = (t0, t1)
             if t0 is not None:
@@ -162,6 +168,12 @@ def count_component(vars_: Sequence[int], cons: Sequence[Tuple[Tuple[int, ...], 
                 f"a component of {n} linked unknown cells needs more than {max_states} counting states")
         moves.append(mv)
         layers.append(nxt_layer)
+        added = layer_bytes(nxt_layer.values(), len(nxt_layer), len(steps[i][2]), seen_lists)
+        per_state = added / max(1, len(nxt_layer))
+        kept += added
+        bounds.check_memory(kept, what)
+        bounds.report("counting", i + 1, n)
+        bounds.check()
     if () not in layers[-1]:
         zero: object = [0] if weighted else 0
         return zero, {v: zero for v in vars_}
@@ -169,6 +181,10 @@ def count_component(vars_: Sequence[int], cons: Sequence[Tuple[Tuple[int, ...], 
     marg: Dict[int, object] = {}
     zero_w: object = (0, []) if weighted else 0
     for i in range(n - 1, -1, -1):
+        if i & 15 == 0:
+            bounds.check()
+        # the layers after i are no longer needed: give their memory back while the marginals grow
+        layers[i + 1] = {}
         cur_back: Dict[Tuple[int, ...], object] = {}
         into: Dict[Tuple[int, ...], object] = {}  # forward weight arriving at each state with a mine on i
         for s, w in layers[i].items():
@@ -188,6 +204,7 @@ def count_component(vars_: Sequence[int], cons: Sequence[Tuple[Tuple[int, ...], 
             m_i = add(m_i, mul(w, shift(back[t])))
         back = cur_back
         marg[order[i]] = m_i
+        moves[i] = {}
     total = back[()]
     if weighted:
         return oplain(total), {v: oplain(m) for v, m in marg.items()}
@@ -251,7 +268,8 @@ EXACT_WORK_BUDGET = 10 ** 8  # ~ seconds of big-integer products for exact per-c
 
 
 def count_solutions(system: LinearSystem, values: Optional[np.ndarray] = None,
-                    max_states: int = DEFAULT_MAX_STATES, exact_budget: int = EXACT_WORK_BUDGET) -> Count:
+                    max_states: int = DEFAULT_MAX_STATES, exact_budget: int = EXACT_WORK_BUDGET,
+                    bounds: Bounds = UNBOUNDED) -> Count:
     """Count the solutions exactly, and per variable the solutions with a mine there.
 
     `values` (k,) int8 fixes cells proven safe (0) or mines (1) in every solution (-1 open); fixing them
@@ -281,7 +299,7 @@ def count_solutions(system: LinearSystem, values: Optional[np.ndarray] = None,
     weighted = system.total is not None
     polys = []
     for vs, cis in comps:
-        P, M = count_component(vs, [cons[ci] for ci in cis], system.var_rc, weighted, max_states)
+        P, M = count_component(vs, [cons[ci] for ci in cis], system.var_rc, weighted, max_states, bounds)
         polys.append((vs, P, M))
     fixed = np.flatnonzero(val[1:] == MINE).tolist()
     if not weighted:

@@ -20,6 +20,7 @@ import numpy as np
 
 from ..model.puzzle import Puzzle
 from ..model.system import LinearSystem, build_system
+from .bounds import UNBOUNDED, AnalysisTimeout, Bounds
 
 LEVELS = ("gac", "2rc", "3rc")
 UNDECIDED, SAFE, MINE = -1, 0, 1
@@ -53,8 +54,12 @@ class _Contradiction(Exception):
 
 
 def propagate(puzzle: Puzzle, level: str = "gac", mines: Optional[int] = None,
-              system: Optional[LinearSystem] = None, fixed: Optional[np.ndarray] = None) -> Propagation:
-    """Run a propagation level to its fixed point; `fixed` (k,) int8 pre-decides cells (-1 = open)."""
+              system: Optional[LinearSystem] = None, fixed: Optional[np.ndarray] = None,
+              bounds: Bounds = UNBOUNDED) -> Propagation:
+    """Run a propagation level to its fixed point; `fixed` (k,) int8 pre-decides cells (-1 = open).
+
+    Past the deadline of `bounds` it raises AnalysisTimeout carrying the cells decided so far.
+    """
     if level not in LEVELS:
         raise ValueError(f"level must be one of {LEVELS}, not {level!r}")
     system = system if system is not None else build_system(puzzle, mines)
@@ -65,7 +70,10 @@ def propagate(puzzle: Puzzle, level: str = "gac", mines: Optional[int] = None,
     try:
         _gac(system, val)
         if level != "gac":
-            _relational(system, val, 2 if level == "2rc" else 3)
+            _relational(system, val, 2 if level == "2rc" else 3, bounds)
+    except AnalysisTimeout as exc:
+        exc.values, exc.level = val[1:].copy(), level  # every rule is sound: what is decided so far holds
+        raise
     except _Contradiction:
         return Propagation(system, level, val[1:].copy(), False)
     return Propagation(system, level, val[1:].copy(), True)
@@ -125,7 +133,7 @@ def _open_constraints(system: LinearSystem, val: np.ndarray) -> Dict[int, Tuple[
     return out
 
 
-def _relational(system: LinearSystem, val: np.ndarray, m: int) -> None:
+def _relational(system: LinearSystem, val: np.ndarray, m: int, bounds: Bounds = UNBOUNDED) -> None:
     """Joins of m = 2 or 3 connected constraints (with gac between rounds) to a fixed point."""
     dirty: Optional[Set[int]] = None  # None: every open constraint on the first round
     while True:
@@ -143,7 +151,10 @@ def _relational(system: LinearSystem, val: np.ndarray, m: int) -> None:
         seeds = cons.keys() if dirty is None else [c for c in dirty if c in cons]
         groups = _groups(seeds, nbrs, m)
         changed_vars: Set[int] = set()
-        for group in sorted(groups):
+        for done, group in enumerate(sorted(groups)):
+            if done & 255 == 255:
+                bounds.check()
+                bounds.report("propagation", done, len(groups))
             current = []
             for ci in group:
                 vs, need = cons[ci]

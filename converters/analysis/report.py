@@ -18,6 +18,7 @@ import numpy as np
 from ..model.puzzle import Puzzle
 from ..model.system import LinearSystem, build_system
 from .backbone import full_backbone
+from .bounds import DEFAULT_MEMORY_BUDGET, AnalysisTimeout, Bounds, ProgressCallback
 from .counting import DEFAULT_MAX_STATES, CountingLimitError, count_solutions
 from .propagation import LEVELS as PROPAGATION_LEVELS
 from .propagation import MINE, SAFE, UNDECIDED, propagate
@@ -78,6 +79,9 @@ class Analysis:
     count_error: Optional[str] = None
     by_level: Dict[str, int] = field(default_factory=dict)
     approx_probabilities: Optional[Tuple[float, ...]] = None
+    # "complete"; "partial" when the counter gave up (state cap or memory budget) but the level's decisions
+    # are whole; "timeout" when time ran out: `values` then holds only the cells proven before it did
+    status: str = "complete"
 
     @property
     def feasible(self) -> bool:
@@ -157,18 +161,25 @@ class Analysis:
             data["decided_by_level"] = dict(self.by_level)
         if self.count_error:
             data["count_error"] = self.count_error
+        data["status"] = self.status
         return data
 
 
 def analyze(puzzle: Puzzle, mines: Optional[int] = None, level: str = "full", *, count: bool = True,
-            compare_levels: bool = False, max_states: int = DEFAULT_MAX_STATES) -> Analysis:
+            compare_levels: bool = False, max_states: int = DEFAULT_MAX_STATES,
+            memory_budget: Optional[int] = DEFAULT_MEMORY_BUDGET, timeout: Optional[float] = None,
+            progress: Optional[ProgressCallback] = None) -> Analysis:
     """Decide cells at `level`, count the solutions exactly and compute each cell's mine probability.
 
     `count=False` skips the counting at the propagation levels (the full level always counts: the
-    total mine count's share of the backbone comes from the counts).
+    total mine count's share of the backbone comes from the counts). The counter stops before its
+    estimated memory passes `memory_budget` bytes (None: no budget; the analysis is then "partial", the
+    count missing); past `timeout` seconds the analysis stops with status "timeout" and the cells
+    proven by then. `progress(stage, done, total)` hears how far each long stage got.
     """
     if level not in LEVELS:
         raise ValueError(f"level must be one of {', '.join(LEVELS)}, not {level!r}")
+    bounds = Bounds(memory_budget, timeout, progress)
     system = build_system(puzzle, mines)
     k = system.num_vars
     by_level: Dict[str, int] = {}
@@ -179,34 +190,53 @@ def analyze(puzzle: Puzzle, mines: Optional[int] = None, level: str = "full", *,
     gac = propagate(puzzle, "gac", system=system)
     if not gac.consistent:
         return infeasible
+    known = gac.values
+    try:
+        return _decide_and_count(puzzle, mines, level, count, compare_levels, max_states, bounds, system,
+                                 gac, by_level, infeasible)
+    except AnalysisTimeout as exc:
+        # whatever is proven belongs to the full level; another level's would claim more than it decides
+        mine = exc.values is not None and (exc.level == level or level == "full")
+        values = exc.values if mine else known
+        return Analysis(puzzle, system, level, values, None, None, exc.message, by_level, status="timeout")
+
+
+def _decide_and_count(puzzle: Puzzle, mines: Optional[int], level: str, count: bool, compare_levels: bool,
+                      max_states: int, bounds: Bounds, system: LinearSystem, gac, by_level: Dict[str, int],
+                      infeasible: Analysis) -> Analysis:
+    """The levels and the count of `analyze`, once the board is known to be consistent at gac."""
     counted = None
     error = None
     full_values = None
     if level == "full" or compare_levels:
-        full_values, counted, error = full_backbone(puzzle, mines, system, gac.values, max_states)
+        full_values, counted, error = full_backbone(puzzle, mines, system, gac.values, max_states, bounds)
         if full_values is None:
             return infeasible
     if compare_levels:
         by_level["gac"] = gac.decided
         for lv in ("2rc", "3rc"):
-            by_level[lv] = propagate(puzzle, lv, system=system, fixed=gac.values).decided
+            by_level[lv] = propagate(puzzle, lv, system=system, fixed=gac.values, bounds=bounds).decided
         by_level["full"] = int((full_values != UNDECIDED).sum())
     if level == "full":
         values = full_values
     elif level == "gac":
         values = gac.values
     else:
-        prop = propagate(puzzle, level, system=system, fixed=gac.values)
+        prop = propagate(puzzle, level, system=system, fixed=gac.values, bounds=bounds)
         if not prop.consistent:
             return infeasible
         values = prop.values
     if counted is None and error is None and count:
         try:
-            counted = count_solutions(system, values, max_states)
+            counted = count_solutions(system, values, max_states, bounds=bounds)
+        except AnalysisTimeout as exc:
+            exc.values, exc.level = values, level
+            raise
         except CountingLimitError as exc:
             error = exc.message
     if counted is None:
-        return Analysis(puzzle, system, level, values, None, None, error, by_level)
+        return Analysis(puzzle, system, level, values, None, None, error, by_level,
+                        status="partial" if error else "complete")
     if counted.solutions == 0:
         return infeasible
     return Analysis(puzzle, system, level, values, counted.solutions, counted.mine_solutions, error,

@@ -1,0 +1,198 @@
+"""Bounded analysis (issues 12 and 13): the counter's memory budget, --timeout, progress, partial reports."""
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import random
+import time
+
+import pytest
+
+from mineconv import parse
+from mineconv.analysis import AnalysisTimeout, Bounds, CountingMemoryError, analyze, parse_size
+from mineconv.analysis.bounds import layer_bytes
+from mineconv.analysis.propagation import UNDECIDED
+from mineconv.cli import main
+from mineconv.cli.analyze import StageProgress, memory_budget
+from mineconv.model.system import build_system
+from tests.conftest import SAMPLES
+
+
+def lattice(rows: int, cols: int, density: float = 0.3, total: bool = True, seed: int = 1) -> str:
+    """The issue's board: counts on a lattice (odd row, odd column), every other cell unknown."""
+    rnd = random.Random(seed)
+    mine = [[rnd.random() < density and not (r % 2 and c % 2) for c in range(cols)] for r in range(rows)]
+    lines = []
+    for r in range(rows):
+        lines.append("".join(
+            str(sum(mine[rr][cc] for rr in (r - 1, r, r + 1) for cc in (c - 1, c, c + 1)
+                    if 0 <= rr < rows and 0 <= cc < cols)) if r % 2 and c % 2 else "?"
+            for c in range(cols)))
+    head = f"mines: {sum(map(sum, mine))}\n" if total else ""
+    return head + "\n".join(lines) + "\n"
+
+
+@pytest.mark.parametrize("text,expected", [("2G", 2 << 30), ("512M", 512 << 20), ("1.5GiB", 3 << 29),
+                                           ("300000", 300000), ("64k", 65536), (" 1 T ", 1 << 40)])
+def test_parse_size(text, expected):
+    assert parse_size(text) == expected
+
+
+@pytest.mark.parametrize("text", ["", "G", "-1G", "0", "nan", "inf", "1e9", "2X", "٣G", "2 GB extra"])
+def test_parse_size_refuses(text):
+    with pytest.raises(ValueError):
+        parse_size(text)
+    with pytest.raises(argparse.ArgumentTypeError):
+        memory_budget(text)
+
+
+def test_memory_budget_stops_the_counter_and_keeps_the_decisions():
+    # no total: the counts' backbone is then the whole backbone, with or without the counter
+    p = parse(lattice(12, 40, total=False))
+    whole = analyze(p)
+    assert whole.status == "complete" and whole.solutions
+    cut = analyze(p, memory_budget=1 << 20)
+    assert cut.status == "partial"
+    assert cut.solutions is None and "1.0 MiB" in cut.count_error and "--memory-budget" in cut.count_error
+    assert (cut.values == whole.values).all()
+    data = cut.to_json()
+    assert data["status"] == "partial" and data["solutions"] is None
+
+
+def test_the_estimate_is_what_stops_it():
+    """A budget just above the estimate passes, one just below stops: the estimate is the measure."""
+    p = parse(lattice(12, 40))
+    system = build_system(p)
+    from mineconv.analysis.counting import count_solutions
+    probe = Bounds(memory=None)
+    count_solutions(system, None, bounds=probe)
+    peak = probe.peak_estimate
+    assert peak > 1 << 20
+    count_solutions(system, None, bounds=Bounds(memory=peak + 1))
+    with pytest.raises(CountingMemoryError):
+        count_solutions(system, None, bounds=Bounds(memory=peak // 2))
+
+
+def test_layer_bytes_counts_shared_coefficient_lists_once():
+    shared = [10 ** 40] * 5
+    seen: set = set()
+    once = layer_bytes([(0, shared)], 1, 3, seen)
+    again = layer_bytes([(1, shared)], 1, 3, seen)
+    assert once - again > 5 * 8  # the list and its big coefficients counted the first time only
+    assert layer_bytes([(0, [1, 2, 3])], 1, 3, set()) < layer_bytes([(0, [10 ** 40] * 3)], 1, 3, set())
+
+
+def test_timeout_reports_what_is_proven():
+    p = parse(lattice(22, 80))
+    start = time.monotonic()
+    a = analyze(p, timeout=1.0)
+    assert time.monotonic() - start < 20
+    assert a.status == "timeout" and a.solutions is None
+    assert "did not finish within 1 s" in a.count_error
+    gac = analyze(p, level="gac", count=False)
+    # at least what gac proves, every decision agreeing with the gac ones
+    decided = gac.values != UNDECIDED
+    assert (a.values[decided] == gac.values[decided]).all()
+    assert a.to_json()["status"] == "timeout"
+
+
+def test_timeout_at_a_propagation_level_keeps_that_level_honest():
+    p = parse(lattice(22, 80))
+    a = analyze(p, level="gac", timeout=0.5)
+    assert a.status == "timeout"
+    assert (a.values == analyze(p, level="gac", count=False).values).all()
+
+
+def test_analysis_timeout_is_exit_status_1():
+    assert AnalysisTimeout("x").exit_status == 1
+
+
+def test_cli_timeout_json_and_exit_1(tmp_path, capsys):
+    board = tmp_path / "lattice.txt"
+    board.write_text(lattice(22, 80))
+    status = main(["analyze", str(board), "--timeout", "1", "--json"])
+    out, err = capsys.readouterr()
+    assert status == 1
+    data = json.loads(out)
+    assert data["status"] == "timeout" and data["solutions"] is None
+    assert "did not finish within 1 s" in err and "Traceback" not in err
+
+
+def test_cli_text_report_says_timeout(tmp_path, capsys):
+    board = tmp_path / "lattice.txt"
+    board.write_text(lattice(22, 80))
+    assert main(["analyze", str(board), "--timeout", "0.5"]) == 1
+    out, _ = capsys.readouterr()
+    assert "# status: timeout" in out
+
+
+def test_cli_memory_budget_partial_exit_0(tmp_path, capsys):
+    board = tmp_path / "lattice.txt"
+    board.write_text(lattice(12, 40, total=False))
+    assert main(["analyze", str(board), "--memory-budget", "1M", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["status"] == "partial" and "--memory-budget" in data["count_error"]
+
+
+def test_complete_analysis_says_so(capsys):
+    assert main(["analyze", str(SAMPLES / "kaye-splitter.txt"), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["status"] == "complete"
+
+
+@pytest.mark.parametrize("bad", ["0", "-5", "nan", "inf"])
+def test_cli_refuses_bad_timeouts(bad, capsys):
+    with pytest.raises(SystemExit) as exc:
+        main(["analyze", str(SAMPLES / "kaye-splitter.txt"), "--timeout", bad])
+    assert exc.value.code == 2
+
+
+def test_render_timeout_draws_the_partial_analysis(tmp_path, capsys):
+    board = tmp_path / "lattice.txt"
+    board.write_text(lattice(22, 80))
+    out = tmp_path / "x.svg"
+    assert main(["render", str(board), "-o", str(out), "--analysis", "--timeout", "0.5"]) == 1
+    assert out.read_text().startswith("<svg") or "<svg" in out.read_text()[:500]
+    assert "did not finish" in capsys.readouterr().err
+
+
+def test_progress_reaches_the_callback():
+    seen = []
+    analyze(parse(lattice(12, 40)), progress=lambda stage, done, total: seen.append((stage, done, total)))
+    stages = {s for s, _, _ in seen}
+    assert {"backbone", "counting"} <= stages
+    counting = [(d, t) for s, d, t in seen if s == "counting"]
+    assert counting[-1][0] == counting[-1][1]  # the bar reaches its end
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_stage_progress_draws_a_bar_and_clears_it(monkeypatch):
+    err = _Terminal()
+    monkeypatch.setattr("sys.stderr", err)
+    bar = StageProgress(True)
+    for i in range(1, 11):
+        bar("counting", i, 10)
+    bar.close()
+    text = err.getvalue()
+    assert "analyze: counting" in text and "/10" in text
+    assert text.endswith("\r")  # leave=False: the bar is wiped before the report
+
+
+def test_progress_is_silent_when_quiet_or_not_a_terminal(monkeypatch, tmp_path, capsys):
+    from mineconv.analysis.bounds import stderr_progress_wanted
+    monkeypatch.setattr("sys.stderr", _Terminal())
+    assert stderr_progress_wanted(False) and not stderr_progress_wanted(True)
+    monkeypatch.setattr("sys.stderr", io.StringIO())
+    assert not stderr_progress_wanted(False)
+
+
+def test_timeout_in_a_higher_level_does_not_leak_into_the_level_asked_for():
+    # --compare-levels runs the full level first; its partial decisions are more than gac proves
+    p = parse(lattice(22, 80))
+    a = analyze(p, level="gac", compare_levels=True, timeout=1.0)
+    assert a.status == "timeout"
+    assert (a.values == analyze(p, level="gac", count=False).values).all()
