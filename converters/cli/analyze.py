@@ -3,10 +3,12 @@ from __future__ import annotations
 
 import argparse
 import json
-from typing import List
+import sys
+from typing import Any, List, Optional
 
 from ..analysis import LEVELS, Analysis, analyze, count_text, unlimited_int_digits
-from . import add_input_options, input_options, load_puzzle
+from ..analysis.bounds import DEFAULT_MEMORY_BUDGET, parse_size, size_text, stderr_progress_wanted
+from . import add_input_options, input_options, load_puzzle, timeout_seconds
 from ..fileio import atomic_output
 from ..formats.notations.native import canonical_text
 from ..wording import plural
@@ -24,13 +26,81 @@ examples:
   mineconv analyze samples/kaye-splitter.txt
   mineconv analyze board.txt --level gac --compare-levels
   mineconv analyze board.txt --json --mines 99 -o report.json
-exit status: 0 solvable, 1 no solution, 2 bad input
+  mineconv analyze big.txt --timeout 60 --memory-budget 4G
+bounds: the exact counter keeps its states in memory; before its estimate passes --memory-budget (default
+2 GiB) it stops, and the report has no count ("status": "partial", the decisions still complete). Past
+--timeout seconds the analysis stops and reports the cells proven by then ("status": "timeout", exit 1).
+Progress goes to stderr when it is a terminal (not with -q).
+exit status: 0 solvable, 1 no solution or timed out, 2 bad input
 """
+
+
+class StageProgress:
+    """A tqdm bar per stage of a long analysis, on stderr; does nothing when disabled."""
+
+    def __init__(self, enabled: bool, command: str = "analyze") -> None:
+        self.enabled = enabled
+        self.command = command
+        self.stage: Optional[str] = None
+        self.bar: Any = None
+
+    def __call__(self, stage: str, done: int, total: Optional[int]) -> None:
+        """The progress callback of mineconv.analysis.analyze."""
+        if not self.enabled:
+            return
+        if stage != self.stage:
+            self.close()
+            from tqdm import tqdm
+            self.stage = stage
+            self.bar = tqdm(total=total, desc=f"{self.command}: {stage}", file=sys.stderr, leave=False,
+                            dynamic_ncols=True, mininterval=0.5)
+        if total is not None and self.bar.total != total:
+            self.bar.total = total
+        self.bar.update(done - self.bar.n)
+
+    def close(self) -> None:
+        """Remove the bar (the report follows on stdout)."""
+        if self.bar is not None:
+            self.bar.close()
+        self.bar = None
+        self.stage = None
+
+
+def memory_budget(text: str) -> int:
+    """argparse type of --memory-budget: bytes, or a number with K, M, G or T (binary units)."""
+    try:
+        return parse_size(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def add_bound_options(p: argparse.ArgumentParser) -> None:
+    """--timeout and --memory-budget, for every command that runs an analysis."""
+    p.add_argument("--timeout", type=timeout_seconds, metavar="SECONDS",
+                   help="stop the analysis after this many seconds and report what is proven by then (exit 1)")
+    p.add_argument("--memory-budget", type=memory_budget, default=DEFAULT_MEMORY_BUDGET, metavar="SIZE",
+                   help=f"memory the exact counter may hold, e.g. 512M or 4G (default "
+                        f"{size_text(DEFAULT_MEMORY_BUDGET)}); past it the count is left out")
+
+
+def run_analysis(puzzle, args: argparse.Namespace, command: str, level: str, compare_levels: bool = False) -> Analysis:
+    """analyze() under the command's --timeout and --memory-budget, with progress on a terminal."""
+    progress = StageProgress(stderr_progress_wanted(getattr(args, "quiet", False)), command)
+    try:
+        a = analyze(puzzle, level=level, compare_levels=compare_levels, memory_budget=args.memory_budget,
+                    timeout=args.timeout, progress=progress)
+    finally:
+        progress.close()
+    if a.status == "timeout":
+        print(f"mineconv: {command}: {a.count_error}; reporting the cells proven by then", file=sys.stderr)
+    return a
 
 
 def report_text(a: Analysis, probabilities: bool = False) -> str:
     """The text report: the marked grid (itself a puzzle file) then the counts as comments."""
     lines: List[str] = [canonical_text(a.marked_puzzle().replace(notes=())).rstrip("\n")]
+    if a.status == "timeout":
+        lines.append(f"# status: timeout, the report is incomplete ({a.count_error})")
     if a.solutions is None:
         lines.append(f"# solutions: not counted ({a.count_error})")
     else:
@@ -56,7 +126,7 @@ def report_text(a: Analysis, probabilities: bool = False) -> str:
 def run(args: argparse.Namespace) -> int:
     """Analyze one puzzle and print or write the report."""
     puzzle = load_puzzle(args.input, args.from_, args.mines, input_options(args))
-    a = analyze(puzzle, level=args.level, compare_levels=args.compare_levels)
+    a = run_analysis(puzzle, args, "analyze", args.level, args.compare_levels)
     if args.json:
         with unlimited_int_digits():
             text = json.dumps(a.to_json()) + "\n"
@@ -64,7 +134,7 @@ def run(args: argparse.Namespace) -> int:
         text = report_text(a, args.probabilities)
     with atomic_output(args.output) as out:
         out.write(text)
-    return 0 if a.feasible else 1
+    return 0 if a.feasible and a.status != "timeout" else 1
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -83,4 +153,5 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--compare-levels", action="store_true",
                    help="also report how many cells each level decides (how hard the board is by hand)")
     p.add_argument("-o", "--output", default="-", help="write the report here (default: stdout)")
+    add_bound_options(p)
     p.set_defaults(func=run)

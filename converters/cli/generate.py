@@ -4,8 +4,10 @@ from __future__ import annotations
 import argparse
 import os
 import secrets
+import sys
 from pathlib import Path
 
+from ..analysis.bounds import stderr_progress_wanted
 from ..errors import MineconvError
 from ..generate import REVEALS, random_puzzle
 from ..fileio import atomic_output
@@ -56,6 +58,22 @@ def run(args: argparse.Namespace) -> int:
         raise MineconvError(f"cannot create the folder: {exc.strerror or exc}", source=str(folder)) from None
     width = max(4, len(str(args.count - 1)))
     ext = fmt.extensions[0] if fmt.extensions else "." + fmt.name
+    bar = None
+    if stderr_progress_wanted(getattr(args, "quiet", False)):
+        from tqdm import tqdm
+        bar = tqdm(total=args.count, desc="generate", unit="board", file=sys.stderr, leave=False,
+                   dynamic_ncols=True, mininterval=0.5)
+    try:
+        _write_boards(args, folder, fmt, base, common, width, ext, bar)
+    finally:
+        if bar is not None:
+            bar.close()
+    return 0
+
+
+def _write_boards(args: argparse.Namespace, folder: Path, fmt, base: int, common: dict, width: int, ext: str,
+                  bar) -> None:
+    """Write the --count boards into the folder, ticking the progress bar (None: no bar) once per board."""
     for i in range(args.count):
         # board i is exactly what `generate --seed BASE+i` makes
         seed = base + i
@@ -64,7 +82,8 @@ def run(args: argparse.Namespace) -> int:
         # no fsync per board: thousands of small files; the rename alone keeps each one whole
         with atomic_output(folder / f"{args.prefix}{i:0{width}d}{ext}", fsync=False) as out:
             dump(puzzle, out, fmt.name, strict=args.strict)
-    return 0
+        if bar is not None:
+            bar.update(1)
 
 
 def _fraction(text: str) -> float:

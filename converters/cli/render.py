@@ -3,8 +3,9 @@ from __future__ import annotations
 
 import argparse
 
-from ..analysis import LEVELS, analyze
+from ..analysis import LEVELS
 from . import add_input_options, input_options, load_puzzle
+from .analyze import add_bound_options, run_analysis
 from ..picture import picture_kind, render_svg, write_picture
 
 EPILOG = """examples:
@@ -15,18 +16,20 @@ The format follows the extension: .svg (no dependency), .png or .pdf (CairoSVG: 
 With --analysis, a proven safe cell is white with a check mark and a certain mine carries a mine glyph
 on grey; every other unknown cell is coloured by its exact mine probability on a colour-blind-safe
 scale (pale yellow 0% to dark red 100%), with a legend. Rows and columns are numbered from 0.
+With --analysis, --timeout bounds the analysis: past it the picture shows the cells proven by then
+(no probabilities) and the exit status is 1; --memory-budget bounds the exact counter as in analyze.
 """
 
 
 def run(args: argparse.Namespace) -> int:
     """Render one puzzle to SVG."""
     puzzle = load_puzzle(args.input, args.from_, args.mines, input_options(args))
-    analysis = analyze(puzzle, level=args.level) if args.analysis else None
     picture_kind(args.output)  # a wrong extension is refused before any work
+    analysis = run_analysis(puzzle, args, "render", args.level) if args.analysis else None
     svg = render_svg(puzzle, analysis, cell=args.cell, heat=not args.no_heat, title=args.title,
                      percent=args.percent, coordinates=not args.no_coordinates)
     write_picture(svg, args.output, scale=args.scale)
-    return 0 if analysis is None or analysis.feasible else 1
+    return 0 if analysis is None or (analysis.feasible and analysis.status != "timeout") else 1
 
 
 def _size(text: str) -> int:
@@ -72,4 +75,5 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--cell", type=_size, default=24, metavar="PX", help="cell size in pixels, 2-200 (default 24)")
     p.add_argument("--scale", type=_scale, default=1.0, metavar="X",
                    help="PNG/PDF: scale the picture by X (default 1; 2 for a sharp PNG on a high-DPI screen)")
+    add_bound_options(p)
     p.set_defaults(func=run)
