@@ -27,9 +27,9 @@ from pathlib import Path
 from typing import Dict, List, Optional
 
 ROOT = Path(__file__).resolve().parent.parent
-FORMATS = ["cnf", "lp", "mps", "fixed-mps", "mathprog", "opb", "smt2"]
+FORMATS = ["cnf", "lp", "mps", "fixed-mps", "mathprog", "opb", "smt2", "mzn", "asp", "xcsp"]
 EXT = {"cnf": ".cnf", "lp": ".lp", "mps": ".mps", "fixed-mps": ".mps", "mathprog": ".mod", "opb": ".opb",
-       "smt2": ".smt2"}
+       "smt2": ".smt2", "mzn": ".mzn", "asp": ".asp", "xcsp": ".xml"}
 SPEED_TARGET = 20.0
 MEMORY_TARGET_MB = 300.0
 

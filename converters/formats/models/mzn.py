@@ -20,6 +20,7 @@ from ..header import header_text
 GRID_PREFIX = "grid: "
 TITLE = "MiniZinc"
 NAMES_PER_LINE = 10
+BATCH = 10000
 SYMBOL_FUNCTION = "mine_symbol"
 
 
@@ -61,6 +62,9 @@ def write_mzn(puzzle: Puzzle, out: TextIO, *, mines: Optional[int] = None, **_: 
         ids = cons[i, :lens[i]].tolist()
         terms = "sum([" + ", ".join(names[v - 1] for v in ids) + "])" if ids else "0"
         lines.append(f"constraint {terms} = {rhs[i]};\n")
+        if len(lines) == BATCH:   # written in batches: the whole text of a large board never sits in memory
+            out.write("".join(lines))
+            lines = []
     out.write("".join(lines))
     if system.total is not None:
         terms = "sum([" + name_lines(names, NAMES_PER_LINE, "  ") + "])" if k else "0"

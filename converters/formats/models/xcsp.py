@@ -20,6 +20,7 @@ from .mzn import comment_safe
 
 TITLE = "XCSP3"
 NAMES_PER_LINE = 10
+BATCH = 10000
 
 
 def _sum(names: List[str], rhs: int) -> str:
@@ -56,6 +57,9 @@ def write_xcsp(puzzle: Puzzle, out: TextIO, *, mines: Optional[int] = None, **_:
     for i in rows:
         ids = cons[i, :lens[i]].tolist()
         parts.append(_sum([names[v - 1] for v in ids] or [PLACEHOLDER], rhs[i]))
+        if len(parts) == BATCH:   # written in batches: the whole text of a large board never sits in memory
+            out.write("".join(parts))
+            parts = []
     out.write("".join(parts))
     if system.total is not None:
         out.write(_sum(names or [PLACEHOLDER], system.total))
