@@ -197,3 +197,17 @@ def test_solve_through_mineconv_agrees_with_pysat(solver: str, name: str) -> Non
     assert ours.unique == embedded.unique
     if ours.status == "solved":
         assert check_assignment(puzzle, ours.grid) is None
+
+
+@pytest.mark.parametrize("fmt", ["mzn", "xcsp"])
+def test_batched_writers_match_the_reference_across_batches(fmt: str, monkeypatch) -> None:
+    import importlib
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from reference_writers import REFERENCES
+
+    module = importlib.import_module(f"mineconv.formats.models.{fmt}")
+    monkeypatch.setattr(module, "BATCH", 3)   # every board below crosses many batch boundaries
+    for name in ("game-16x16", "chlond-12x12", "impossible-count", "known"):
+        assert registry.dumps(BOARDS[name], fmt) == REFERENCES[fmt](BOARDS[name]), name
