@@ -18,6 +18,7 @@ from mineconv.errors import MineconvError, PuzzleError, PuzzleSyntaxError
 from mineconv.formats.notations.native import _HEADER_KEYS, _note, decode_row, read_native
 from mineconv.grammar import normalise_newlines, syntax_error
 from mineconv.model.puzzle import Puzzle
+from mineconv.wording import plural
 
 ROW_GRAMMAR = r"""
 start: (_item? _NL)*
@@ -81,7 +82,7 @@ def reference_read(text: str, source: str = "<string>") -> Puzzle:
             except PuzzleSyntaxError as exc:
                 raise fail(exc.message, tok.line, tok.column + (exc.column or 1) - 1) from None
             if rows and len(cells) != len(rows[0]):
-                raise fail(f"this row has {len(cells)} cells, the first row has {len(rows[0])} "
+                raise fail(f"this row has {plural(len(cells), 'cell')}, the first row has {len(rows[0])} "
                            "(the grid must be rectangular)", tok.line, tok.column)
             rows.append(cells)
             row_pos.append((tok.line, tok.column, offsets))

@@ -9,6 +9,7 @@ import numpy as np
 from ...solvers.answer import Answer
 from ...errors import SolutionSyntaxError
 from ...registry import CERTAIN, register_format
+from ...wording import plural
 
 _INFEASIBLE = ("PROBLEM HAS NO PRIMAL FEASIBLE SOLUTION", "PROBLEM HAS NO INTEGER FEASIBLE SOLUTION",
                "LP RELAXATION HAS NO PRIMAL FEASIBLE SOLUTION")
@@ -42,7 +43,7 @@ def read_glpsol_grid(text: str, source: str = "<string>") -> Answer:
     width = len(rows[0])
     for r, ln in zip(rows, where):
         if len(r) != width:
-            raise SolutionSyntaxError(f"a grid row of {len(r)} cells after rows of {width}", source=source,
+            raise SolutionSyntaxError(f"a grid row of {plural(len(r), 'cell')} after rows of {width}", source=source,
                                       line=ln, line_text=lines[ln - 1])
     flat = np.frombuffer("".join(rows).encode("ascii"), dtype=np.uint8) == ord("*")
     n = flat.size

@@ -15,6 +15,7 @@ from ...errors import SolutionSyntaxError
 from ...fileio import line_of
 from ...registry import CERTAIN, LIKELY, NO, register_format
 from ...solvers.answer import Answer, named_answer
+from ...wording import plural
 
 SEPARATOR = "----------"
 COMPLETE = "=========="
@@ -75,7 +76,7 @@ def _grid_answer(start: int, lines: List[str], source: str, text: str, count: in
     width = len(rows[0])
     for i, r in enumerate(rows):
         if len(r) != width:
-            raise _error(f"a grid row of {len(r)} cells after rows of {width}", source, text, start + i)
+            raise _error(f"a grid row of {plural(len(r), 'cell')} after rows of {width}", source, text, start + i)
     flat = np.frombuffer("".join(rows).encode("ascii"), dtype=np.uint8) == ord("*")
     n = flat.size
     return Answer("solved", "index", np.arange(1, n + 1), flat.astype(np.float64),
