@@ -2,14 +2,20 @@
 
     python benchmarks/bench_analyze.py                 # 100x100, 16% and 20% mines, 3 boards each
     python benchmarks/bench_analyze.py --size 200 --boards 2 --density 0.16
+    python benchmarks/bench_analyze.py --lattice 22x80 --out board.txt   # write issue 13's board
 
 Prints one line per board and level: unknown cells, cells decided, digits of the exact solution count,
 seconds. Boards come from mineconv.generate.random_puzzle(reveal="game") with fixed seeds, so runs are
 comparable across machines and versions.
+
+--lattice RxC writes issue 13's board instead: counts on a lattice (odd row, odd column; 30% mines around
+them, seed 1, with the total), every other cell unknown; measure it from the shell, where the kernel
+reports the peak memory: /usr/bin/time -v mineconv analyze board.txt --timeout 120 (see README.md).
 """
 from __future__ import annotations
 
 import argparse
+import random
 import statistics
 import sys
 import time
@@ -25,6 +31,19 @@ def count_digits(n: int) -> int:
         return len(str(n))
 
 
+def lattice_board(rows: int, cols: int, density: float = 0.3, seed: int = 1) -> str:
+    """Issue 13's board: counts on every (odd row, odd column), every other cell unknown, with the total."""
+    rnd = random.Random(seed)
+    mine = [[rnd.random() < density and not (r % 2 and c % 2) for c in range(cols)] for r in range(rows)]
+    lines = []
+    for r in range(rows):
+        lines.append("".join(
+            str(sum(mine[rr][cc] for rr in (r - 1, r, r + 1) for cc in (c - 1, c, c + 1)
+                    if 0 <= rr < rows and 0 <= cc < cols)) if r % 2 and c % 2 else "?"
+            for c in range(cols)))
+    return f"mines: {sum(map(sum, mine))}\n" + "\n".join(lines) + "\n"
+
+
 def main(argv: Optional[List[str]] = None) -> int:
     """Run the benchmark and print a table."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -33,7 +52,18 @@ def main(argv: Optional[List[str]] = None) -> int:
     ap.add_argument("--boards", type=int, default=3, help="boards per density (default 3)")
     ap.add_argument("--levels", default=",".join(LEVELS), help="comma-separated levels (default all)")
     ap.add_argument("--no-total", action="store_true", help="boards without the total mine count")
+    ap.add_argument("--lattice", metavar="RxC", help="write issue 13's lattice board of R x C to --out and stop")
+    ap.add_argument("--out", default="-", help="with --lattice: the file to write (default stdout)")
     args = ap.parse_args(argv)
+    if args.lattice:
+        rows, cols = (int(x) for x in args.lattice.lower().split("x"))
+        text = lattice_board(rows, cols)
+        if args.out == "-":
+            sys.stdout.write(text)
+        else:
+            with open(args.out, "w", encoding="utf-8") as f:
+                f.write(text)
+        return 0
     densities = args.density or [0.16, 0.20]
     levels = args.levels.split(",")
     print(f"{'board':<28} {'level':<5} {'unknown':>7} {'decided':>7} {'digits':>6} {'seconds':>8}")
