@@ -128,3 +128,14 @@ def test_random_bytes_in_a_file_parse_or_raise_our_error(name, data, tmp_path_fa
         read(path, name)
     except MineconvError as exc:
         assert str(exc).startswith(str(path))
+
+
+@pytest.mark.parametrize("name,text", [
+    ("dzn", "r = 1;\nc = 2;\ngame = array2d(1..r, 1..c, [-{gap}1, 0]);\n"),
+    ("essence", "letting r be 1\nletting c be 2\nletting game be [[-{gap}1, 0]]\n"),
+])
+@pytest.mark.parametrize("gap", [" ", "\t", "\n", "\x0b", "\u2028", "\n\n"])
+def test_a_sign_and_its_digits_may_stand_apart(name, text, gap):
+    # found by the fuzz campaign: '-\n1' matched the integer pattern, then int() met the newline
+    fmt = next(f for f in formats() if f.name == name)
+    assert fmt.reader(text.format(gap=gap), "t").codes().tolist() == [[-1, 0]]

@@ -84,7 +84,7 @@ def int_value(token: str, bindings: Dict[str, int], text: str, offset: int, sour
     """The integer a grid entry denotes: a literal, a name bound in the file, or a name that conventionally
     means unknown (`unknown_names`, e.g. hakank's X, bound to -1 in the model the data goes with)."""
     if _INT.fullmatch(token):
-        return int(token.replace(" ", ""))
+        return int("".join(token.split()))  # the pattern lets any whitespace (a newline, a tab) follow the sign
     if token in bindings:
         return bindings[token]
     if token in unknown_names:
