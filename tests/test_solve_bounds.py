@@ -59,7 +59,7 @@ def _fake(folder: Path, name: str, body: str) -> None:
 
 
 # a "minisat" that starts a grandchild (as a wrapper script would) and sleeps; both write their pids
-FORKING = 'sleep 300 & echo $! > "$PIDS/child.pid"\necho $$ > "$PIDS/solver.pid"\nsleep 300\n'
+FORKING = 'sleep 300 & echo $! > "$PIDS/child.pid"\necho $$ > "$PIDS/solver.pid"\nexec sleep 300\n'
 
 
 @pytest.fixture
@@ -72,8 +72,11 @@ def env(tmp_path):
     e = dict(os.environ, PATH=f"{tmp_path / 'bin'}{os.pathsep}{os.environ['PATH']}", TMPDIR=str(tmp),
              PIDS=str(pids))
     yield e
-    for pid in _pids(pids):   # whatever a failing test left behind
+    for pid in _pids(pids):   # whatever a failing test left behind, with its process group
         try:
+            group = os.getpgid(pid)
+            if group != os.getpgrp():
+                os.killpg(group, signal.SIGKILL)
             os.kill(pid, signal.SIGKILL)
         except ProcessLookupError:
             pass
@@ -189,7 +192,8 @@ def test_a_solver_that_prints_forever_is_stopped(tmp_path, capsys, monkeypatch):
         "chatty", "prints forever", "cnf", ".cnf", str(tmp_path / "bin" / "chatty"), "none", "competition",
         None, lambda m, a, t: [m]))
     t0 = time.monotonic()
-    rc, out, err = run_cli(capsys, "solve", _board(tmp_path), "--solver", "chatty")
+    # the timeout only bounds the test should the cap ever fail: the cap must stop the solver first
+    rc, out, err = run_cli(capsys, "solve", _board(tmp_path), "--solver", "chatty", "--timeout", "15")
     assert rc == 2 and out == "" and "printed more than 1 MB" in err
     assert time.monotonic() - t0 < 20
     assert _gone([int((tmp_path / "chatty.pid").read_text())])

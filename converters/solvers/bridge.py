@@ -233,11 +233,12 @@ def run_process(cmd: List[str], cwd: Path, limit: Optional[float], *, name: str 
     over = threading.Event()
     pumps = [threading.Thread(target=_pump, args=(proc.stdout, out, over, cap), daemon=True),
              threading.Thread(target=_pump, args=(proc.stderr, err, over, cap), daemon=True)]
-    for t in pumps:
-        t.start()
     end = None if limit is None else time.monotonic() + limit
     timed_out = False
     try:
+        # inside the try: a signal that lands while the threads start must still kill the group
+        for t in pumps:
+            t.start()
         while True:
             # WNOWAIT leaves the exited leader a zombie: its pid, the group id, cannot be reused before
             # the group is killed below
@@ -253,7 +254,8 @@ def run_process(cmd: List[str], cwd: Path, limit: Optional[float], *, name: str 
         _kill_group(proc.pid)
         proc.wait()
         for t in pumps:
-            t.join(5.0)   # a grandchild that left the group may still hold the pipes: do not wait on it
+            if t.ident is not None:
+                t.join(5.0)   # a grandchild that left the group may still hold the pipes: do not wait on it
         for stream in (proc.stdout, proc.stderr):
             stream.close()  # type: ignore[union-attr]
     if over.is_set():
