@@ -23,8 +23,10 @@ BASE = ("generate", "--density", "0.1")
     (("--rows", "100000", "--cols", "100000"), "10000000000 cells is over the limit of 16777216"),
     (("--rows", "20", "--cols", "20", "--max-cells", "399"), "400 cells is over the limit of 399"),
     (("--rows", "0", "--cols", "5"), "at least one row and one column, got 0 x 5"),
-    (("--rows", "5", "--cols", "5", "--seed", "-1"), "a seed is a whole number from 0 to 2^63 - 1, got -1"),
+    (("--rows", "5", "--cols", "5", "--seed", "-1"), "a seed is from 0 to 9223372036854775807, got -1"),
     (("--rows", "5", "--cols", "5", "--openings", "-3", "--reveal", "game"), "--openings must be 0 or more"),
+    (("--rows", "5", "--cols", "5", "--density", "nan"), "the density is from 0 to 1, got nan"),
+    (("--rows", "5", "--cols", "5", "--seed", "٣"), "'٣' is not a whole number"),
 ])
 def test_refused_before_any_work(tmp_path, capsys, extra, message):
     status, out, err = run(capsys, *BASE, *extra, "-o", tmp_path / "x.txt")

@@ -11,7 +11,7 @@ import sys
 import time
 import warnings
 from importlib import metadata
-from typing import Any, Dict, List, Optional, Sequence
+from typing import Any, Callable, Dict, List, Optional, Sequence
 
 from .. import __version__
 from ..errors import MineconvError
@@ -97,11 +97,31 @@ def add_input_options(p: argparse.ArgumentParser) -> None:
                      help=f"refuse a board of more than N cells, before building it (default {DEFAULT_MAX_CELLS})")
 
 
-def _positive_int(text: str) -> int:
-    """argparse type of the input limits: a whole number above 0 (ASCII digits)."""
-    if not (text.isascii() and text.isdigit()) or int(text) < 1 or len(text) > 18:
-        raise argparse.ArgumentTypeError(f"{text!r}: give a whole number above 0")
-    return int(text)
+def number_in(what: str, low: float, high: float, whole: bool = True) -> Callable[[str], Any]:
+    """An argparse type: a number (whole, in ASCII digits, unless whole=False) from low to high inclusive.
+
+    number_in("a cell", 2, 200)("24") == 24; "1", "x", "nan" and "1e999" are refused with a message naming
+    `what` and the range.
+    """
+    def parse(text: str) -> Any:
+        if whole:
+            body = text[1:] if text[:1] in "+-" else text
+            if not (body.isascii() and body.isdigit()) or len(body) > 30:
+                raise argparse.ArgumentTypeError(f"{text!r} is not a whole number")
+            value: Any = int(text)
+        else:
+            try:
+                value = float(text)
+            except ValueError:
+                raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+        if not low <= value <= high:  # also refuses nan and inf
+            span = f"{int(low)} to {int(high)}" if whole else f"{low:g} to {high:g}"
+            raise argparse.ArgumentTypeError(f"{what} is from {span}, got {text}")
+        return value
+    return parse
+
+
+_positive_int = number_in("a limit", 1, 10 ** 18)
 
 
 def input_options(args: argparse.Namespace) -> Dict[str, Any]:

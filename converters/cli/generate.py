@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 from ..analysis.bounds import stderr_progress_wanted
+from . import number_in
 from ..errors import MineconvError
 from ..generate import REVEALS, random_puzzle
 from ..fileio import atomic_output
@@ -86,34 +87,10 @@ def _write_boards(args: argparse.Namespace, folder: Path, fmt, base: int, common
             bar.update(1)
 
 
-def _fraction(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-    if not 0.0 <= value <= 1.0:
-        raise argparse.ArgumentTypeError(f"density must be between 0 and 1, got {text}")
-    return value
 
 
-def _seed(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-    if not 0 <= value < 2 ** 63:
-        raise argparse.ArgumentTypeError(f"a seed is a whole number from 0 to 2^63 - 1, got {text}")
-    return value
 
 
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, got {text}")
-    return value
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -132,13 +109,14 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--rows", type=int, required=True, help="rows of the board")
     p.add_argument("--cols", type=int, required=True, help="columns of the board")
     how = p.add_mutually_exclusive_group(required=True)
-    how.add_argument("--density", type=_fraction, metavar="D", help="fraction of cells that are mines")
+    how.add_argument("--density", type=number_in("the density", 0, 1, whole=False), metavar="D",
+                     help="fraction of cells that are mines")
     how.add_argument("--mines", type=int, metavar="N", help="exact number of mines")
     p.add_argument("--reveal", choices=REVEALS, default="full",
                    help="full: every safe cell shows its count (default); game: random openings")
     p.add_argument("--openings", type=int, metavar="K",
                    help="game reveal: how many random zero cells to open (default one per 50 cells)")
-    p.add_argument("--seed", type=_seed, metavar="S",
+    p.add_argument("--seed", type=number_in("a seed", 0, 2 ** 63 - 1), metavar="S",
                    help="random seed, 0 to 2^63-1 (default: a fresh one, kept in the name)")
     p.add_argument("--no-total", action="store_true", help="do not state the total mine count")
     p.add_argument("--count", type=int, metavar="K", help="write K boards into the folder given with -o")
@@ -146,7 +124,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("-o", "--output", required=True, help="output file ('-' for stdout), or folder with --count")
     p.add_argument("--to", metavar="NAME", help="output format (default: from the extension; native with --count)")
     p.add_argument("--strict", action="store_true", help="refuse a format that would drop information")
-    p.add_argument("--max-cells", type=_positive, default=DEFAULT_MAX_CELLS, metavar="N",
+    p.add_argument("--max-cells", type=number_in("--max-cells", 1, 10 ** 18), default=DEFAULT_MAX_CELLS,
+                   metavar="N",
                    help=f"refuse boards of more than N cells (default {DEFAULT_MAX_CELLS})")
     p.set_defaults(func=run)
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 import argparse
 
 from ..analysis import LEVELS
-from . import add_input_options, input_options, load_puzzle
+from . import add_input_options, input_options, load_puzzle, number_in
 from .analyze import add_bound_options, run_analysis
 from ..picture import picture_kind, render_svg, write_picture
 
@@ -32,24 +32,8 @@ def run(args: argparse.Namespace) -> int:
     return 0 if analysis is None or (analysis.feasible and analysis.status != "timeout") else 1
 
 
-def _size(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-    if not 2 <= value <= 200:
-        raise argparse.ArgumentTypeError(f"a cell is 2 to 200 pixels, got {text}")
-    return value
 
 
-def _scale(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-    if not (0.1 <= value <= 20):  # also refuses nan and inf
-        raise argparse.ArgumentTypeError(f"the scale is between 0.1 and 20, got {text}")
-    return value
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -72,8 +56,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="with --analysis: print each open cell's mine probability in percent")
     p.add_argument("--title", help="the caption above the board (default: the puzzle's name, else its size)")
     p.add_argument("--no-coordinates", action="store_true", help="leave out the row and column numbers")
-    p.add_argument("--cell", type=_size, default=24, metavar="PX", help="cell size in pixels, 2-200 (default 24)")
-    p.add_argument("--scale", type=_scale, default=1.0, metavar="X",
+    p.add_argument("--cell", type=number_in("a cell", 2, 200), default=24, metavar="PX",
+                   help="cell size in pixels, 2-200 (default 24)")
+    p.add_argument("--scale", type=number_in("the scale", 0.1, 20, whole=False), default=1.0, metavar="X",
                    help="PNG/PDF: scale the picture by X (default 1; 2 for a sharp PNG on a high-DPI screen)")
     add_bound_options(p)
     p.set_defaults(func=run)
