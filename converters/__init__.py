@@ -12,7 +12,7 @@ from __future__ import annotations
 
 __version__ = "0.1.0"
 
-from typing import Any, Union
+from typing import Any, Optional, Union
 
 from .errors import (AmbiguousInputWarning, FormatError, LossyConversionError, LossyConversionWarning,
                      MineconvError, PuzzleError, PuzzleSyntaxError, SolutionSyntaxError, SolverError, VerificationError)
@@ -22,8 +22,13 @@ from .registry import dump, dumps, get_format, parse, read, register_format, wri
 from .registry import formats as list_formats
 from .encode import to_cnf, to_cpsat, to_pulp
 from .analysis import Analysis, analyze
-from .solvers import Answer, Decoded, decode, enumerate_solutions, read_answer, solve
+from .solvers import Answer, Decoded, SolutionStream, decode, enumerate_solutions, read_answer, solve
 from .picture import render_svg as _render_svg
+
+
+def solutions(puzzle: Puzzle, limit: Optional[int] = None, *, timeout: Optional[float] = None) -> SolutionStream:
+    """Each solution once, lazily, as the embedded solver finds it (a Decoded each); timeout bounds the whole run."""
+    return SolutionStream(puzzle, limit, timeout=timeout)
 
 
 def render(puzzle: Puzzle, analysis: Union[Analysis, bool, None] = None, **options: Any) -> str:
@@ -45,7 +50,7 @@ __all__ = [
     # encoders
     "to_cnf", "to_pulp", "to_cpsat",
     # answers and solving
-    "Answer", "Decoded", "read_answer", "decode", "solve", "enumerate_solutions",
+    "Answer", "Decoded", "read_answer", "decode", "solve", "enumerate_solutions", "solutions", "SolutionStream",
     # analysis and pictures
     "Analysis", "analyze", "render",
     # errors

@@ -95,3 +95,35 @@ def test_pulp_solution_refuses_infeasible_and_tampered_values():
     with pytest.raises(VerificationError) as exc:
         pulp_solution(prob)
     assert isinstance(exc.value, MineconvError) and exc.value.cell is not None
+
+
+# --- notebook users -------------------------------------------------------------------------------------
+@pytest.mark.parametrize("seed", range(12))
+def test_linear_system_arrays_hold_for_every_solution(seed):
+    from mineconv import build_system
+    p = random_board(100 + seed, max_unknown=10)
+    system = build_system(p)
+    A, b = system.A, system.b
+    assert A.shape == (system.num_constraints, system.num_vars) and b.shape == (system.num_constraints,)
+    cells = p.unknown_cells()
+    for mines in mine_sets(p):
+        x = np.array([1 if rc in mines else 0 for rc in cells], dtype=np.int64)
+        assert (A @ x == b).all()
+
+
+def test_pictures_and_arrays_for_notebooks():
+    import mineconv
+    p = read(SAMPLES / "seed-3x3.txt")
+    assert mineconv.solve(p)._repr_svg_().startswith("<?xml")
+    a = mineconv.analyze(p)
+    assert "legend" in a._repr_svg_()
+    probs = a.probability_array()
+    assert probs.shape == (3, 3) and np.isnan(probs[0, 0]) and probs[0, 1] == 1.0 and probs[1, 2] == 0.5
+
+
+def test_solutions_are_lazy_and_bounded():
+    import mineconv
+    stream = mineconv.solutions(read(SAMPLES / "kaye-splitter.txt"), limit=3)
+    first = next(iter(stream))
+    assert first.status == "solved"
+    assert len(list(mineconv.solutions(read(SAMPLES / "seed-3x3.txt")))) == 2

@@ -119,6 +119,16 @@ class Analysis:
             return list(self.approx_probabilities)
         return None
 
+    def probability_array(self) -> np.ndarray:
+        """The mine probabilities as a (rows, cols) float array, NaN on every cell that is not unknown."""
+        return np.array([[np.nan if p is None else float(p) for p in row] for row in self.probability_grid()],
+                        dtype=float).reshape(self.puzzle.rows, self.puzzle.cols)
+
+    def _repr_svg_(self) -> str:
+        """Jupyter shows an analysis as the board's probability picture."""
+        from ..picture import render_svg
+        return render_svg(self.puzzle, self)
+
     def probability_grid(self) -> List[List[Optional[float]]]:
         """Rows of floats (mine probability of each unknown cell) with None on every other cell."""
         grid: List[List[Optional[float]]] = [[None] * self.puzzle.cols for _ in range(self.puzzle.rows)]

@@ -38,6 +38,24 @@ class LinearSystem:
         return cached
 
     @property
+    def A(self) -> np.ndarray:
+        """The constraint matrix, dense (num_constraints x num_vars, 0/1): A @ x == b for every solution x.
+
+        Dense memory is rows x columns bytes; for a large board build scipy.sparse from con_vars instead.
+        """
+        k, m = self.num_vars, self.num_constraints
+        a = np.zeros((m, k), dtype=np.int8)
+        rows = np.repeat(np.arange(m), self.con_len.astype(np.int64))
+        cols = self.con_vars[self.con_vars > 0] - 1
+        a[rows, cols] = 1
+        return a
+
+    @property
+    def b(self) -> np.ndarray:
+        """The right-hand sides: each count minus its known-mine neighbours."""
+        return self.con_rhs.astype(np.int64)
+
+    @property
     def num_vars(self) -> int:
         """k, the number of variables (unknown cells)."""
         return int(self.var_rc.shape[0])

@@ -2,7 +2,7 @@
 files and model headers (decoding), and running solvers, embedded or external (solvers)."""
 from .answer import Answer, Decoded, decode_answer
 from .decoding import decode, read_answer, read_puzzle_or_model
-from .bridge import EMBEDDED, enumerate_solutions, solve, solver_names
+from .bridge import EMBEDDED, SolutionStream, enumerate_solutions, solve, solver_names
 
-__all__ = ["EMBEDDED", "Answer", "Decoded", "decode", "decode_answer", "enumerate_solutions", "read_answer",
+__all__ = ["EMBEDDED", "SolutionStream", "Answer", "Decoded", "decode", "decode_answer", "enumerate_solutions", "read_answer",
            "read_puzzle_or_model", "solve", "solver_names"]

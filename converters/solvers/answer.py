@@ -96,6 +96,13 @@ class Decoded:
             raise ValueError("no solution to show")
         return self.puzzle.with_mines_at(map(tuple, np.argwhere(self.grid & (self.puzzle.codes() != CODE_MINE))))
 
+    def _repr_svg_(self) -> Optional[str]:
+        """Jupyter shows a solved answer as the solved board's picture (nothing when unsolved)."""
+        if self.status != "solved":
+            return None
+        from ..picture import render_svg
+        return render_svg(self.solved_puzzle())
+
     def to_json(self, **extra) -> dict:
         """The JSON contract: {"status", "mines"} plus extra keys."""
         out = {"status": self.status, "mines": self.mines()}
