@@ -7,8 +7,9 @@ from __future__ import annotations
 
 import os
 import shutil
+import subprocess
 from pathlib import Path
-from typing import Any, FrozenSet, Optional, Set, Tuple, Union
+from typing import Any, FrozenSet, List, Optional, Set, Tuple, Union
 
 import numpy as np
 import pytest
@@ -54,6 +55,11 @@ def run_cli(capsys: Any, *argv: Any) -> Tuple[int, str, str]:
     rc = main([str(a) for a in argv])
     out, err = capsys.readouterr()
     return rc, out, err
+
+
+def run_tool(cmd: List[str], cwd: Path, timeout: float = 120) -> "subprocess.CompletedProcess[str]":
+    """Run an external program (a solver) in cwd; its completed process with text output."""
+    return subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, timeout=timeout)
 
 
 # brute force ---------------------------------------------------------------------------------------

@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 
 from mineconv import Puzzle
+from tests import helpers
 from mineconv import build_system
 from mineconv.analysis import CountingLimitError, analyze, count_component, count_solutions, sat_backbone
-from mineconv.cli import main
 from mineconv.generate import full_reveal, place_mines, random_puzzle
 from mineconv.registry import read
 
@@ -193,9 +193,8 @@ def test_sat_backbone_agrees_with_counts_on_game_boards(with_total):
 
 
 def run_cli(args, capsys):
-    status = main(args)
-    out, err = capsys.readouterr()
-    return status, out, err
+    """helpers.run_cli with the arguments as one list."""
+    return helpers.run_cli(capsys, *args)
 
 
 def test_cli_json_equals_library(capsys):

@@ -10,15 +10,12 @@ import pytest
 
 import mineconv
 from mineconv.cli import build_parser, main
+from tests.helpers import run_cli
 from mineconv.registry import formats
 from tests.conftest import SAMPLES
 
 
-def run(capsys, *argv):
-    """main(argv) -> (exit status, stdout, stderr)."""
-    status = main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    return status, out, err
+run = run_cli  # (exit status, stdout, stderr) of `mineconv ARGV...`
 
 
 def subcommands():

@@ -9,17 +9,14 @@ import sys
 import pytest
 
 from mineconv import LossyConversionWarning, dumps, parse, read
+from tests.helpers import run_cli
 from mineconv.cli import main
 from tests.conftest import SAMPLES
 
 SEED_TXT = "1??\n12?\n01?\n"
 
 
-def run(capsys, *argv):
-    """main(argv) -> (exit status, stdout, stderr)."""
-    status = main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    return status, out, err
+run = run_cli  # (exit status, stdout, stderr) of `mineconv ARGV...`
 
 
 @pytest.mark.parametrize("src,fmt,ext", [

@@ -17,6 +17,7 @@ import pytest
 
 from conftest import require_module, require_tool
 from mineconv import decode, registry, solve, to_cpsat
+from tests.helpers import run_tool
 from mineconv.model.puzzle import Puzzle
 from mineconv.model.system import check_assignment
 from test_real_solvers import BOARDS, feasible, mine_grid
@@ -24,8 +25,7 @@ from test_real_solvers import BOARDS, feasible, mine_grid
 NAMES = sorted(BOARDS)
 
 
-def run(cmd: List[str], cwd: Path) -> subprocess.CompletedProcess:
-    return subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, timeout=120)
+run = run_tool
 
 
 def _write(puzzle: Puzzle, tmp_path: Path, fmt: str, ext: str) -> Path:

@@ -12,7 +12,6 @@ import threading
 import pytest
 
 from mineconv import dumps, read
-from mineconv.cli import main
 from tests.helpers import ROOT, SAMPLES, run_cli
 
 

@@ -7,7 +7,6 @@ each helper returns (feasible, values) where values maps a DIMACS id, a column n
 from __future__ import annotations
 
 import re
-import subprocess
 from pathlib import Path
 from typing import Callable, Dict, List, Optional, Tuple
 
@@ -16,6 +15,7 @@ import pytest
 
 from conftest import require_module, require_tool
 from mineconv import registry
+from tests.helpers import run_tool
 from mineconv.encode.cnf import to_cnf
 from mineconv.generate import full_reveal, place_mines
 from mineconv.model.naming import parse_var_name
@@ -82,8 +82,7 @@ def mine_grid(puzzle: Puzzle, values: Dict) -> np.ndarray:
     return grid
 
 
-def run(cmd: List[str], cwd: Path) -> subprocess.CompletedProcess:
-    return subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, timeout=120)
+run = run_tool
 
 
 def _num(text: str) -> int:

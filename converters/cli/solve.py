@@ -177,9 +177,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help='print {"status": ..., "mines": [[row, col], ...], "unique": true|false|null} '
                         '(0-based, known mines included); with --all one object at the end')
     p.add_argument("--all", action="store_true",
-                   help=f"enumerate the solutions with the embedded solver, printed as they are found, up to "
-                        f"--limit; refused when the board has more than 10^6 (counted "
-                        f"exactly first) unless --force")
+                   help="enumerate the solutions with the embedded solver, printed as they are found, up to "
+                        "--limit; refused when the board has more than 10^6 (counted "
+                        "exactly first) unless --force")
     p.add_argument("--limit", type=int, metavar="N",
                    help=f"enumerate at most N solutions (default {DEFAULT_LIMIT} with --all; stderr says when "
                         f"it stops there)")

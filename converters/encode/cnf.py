@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import chain, combinations
-from typing import TYPE_CHECKING, List, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, Iterator, List, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -238,8 +238,12 @@ def encode_cnf(puzzle: Puzzle, mines: Optional[int] = None, card_encoding: Optio
     return CnfEncoding(system, cells, card, nv, used)
 
 
-def to_cnf(puzzle: Puzzle, mines: Optional[int] = None, card_encoding: Optional[str] = None) -> "PuzzleCNF":
-    """The puzzle as a pysat CNF that knows its grid: variable i = unknown cell id i, auxiliaries after k."""
+def to_cnf(puzzle: Puzzle, mines: Optional[int] = None, card_encoding: Optional[str] = None) -> "CNF":
+    """The puzzle as a pysat CNF that knows its grid: variable i = unknown cell id i, auxiliaries after k.
+
+    The CNF is a PuzzleCNF (a pysat CNF subclass) with `puzzle`, `k`, `cells`, `mines_of(model)`,
+    `decode(model)` and `solutions(solver, limit)`.
+    """
     enc = encode_cnf(puzzle, mines, card_encoding)
     cnf = _puzzle_cnf_class()(from_clauses=enc.clause_lists())
     cnf.nv = enc.nv  # keep unused cell variables declared, as the DIMACS header does

@@ -22,7 +22,7 @@ from typing import IO, Callable, Dict, FrozenSet, Iterator, List, Optional, Tupl
 
 import numpy as np
 
-from .answer import IGNORED_NAMES, Answer, Decoded, decode_answer, literal_answer
+from .answer import Answer, Decoded, decode_answer, literal_answer
 from .decoding import read_puzzle_or_model
 from ..errors import MineconvError, SolverError
 from ..fileio import PathLike

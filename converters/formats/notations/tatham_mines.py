@@ -31,7 +31,7 @@ from ...errors import FormatError, PuzzleSyntaxError
 from ...grammar import normalise_newlines, parser, syntax_error
 from ...model.puzzle import Puzzle
 from ...registry import CERTAIN, LIKELY, NO, register_format
-from .._layout import REVEAL_HELP, layout_puzzle, parse_reveal_from
+from .._layout import layout_puzzle, parse_reveal_from
 
 _PARAMS = re.compile(r"([0-9]+)(?:x([0-9]+))?(?:n([0-9]+))?(.*)")
 _DESC = re.compile(r"(?:([0-9]+),([0-9]+),)?([mu]?)(.*)")
