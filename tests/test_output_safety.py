@@ -107,3 +107,17 @@ def test_a_read_only_folder_is_one_clean_error(tmp_path, capsys, puzzle_file):
     finally:
         ro.chmod(0o755)
     assert status == 2 and err.strip().endswith("permission denied")
+
+
+@pytest.mark.parametrize("where", ["input", "output"])
+def test_a_batch_manifest_never_replaces_an_input_or_an_output(tmp_path, capsys, where):
+    src = tmp_path / "in"
+    src.mkdir()
+    victim = src / "a.txt"
+    victim.write_bytes((SAMPLES / "seed-3x3.txt").read_bytes())
+    before = digest(victim)
+    out = tmp_path / "out"
+    manifest = victim if where == "input" else out / "a.cnf"
+    status, _, err = run(capsys, "batch", src, "-o", out, "-t", "cnf", "-q", "--manifest", manifest)
+    assert status == 2 and f"the manifest would overwrite an {where} of this run" in err
+    assert digest(victim) == before and not (out / "a.cnf").exists()

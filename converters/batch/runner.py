@@ -180,6 +180,8 @@ def run_batch(inputs: Sequence[str], outdir: str, formats_: Sequence[str], *, jo
     items, early = collect_inputs(inputs, outdir, from_=from_)
     items, clashes = find_collisions(items, settings)
     early += clashes
+    if manifest is not None:
+        _check_manifest_target(manifest, items, settings)
     jobs = jobs or default_jobs()
     if on_start:
         on_start(len(items) + len(early))
@@ -268,3 +270,16 @@ def stderr_is_terminal() -> bool:
         return sys.stderr.isatty()
     except (AttributeError, ValueError):
         return False
+
+
+def _check_manifest_target(manifest: str, items: Sequence[Item], settings: Settings) -> None:
+    """Refuse a manifest path that is one of the inputs or one of the outputs (it would replace it)."""
+    from .inputs import output_paths
+    target = os.path.realpath(manifest)
+    for item in items:
+        if os.path.realpath(item.path) == target:
+            raise MineconvError("the manifest would overwrite an input of this run (choose another name)",
+                                source=manifest)
+        if any(os.path.realpath(out) == target for _, out in output_paths(item, settings)):
+            raise MineconvError(f"the manifest would overwrite an output of this run (from {item.path})",
+                                source=manifest)
