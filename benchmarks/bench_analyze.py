@@ -15,14 +15,13 @@ reports the peak memory: /usr/bin/time -v mineconv analyze board.txt --timeout 1
 from __future__ import annotations
 
 import argparse
-import random
 import statistics
 import sys
 import time
 from typing import List, Optional
 
 from mineconv.analysis import LEVELS, analyze, unlimited_int_digits
-from mineconv.generate import random_puzzle
+from mineconv.generate import lattice_text, random_puzzle
 
 
 def count_digits(n: int) -> int:
@@ -31,17 +30,6 @@ def count_digits(n: int) -> int:
         return len(str(n))
 
 
-def lattice_board(rows: int, cols: int, density: float = 0.3, seed: int = 1) -> str:
-    """Issue 13's board: counts on every (odd row, odd column), every other cell unknown, with the total."""
-    rnd = random.Random(seed)
-    mine = [[rnd.random() < density and not (r % 2 and c % 2) for c in range(cols)] for r in range(rows)]
-    lines = []
-    for r in range(rows):
-        lines.append("".join(
-            str(sum(mine[rr][cc] for rr in (r - 1, r, r + 1) for cc in (c - 1, c, c + 1)
-                    if 0 <= rr < rows and 0 <= cc < cols)) if r % 2 and c % 2 else "?"
-            for c in range(cols)))
-    return f"mines: {sum(map(sum, mine))}\n" + "\n".join(lines) + "\n"
 
 
 def main(argv: Optional[List[str]] = None) -> int:
@@ -57,7 +45,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     args = ap.parse_args(argv)
     if args.lattice:
         rows, cols = (int(x) for x in args.lattice.lower().split("x"))
-        text = lattice_board(rows, cols)
+        text = lattice_text(rows, cols)
         if args.out == "-":
             sys.stdout.write(text)
         else:

@@ -170,3 +170,22 @@ def opened_state(mine_grid: np.ndarray, row: int, col: int, *, with_total: bool 
         revealed[row, col] = True
     codes = np.where(revealed & ~mine_grid, counts + ord("0"), ord("?")).astype(np.uint8)
     return Puzzle(R, C, codes.tobytes().decode("ascii"), mines=int(mine_grid.sum()) if with_total else None)
+
+
+def lattice_text(rows: int, cols: int, density: float = 0.3, total: bool = True, seed: int = 1) -> str:
+    """A board hard to count (issue 13): counts on every (odd row, odd column), every other cell unknown.
+
+    Native text, with the total mine count first unless total=False; the same seed gives the same board.
+    """
+    import random
+
+    rnd = random.Random(seed)
+    mine = [[rnd.random() < density and not (r % 2 and c % 2) for c in range(cols)] for r in range(rows)]
+    lines = []
+    for r in range(rows):
+        lines.append("".join(
+            str(sum(mine[rr][cc] for rr in (r - 1, r, r + 1) for cc in (c - 1, c, c + 1)
+                    if 0 <= rr < rows and 0 <= cc < cols)) if r % 2 and c % 2 else "?"
+            for c in range(cols)))
+    head = f"mines: {sum(map(sum, mine))}\n" if total else ""
+    return head + "\n".join(lines) + "\n"

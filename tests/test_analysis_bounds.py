@@ -4,7 +4,6 @@ from __future__ import annotations
 import argparse
 import io
 import json
-import random
 import time
 
 import pytest
@@ -15,22 +14,12 @@ from mineconv.analysis.bounds import layer_bytes
 from mineconv.analysis.propagation import UNDECIDED
 from mineconv.cli import main
 from mineconv.cli.analyze import StageProgress, memory_budget
+from mineconv.generate import lattice_text
 from mineconv.model.system import build_system
 from tests.conftest import SAMPLES
 
 
-def lattice(rows: int, cols: int, density: float = 0.3, total: bool = True, seed: int = 1) -> str:
-    """The issue's board: counts on a lattice (odd row, odd column), every other cell unknown."""
-    rnd = random.Random(seed)
-    mine = [[rnd.random() < density and not (r % 2 and c % 2) for c in range(cols)] for r in range(rows)]
-    lines = []
-    for r in range(rows):
-        lines.append("".join(
-            str(sum(mine[rr][cc] for rr in (r - 1, r, r + 1) for cc in (c - 1, c, c + 1)
-                    if 0 <= rr < rows and 0 <= cc < cols)) if r % 2 and c % 2 else "?"
-            for c in range(cols)))
-    head = f"mines: {sum(map(sum, mine))}\n" if total else ""
-    return head + "\n".join(lines) + "\n"
+lattice = lattice_text  # the issue's board: counts on a lattice, every other cell unknown
 
 
 @pytest.mark.parametrize("text,expected", [("2G", 2 << 30), ("512M", 512 << 20), ("1.5GiB", 3 << 29),
