@@ -105,3 +105,28 @@ class LossyConversionWarning(UserWarning):
 
 class AmbiguousInputWarning(UserWarning):
     """The input fits two notations that read it as different puzzles; the likelier reading was taken."""
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM or SIGHUP raised where Ctrl-C would be, so every `except KeyboardInterrupt` cleanup runs.
+
+    The command line exits with 128 + signum (143 for SIGTERM, 129 for SIGHUP).
+    """
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = int(signum)
+
+    @property
+    def exit_status(self) -> int:
+        """The shell's status of a process ended by this signal: 128 + signum."""
+        return 128 + self.signum
+
+    @property
+    def signal_name(self) -> str:
+        """'SIGTERM', 'SIGHUP': the signal's name, or its number when the platform has no name for it."""
+        import signal
+        try:
+            return signal.Signals(self.signum).name
+        except ValueError:
+            return f"signal {self.signum}"
