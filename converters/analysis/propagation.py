@@ -34,6 +34,9 @@ class Propagation:
     level: str
     values: np.ndarray      # (k,) int8
     consistent: bool        # False when the level proved that no solution exists
+    # sweeps that decided at least one cell: a gac sweep reads every open count once, a relational
+    # sweep joins every open group once; a student's "rounds" of looking over the whole board
+    rounds: int = 0
 
     def safe_cells(self) -> List[Tuple[int, int]]:
         """Cells decided safe, row-major."""
@@ -67,20 +70,24 @@ def propagate(puzzle: Puzzle, level: str = "gac", mines: Optional[int] = None,
     val = np.full(k + 1, UNDECIDED, dtype=np.int8)  # index 0 is the padding of con_vars
     if fixed is not None:
         val[1:] = fixed
+    rounds = [0]
     try:
-        _gac(system, val)
+        _gac(system, val, rounds)
         if level != "gac":
-            _relational(system, val, 2 if level == "2rc" else 3, bounds)
+            _relational(system, val, 2 if level == "2rc" else 3, bounds, rounds)
     except AnalysisTimeout as exc:
         exc.values, exc.level = val[1:].copy(), level  # every rule is sound: what is decided so far holds
         raise
     except _Contradiction:
-        return Propagation(system, level, val[1:].copy(), False)
-    return Propagation(system, level, val[1:].copy(), True)
+        return Propagation(system, level, val[1:].copy(), False, rounds[0])
+    return Propagation(system, level, val[1:].copy(), True, rounds[0])
 
 
-def _gac(system: LinearSystem, val: np.ndarray) -> None:
-    """Single-constraint inference to a fixed point, vectorised over all constraints (mutates val)."""
+def _gac(system: LinearSystem, val: np.ndarray, rounds: Optional[List[int]] = None) -> None:
+    """Single-constraint inference to a fixed point, vectorised over all constraints (mutates val).
+
+    rounds[0], when given, grows by one per sweep that decided a cell.
+    """
     cv = system.con_vars
     present = cv != 0
     rhs = system.con_rhs.astype(np.int32)
@@ -117,6 +124,8 @@ def _gac(system: LinearSystem, val: np.ndarray) -> None:
         active = active[keep]
         if not changed:
             return
+        if rounds is not None:
+            rounds[0] += 1
 
 
 def _open_constraints(system: LinearSystem, val: np.ndarray) -> Dict[int, Tuple[Tuple[int, ...], int]]:
@@ -133,8 +142,12 @@ def _open_constraints(system: LinearSystem, val: np.ndarray) -> Dict[int, Tuple[
     return out
 
 
-def _relational(system: LinearSystem, val: np.ndarray, m: int, bounds: Bounds = UNBOUNDED) -> None:
-    """Joins of m = 2 or 3 connected constraints (with gac between rounds) to a fixed point."""
+def _relational(system: LinearSystem, val: np.ndarray, m: int, bounds: Bounds = UNBOUNDED,
+                rounds: Optional[List[int]] = None) -> None:
+    """Joins of m = 2 or 3 connected constraints (with gac between rounds) to a fixed point.
+
+    rounds[0], when given, grows by one per relational sweep that decided a cell, and by the gac sweeps.
+    """
     dirty: Optional[Set[int]] = None  # None: every open constraint on the first round
     while True:
         cons = _open_constraints(system, val)
@@ -170,8 +183,10 @@ def _relational(system: LinearSystem, val: np.ndarray, m: int, bounds: Bounds = 
                     changed_vars.add(x)
                 elif val[x] != b:
                     raise _Contradiction()
+        if changed_vars and rounds is not None:
+            rounds[0] += 1
         before = val.copy()
-        _gac(system, val)
+        _gac(system, val, rounds)
         changed_vars.update(np.flatnonzero(before != val).tolist())
         if not changed_vars:
             return
