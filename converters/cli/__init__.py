@@ -2,19 +2,22 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import dataclasses
 import importlib
 import math
 import os
 import pkgutil
+import signal
 import sys
+import threading
 import time
 import warnings
 from importlib import metadata
-from typing import Any, Callable, Dict, List, Optional, Sequence
+from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence
 
 from .. import __version__
-from ..errors import MineconvError
+from ..errors import MineconvError, Terminated
 from ..fileio import guard_inputs, source_name
 from ..model.puzzle import Puzzle
 from ..registry import Reading, read_reading
@@ -182,6 +185,37 @@ def _show_warning(message, category, filename, lineno, file=None, line=None) -> 
     print(f"mineconv: warning: {message}", file=sys.stderr)
 
 
+# the stop signals a command treats like Ctrl-C (SIGHUP: the terminal went away); not every platform has both
+STOP_SIGNALS = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name))
+
+
+@contextlib.contextmanager
+def stop_signals() -> Iterator[None]:
+    """While inside, SIGTERM and SIGHUP raise errors.Terminated where they land, as Ctrl-C raises
+    KeyboardInterrupt; the previous handlers are back afterwards (main also runs in-process, in tests)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield   # only the main thread may set handlers (main called from a library thread)
+        return
+    raised = []
+
+    def handler(signum: int, frame: Any) -> None:
+        # one exception per run: a second signal landing in the cleanup the first one started (an
+        # atomic_output removing its temp file, a solver group being killed) must not cut that cleanup short
+        if raised:
+            return
+        raised.append(signum)
+        raise Terminated(signum)
+
+    old = {}
+    try:
+        for sig in STOP_SIGNALS:
+            old[sig] = signal.signal(sig, handler)
+        yield
+    finally:
+        for sig, previous in old.items():
+            signal.signal(sig, previous if previous is not None else signal.SIG_DFL)
+
+
 def main(argv: Optional[List[str]] = None) -> int:
     """Run the CLI; returns the exit status (0 ok, 1 infeasible/failed items, 2 bad input, 3 wrong answer)."""
     ap = build_parser()
@@ -204,7 +238,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     _verbose = bool(getattr(args, "verbose", False))
     started = time.perf_counter()
     try:
-        with warnings.catch_warnings(), guard_inputs():  # no output may overwrite a file the command reads
+        with stop_signals(), warnings.catch_warnings(), guard_inputs():  # no output may overwrite an input
             if getattr(args, "quiet", False):
                 warnings.simplefilter("ignore")
             if getattr(args, "solver", None):
@@ -220,6 +254,9 @@ def main(argv: Optional[List[str]] = None) -> int:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         return 0
+    except Terminated as exc:   # SIGTERM, SIGHUP: unwound like Ctrl-C, so temp files and solvers are gone
+        print(f"mineconv: terminated ({exc.signal_name})", file=sys.stderr)
+        return exc.exit_status
     except KeyboardInterrupt:
         print("mineconv: interrupted", file=sys.stderr)
         return 130
