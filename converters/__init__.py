@@ -5,7 +5,7 @@
     mc.write(p, "board.lp")                      # a solver file, any registered format
     print(mc.solve(p).solved_puzzle())           # embedded SAT solver; mc.solve(p, "cbc") for an installed one
     mc.decode("board.lp", "board.sol")           # a solver's answer, mapped onto the grid and verified
-    mc.analyze(p).probability_grid()             # exact analysis
+    mc.analyze(p).probability_grid             # exact analysis
     svg = mc.render(p, analysis=True)            # SVG picture with the probability heat map
 """
 from __future__ import annotations
@@ -22,6 +22,7 @@ from .registry import dump, dumps, get_format, parse, read, register_format, wri
 from .registry import formats as list_formats
 from .encode import to_cnf, to_cpsat, to_pulp
 from .analysis import Analysis, analyze
+from .analysis.grade import Grade, grade
 from .solvers import Answer, Decoded, SolutionStream, decode, enumerate_solutions, read_answer, solve
 from .picture import render_svg as _render_svg
 
@@ -52,7 +53,7 @@ __all__ = [
     # answers and solving
     "Answer", "Decoded", "read_answer", "decode", "solve", "enumerate_solutions", "solutions", "SolutionStream",
     # analysis and pictures
-    "Analysis", "analyze", "render",
+    "Analysis", "analyze", "Grade", "grade", "render",
     # errors
     "MineconvError", "PuzzleError", "PuzzleSyntaxError", "FormatError", "LossyConversionError",
     "LossyConversionWarning", "AmbiguousInputWarning", "SolutionSyntaxError", "SolverError", "VerificationError",
