@@ -23,6 +23,7 @@ from .registry import formats as list_formats
 from .encode import to_cnf, to_cpsat, to_pulp
 from .analysis import Analysis, analyze
 from .analysis.grade import Grade, grade
+from .analysis.explain import Explanation, explain
 from .solvers import Answer, Decoded, SolutionStream, decode, enumerate_solutions, read_answer, solve
 from .picture import render_svg as _render_svg
 
@@ -53,7 +54,7 @@ __all__ = [
     # answers and solving
     "Answer", "Decoded", "read_answer", "decode", "solve", "enumerate_solutions", "solutions", "SolutionStream",
     # analysis and pictures
-    "Analysis", "analyze", "Grade", "grade", "render",
+    "Analysis", "analyze", "Grade", "grade", "Explanation", "explain", "render",
     # errors
     "MineconvError", "PuzzleError", "PuzzleSyntaxError", "FormatError", "LossyConversionError",
     "LossyConversionWarning", "AmbiguousInputWarning", "SolutionSyntaxError", "SolverError", "VerificationError",

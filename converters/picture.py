@@ -257,3 +257,135 @@ def write_picture(svg: str, path: PathLike, scale: float = 1.0) -> None:
     data = svg_to(svg, kind, scale)
     with atomic_output(path, binary=True) as out:
         out.write(data)
+
+
+HIGHLIGHT_NEW = "#ffe082"      # a cell decided by the step shown (amber: apart from white, grey and pink)
+HIGHLIGHT_BECAUSE = "#d81b60"  # the outline of a count that justifies the step
+
+
+def step_svg(puzzle: Puzzle, decided: Dict[Tuple[int, int], int], step, number: int, cell: int = 24) -> str:
+    """One step of an explanation as SVG: cells decided before it as safe/mine symbols, its own cells on
+    amber, the counts that justify it outlined, and the step's sentence under the board.
+
+    `decided` maps (row, col) to SAFE or MINE for the cells decided by earlier steps; `step` is an
+    analysis.explain.Step.
+    """
+    import re
+    import textwrap
+
+    R, C = puzzle.rows, puzzle.cols
+    margin = max(4, cell // 3)
+    label_font = max(6, min(11, int(cell * 0.5)))
+    x0 = margin + len(str(R - 1)) * label_font * 0.62 + 6
+    y0 = 24 + label_font + 6
+    width = max(math.ceil(x0 + C * cell + margin), 420)
+    # a cell's name never breaks across lines: its inner space is non-breaking while wrapping
+    glued = re.sub(r"\((\d+), (\d+)\)", "(\\1,\u00a0\\2)", step.text)
+    wrap = [line.replace("\u00a0", " ")
+            for line in textwrap.wrap(glued, max(40, int((width - 2 * margin) / 6.2)))]
+    legend_y = math.ceil(y0 + R * cell + margin)
+    height = legend_y + 30 + 15 * len(wrap) + margin
+    font = max(6, int(cell * 0.62))
+    new = {(c.row, c.col): (MINE if c.mine else SAFE) for c in step.cells}
+    because = {(b.row, b.col) for b in step.because}
+    name = f"Step {number} ({step.level})"
+    out: List[str] = [
+        '<?xml version="1.0" encoding="UTF-8"?>',
+        f'<svg xmlns="http://www.w3.org/2000/svg" version="1.1" width="{width}" height="{height}" '
+        f'viewBox="0 0 {width} {height}">',
+        f"<title>{escape(name)}</title>",
+        f'<rect class="background" x="0" y="0" width="{width}" height="{height}" fill="#ffffff"/>',
+        f'<text class="caption" x="{margin}" y="17" font-family="{FONT}" font-size="14" font-weight="bold" '
+        f'fill="#212121">{escape(name)}</text>',
+        f'<g class="coordinates" font-family="{FONT}" font-size="{label_font}" fill="#616161">',
+    ]
+    for c in range(0, C, _label_step(C)):
+        out.append(f'<text x="{x0 + (c + 0.5) * cell:g}" y="{y0 - 4:g}" text-anchor="middle">{c}</text>')
+    for r in range(0, R, _label_step(R)):
+        out.append(f'<text x="{x0 - 4:g}" y="{y0 + (r + 0.5) * cell:g}" text-anchor="end" '
+                   f'dominant-baseline="central">{r}</text>')
+    out.append("</g>")
+    out.append(f'<g stroke="{GRID_LINE}" stroke-width="{0.5 if cell < 10 else 1}">')
+    marks: List[str] = []
+    texts: List[str] = []
+    outlines: List[str] = []
+    lines = [puzzle.cells[r * C:(r + 1) * C] for r in range(R)]
+    for r in range(R):
+        for c in range(C):
+            ch = lines[r][c]
+            x, y = x0 + c * cell, y0 + r * cell
+            extra = ""
+            if ch == "?":
+                v = new.get((r, c), decided.get((r, c)))
+                kind = "unknown" if v is None else ("safe" if v == SAFE else "mine")
+                fill = COLOURS[kind]
+                tip = {"safe": "safe", "mine": "mine"}.get(kind, "unknown")
+                if (r, c) in new:
+                    kind, fill, tip = f"new {kind}", HIGHLIGHT_NEW, f"decided in this step: {tip}"
+            elif ch == "*":
+                kind, fill, tip = "known-mine", COLOURS["known-mine"], "known mine (given)"
+            elif ch == ".":
+                kind, fill, tip = "known-safe", COLOURS["known-safe"], "known safe (given)"
+            else:
+                kind, fill, tip = "count", COLOURS["count"], f"count {ch}"
+                if (r, c) in because:
+                    kind, tip = "count because", f"count {ch}: a reason for this step"
+                    w = max(2.0, cell / 8)
+                    outlines.append(f'<rect class="because-outline" data-r="{r}" data-c="{c}" x="{x + w / 2:g}" '
+                                    f'y="{y + w / 2:g}" width="{cell - w:g}" height="{cell - w:g}" fill="none" '
+                                    f'stroke="{HIGHLIGHT_BECAUSE}" stroke-width="{w:g}"/>')
+            out.append(f'<rect class="cell {kind}" data-r="{r}" data-c="{c}"{extra} x="{x:g}" y="{y:g}" '
+                       f'width="{cell}" height="{cell}" fill="{fill}"><title>row {r}, col {c}: {tip}</title></rect>')
+            if cell < 10:
+                continue
+            cx, cy = x + cell / 2, y + cell / 2
+            if kind.startswith("count") and ch != "0":
+                texts.append(f'<text x="{cx:g}" y="{cy:g}" fill="{DIGIT_COLOURS[int(ch)]}">{ch}</text>')
+            elif kind in ("known-mine", "mine", "new mine"):
+                marks.append(_mine_glyph(cx, cy, cell, "mine-glyph"))
+            elif kind in ("safe", "new safe"):
+                marks.append(_check_mark(x, y, cell))
+    out.append("</g>")
+    out.extend(marks)
+    out.extend(outlines)
+    if texts:
+        out.append(f'<g font-family="{FONT}" font-size="{font}" font-weight="bold" '
+                   'text-anchor="middle" dominant-baseline="central">')
+        out.extend(texts)
+        out.append("</g>")
+    key = 14
+    ky = legend_y
+    out.append(f'<g class="legend" font-family="{FONT}" font-size="11" fill="#212121">')
+    out.append(f'<rect class="legend-key because" x="{margin}" y="{ky}" width="{key}" height="{key}" '
+               f'fill="{COLOURS["count"]}" stroke="{HIGHLIGHT_BECAUSE}" stroke-width="2"/>')
+    out.append(f'<text x="{margin + key + 4}" y="{ky + 11}">the reason</text>')
+    kx = margin + 95
+    out.append(f'<rect class="legend-key new" x="{kx}" y="{ky}" width="{key}" height="{key}" '
+               f'fill="{HIGHLIGHT_NEW}" stroke="{GRID_LINE}"/>')
+    out.append(f'<text x="{kx + key + 4}" y="{ky + 11}">decided now</text>')
+    kx += 105
+    out.append(f'<rect class="legend-key safe" x="{kx}" y="{ky}" width="{key}" height="{key}" '
+               f'fill="{COLOURS["safe"]}" stroke="{GRID_LINE}"/>')
+    out.append(_check_mark(kx, ky, key))
+    out.append(f'<text x="{kx + key + 4}" y="{ky + 11}">safe</text>')
+    kx += 60
+    out.append(f'<rect class="legend-key mine" x="{kx}" y="{ky}" width="{key}" height="{key}" '
+               f'fill="{COLOURS["mine"]}" stroke="{GRID_LINE}"/>')
+    out.append(_mine_glyph(kx + key / 2, ky + key / 2, key, "legend-mine"))
+    out.append(f'<text x="{kx + key + 4}" y="{ky + 11}">mine</text>')
+    for i, line in enumerate(wrap):
+        out.append(f'<text class="step-text" x="{margin}" y="{ky + 34 + 15 * i}">{escape(line)}</text>')
+    out.append("</g>")
+    out.append("</svg>")
+    return "\n".join(out) + "\n"
+
+
+def step_svgs(explanation) -> List[str]:
+    """One step_svg per step of an analysis.explain.Explanation, each showing what came before it."""
+    decided: Dict[Tuple[int, int], int] = {}
+    pictures = []
+    for number, step in enumerate(explanation.steps, 1):
+        pictures.append(step_svg(explanation.puzzle, decided, step, number))
+        for c in step.cells:
+            decided[(c.row, c.col)] = MINE if c.mine else SAFE
+    return pictures

@@ -10,7 +10,9 @@ from .bounds import DEFAULT_MEMORY_BUDGET, AnalysisTimeout, Bounds, CountingMemo
 from .counting import DEFAULT_MAX_STATES, Count, CountingLimitError, count_component, count_solutions
 from .propagation import Propagation, propagate
 from .report import LEVELS, Analysis, analyze, count_text, unlimited_int_digits
+# the function stays mineconv.analysis.explain.explain (and mineconv.explain): here its name would hide its module
+from .explain import Explanation, Step
 
 __all__ = ["DEFAULT_MAX_STATES", "DEFAULT_MEMORY_BUDGET", "LEVELS", "SAT_SOLVER", "Analysis", "AnalysisTimeout",
-           "Bounds", "Count", "CountingLimitError", "CountingMemoryError", "Propagation", "analyze", "count_component", "count_solutions", "count_text", "full_backbone",
+           "Bounds", "Count", "CountingLimitError", "CountingMemoryError", "Explanation", "Propagation", "Step", "analyze", "count_component", "count_solutions", "count_text", "full_backbone",
            "parse_size", "propagate", "sat_backbone", "unlimited_int_digits"]

@@ -1,0 +1,601 @@
+"""Step-by-step explanations (Bayer, Snyder & Choueiry's single-step mode): how a student solves a board.
+
+`explain` decides the board one small deduction at a time, always the cheapest one available first:
+
+1. ``gac``: one count on its own ("already has its mines, so the rest are safe" / "needs all of them"),
+2. the total mine count, when there is one (still level ``gac``, as in `propagate`),
+3. ``2rc``: two overlapping counts (the shared cells hold a fixed number of mines),
+4. ``3rc``: three linked counts,
+5. ``full``: a proof by contradiction with a SAT solver ("if it were a mine, no arrangement satisfies
+   the counts at ..."), naming a small set of counts (an unsat core, shrunk by deletion).
+
+Each step names the counts that justify it; together with the cells decided by earlier steps they force
+its cells. The rules are those of `propagate` (and, at ``full``, the backbone of `analyze`) applied in a
+different order; their fixed point does not depend on the order, so explain decides exactly the cells
+those decide. Cells are named (row, col), 0-based, as in every message of mineconv.
+"""
+from __future__ import annotations
+
+import heapq
+from dataclasses import dataclass, field
+from typing import Dict, List, NamedTuple, Optional, Sequence, Set, Tuple
+
+import numpy as np
+
+from ..model.puzzle import Puzzle
+from ..model.system import LinearSystem, build_system
+from ..wording import plural
+from .backbone import full_backbone
+from .bounds import UNBOUNDED, AnalysisTimeout, Bounds
+from .propagation import MINE, SAFE, UNDECIDED, _Contradiction, _join_forced
+
+LEVELS = ("gac", "2rc", "3rc", "full")
+# pysat's glucose can both report an unsat core and be interrupted at a deadline
+_CORE_SOLVER = "glucose4"
+
+
+class Cell(NamedTuple):
+    """A cell decided by a step: 0-based row and column, and whether it is a mine."""
+
+    row: int
+    col: int
+    mine: bool
+
+
+class Clue(NamedTuple):
+    """A revealed count named as a reason: its 0-based row and column, and the number it shows."""
+
+    row: int
+    col: int
+    count: int
+
+
+@dataclass(frozen=True)
+class Step:
+    """One deduction: the cells it decides, the level it needs, the counts (and total) that justify it."""
+
+    level: str                   # gac, 2rc, 3rc or full
+    cells: Tuple[Cell, ...]      # row-major
+    because: Tuple[Clue, ...]    # row-major
+    total: bool                  # True when the total mine count is part of the reason
+    text: str                    # the step in plain English
+    constraints: Tuple[int, ...] = ()   # indices into the LinearSystem's constraints of `because`
+
+    def to_json(self, number: int) -> dict:
+        """The step as `mineconv explain --json` prints it (number counts from 1)."""
+        return {"step": number, "level": self.level,
+                "cells": [{"row": c.row, "col": c.col, "value": "mine" if c.mine else "safe"} for c in self.cells],
+                "because": [{"row": b.row, "col": b.col, "count": b.count} for b in self.because],
+                "total": self.total, "text": self.text}
+
+
+@dataclass(frozen=True)
+class Explanation:
+    """The steps of `explain`, in order, and where reasoning at `level` ended."""
+
+    puzzle: Puzzle
+    system: LinearSystem
+    level: str
+    steps: Tuple[Step, ...]
+    values: np.ndarray           # (k,) int8 over the unknown cells in DIMACS order: -1 open, 0 safe, 1 mine
+    consistent: bool             # False when reasoning proved that no solution exists
+    conflict: Optional[str] = None            # the sentence naming the counts that contradict
+    conflict_because: Tuple[Clue, ...] = ()
+    timed_out: bool = False
+    timeout_message: Optional[str] = None
+    stuck: List[Tuple[int, int]] = field(default_factory=list)   # open cells when reasoning stopped
+
+    @property
+    def solved(self) -> bool:
+        """True when the steps decide every unknown cell (and nothing contradicts)."""
+        return self.consistent and not self.timed_out and not self.stuck
+
+    def to_json(self) -> dict:
+        """The JSON report of `mineconv explain --json`."""
+        data = {"level": self.level, "solved": self.solved,
+                "steps": [s.to_json(i) for i, s in enumerate(self.steps, 1)],
+                "open": [list(rc) for rc in self.stuck], "consistent": self.consistent}
+        if not self.consistent:
+            data["conflict"] = {"text": self.conflict,
+                                "because": [{"row": b.row, "col": b.col, "count": b.count}
+                                            for b in self.conflict_because]}
+        if self.timed_out:
+            data["status"] = "timeout"
+        return data
+
+
+def explain(puzzle: Puzzle, level: str = "full", mines: Optional[int] = None,
+            bounds: Bounds = UNBOUNDED) -> Explanation:
+    """The solving path of `puzzle` at `level`, one small justified deduction per step, cheapest first."""
+    if level not in LEVELS:
+        raise ValueError(f"level must be one of {', '.join(LEVELS)}, not {level!r}")
+    engine = _Engine(puzzle, build_system(puzzle, mines), level, bounds)
+    try:
+        engine.run()
+    except AnalysisTimeout as exc:
+        engine.timeout_message = exc.message
+    return engine.result()
+
+
+def cell_name(r: int, c: int) -> str:
+    """'(3, 4)': a cell as every mineconv message names it (row, column, 0-based)."""
+    return f"({r}, {c})"
+
+
+def _and(items: Sequence[str]) -> str:
+    if len(items) <= 2:
+        return " and ".join(items)
+    return ", ".join(items[:-1]) + " and " + items[-1]
+
+
+class _Engine:
+    """The state of one explanation: decided values, pending work per level, the steps so far."""
+
+    def __init__(self, puzzle: Puzzle, system: LinearSystem, level: str, bounds: Bounds) -> None:
+        self.puzzle, self.system, self.level, self.bounds = puzzle, system, level, bounds
+        self.rank = LEVELS.index(level)
+        k = system.num_vars
+        self.val = np.full(k + 1, UNDECIDED, dtype=np.int8)   # index 0: the padding of con_vars
+        self.rc = [(-1, -1)] + [tuple(x) for x in system.var_rc.tolist()]   # by variable id
+        self.cvars = [tuple(x for x in row if x) for row in system.con_vars.tolist()]
+        self.rhs = system.con_rhs.astype(int).tolist()
+        self.crc = [tuple(x) for x in system.con_rc.tolist()]
+        self.shown = [int(puzzle[r, c]) for r, c in self.crc]
+        self.known_mines = [[(r + dr, c + dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1)
+                             if (dr or dc) and 0 <= r + dr < puzzle.rows and 0 <= c + dc < puzzle.cols
+                             and puzzle[r + dr, c + dc] == "*"] for r, c in self.crc]
+        self.var_cons: List[List[int]] = [[] for _ in range(k + 1)]
+        for ci, vs in enumerate(self.cvars):
+            for x in vs:
+                self.var_cons[x].append(ci)
+        self.total = system.total
+        self.total_shown = None if system.total is None else system.total + puzzle.known_mine_count
+        self.steps: List[Step] = []
+        self.consistent = True
+        self.conflict: Optional[str] = None
+        self.conflict_because: Tuple[Clue, ...] = ()
+        self.timeout_message: Optional[str] = None
+        self.gac_heap = list(range(len(self.cvars)))
+        self.gac_pending = set(self.gac_heap)
+        self.group_heaps: Dict[int, list] = {2: [], 3: []}
+        self.group_pending: Dict[int, Set[Tuple[int, ...]]] = {2: set(), 3: set()}
+        self.backbone: Optional[np.ndarray] = None
+        self.sat = None
+        self.cores: Dict[int, Set[int]] = {}   # target variable -> the selectors of its last proof
+        self.ticks = 0
+
+    # the state -------------------------------------------------------------------------------------
+    def open_of(self, ci: int) -> Tuple[Tuple[int, ...], int]:
+        """(undecided variables, mines still needed) of constraint ci."""
+        und, placed = [], 0
+        for x in self.cvars[ci]:
+            v = self.val[x]
+            if v == UNDECIDED:
+                und.append(x)
+            elif v == MINE:
+                placed += 1
+        return tuple(und), self.rhs[ci] - placed
+
+    def needs(self, ci: int, n: int) -> str:
+        """'needs 2 mines' or, with mines already around the count, 'needs 2 more mines'."""
+        return f"needs {plural(n, 'more mine' if self.mines_around(ci) else 'mine')}"
+
+    def clue(self, ci: int) -> Clue:
+        r, c = self.crc[ci]
+        return Clue(r, c, self.shown[ci])
+
+    def count_name(self, ci: int) -> str:
+        r, c = self.crc[ci]
+        return f"the {self.shown[ci]} at {cell_name(r, c)}"
+
+    def cells_text(self, xs: Sequence[int]) -> str:
+        return _and([cell_name(*self.rc[x]) for x in sorted(xs)])
+
+    def apply(self, level: str, forced: Sequence[Tuple[int, int]], cons: Sequence[int], total: bool,
+              text: str) -> None:
+        """Record a step and decide its cells; the counts around them get checked again."""
+        forced = sorted(forced)
+        cells = tuple(Cell(*self.rc[x], b == MINE) for x, b in forced)
+        cons = tuple(sorted(cons))
+        self.steps.append(Step(level, cells, tuple(self.clue(ci) for ci in cons), total, text, cons))
+        dirty: Set[int] = set()
+        for x, b in forced:
+            self.val[x] = b
+            dirty.update(self.var_cons[x])
+        for ci in dirty:
+            if ci not in self.gac_pending:
+                self.gac_pending.add(ci)
+                heapq.heappush(self.gac_heap, ci)
+        if self.rank >= 1:
+            self.seed_groups(dirty)
+
+    def neighbours(self, ci: int) -> Set[int]:
+        """Open constraints sharing an undecided cell with ci."""
+        out: Set[int] = set()
+        for x in self.cvars[ci]:
+            if self.val[x] == UNDECIDED:
+                out.update(self.var_cons[x])
+        out.discard(ci)
+        return out
+
+    def seed_groups(self, seeds: Sequence[int]) -> None:
+        """Queue every connected pair (and, at 3rc and above, triple) of open constraints holding a seed."""
+        m = 3 if self.rank >= 2 else 2
+        nb: Dict[int, Set[int]] = {}
+
+        def nbrs(ci: int) -> Set[int]:
+            if ci not in nb:
+                nb[ci] = self.neighbours(ci)
+            return nb[ci]
+
+        for a in seeds:
+            for b in nbrs(a):
+                self.queue((a, b) if a < b else (b, a))
+                if m == 2:
+                    continue
+                for c in nbrs(a):
+                    if c != b:
+                        self.queue(tuple(sorted((a, b, c))))
+                for c in nbrs(b):
+                    if c != a:
+                        self.queue(tuple(sorted((a, b, c))))
+
+    def queue(self, group: Tuple[int, ...]) -> None:
+        size = len(group)
+        if group not in self.group_pending[size]:
+            self.group_pending[size].add(group)
+            heapq.heappush(self.group_heaps[size], group)
+
+    # the loop --------------------------------------------------------------------------------------
+    def run(self) -> None:
+        """Take steps, cheapest kind first, until nothing at the level decides another cell."""
+        if self.initial_conflict():
+            return
+        if self.rank >= 1:
+            self.seed_groups(range(len(self.cvars)))
+        try:
+            while True:
+                self.ticks += 1
+                if self.ticks & 255 == 0:
+                    self.bounds.check()
+                if self.gac_heap:
+                    ci = heapq.heappop(self.gac_heap)
+                    self.gac_pending.discard(ci)
+                    self.gac_step(ci)
+                elif self.total_step():
+                    pass
+                elif self.group_heaps[2]:
+                    self.group_step(heapq.heappop(self.group_heaps[2]))
+                elif self.rank >= 2 and self.group_heaps[3]:
+                    self.group_step(heapq.heappop(self.group_heaps[3]))
+                elif self.rank >= 3 and self.full_step():
+                    pass
+                else:
+                    return
+        except _Contradiction:
+            self.consistent = False
+
+    def initial_conflict(self) -> bool:
+        """A count no assignment can meet, or a total out of range: the board has no solution at all."""
+        for ci, (vs, rhs) in enumerate(zip(self.cvars, self.rhs)):
+            if rhs < 0 or rhs > len(vs):
+                self.fail_count(ci, rhs, len(vs))
+                return True
+        if self.total is not None and not 0 <= self.total <= self.system.num_vars:
+            self.consistent = False
+            self.conflict = (f"the board must hold {plural(self.total_shown, 'mine')}, but "
+                             f"{plural(self.puzzle.known_mine_count, 'mine is', 'mines are')} given and "
+                             f"{plural(self.system.num_vars, 'unknown cell')} left")
+            return True
+        return False
+
+    def fail_count(self, ci: int, need: int, left: int) -> None:
+        self.consistent = False
+        self.conflict_because = (self.clue(ci),)
+        if need < 0:
+            self.conflict = f"{self.count_name(ci)} has {plural(self.shown[ci] - need, 'mine')} around it, too many"
+        else:
+            self.conflict = (f"{self.count_name(ci)} {self.needs(ci, need)} but has only "
+                             f"{plural(left, 'unknown neighbour')} left")
+
+    def gac_step(self, ci: int) -> None:
+        """One count on its own: all its unknown neighbours are mines, or it already has its mines."""
+        und, need = self.open_of(ci)
+        if need < 0 or need > len(und):
+            self.fail_count(ci, need, len(und))
+            raise _Contradiction()
+        if not und or 0 < need < len(und):
+            return
+        name = self.count_name(ci)
+        cells = self.cells_text(und)
+        if need == 0:
+            mines = self.mines_around(ci)
+            verb = "is" if len(und) == 1 else "are"
+            if not mines:
+                text = f"{cells} {verb} safe: {name} has no mine around it"
+            elif len(mines) == 1:
+                text = f"{cells} {verb} safe: {name} already has its mine at {cell_name(*mines[0])}"
+            else:
+                text = (f"{cells} {verb} safe: {name} already has its {len(mines)} mines at "
+                        f"{_and([cell_name(*m) for m in mines])}")
+            self.apply("gac", [(x, SAFE) for x in und], [ci], False, text)
+            return
+        mines = self.mines_around(ci)
+        if len(und) == 1:
+            head = f"{cells} is a mine"
+            only = f"{cells} is its only unknown neighbour left"
+        else:
+            head = f"{cells} are mines"
+            only = f"it has exactly {len(und)} unknown neighbours left"
+        if mines:
+            why = (f"{name} has {plural(len(mines), 'mine')} at {_and([cell_name(*m) for m in mines])} and "
+                   f"needs {need} more, and {only}")
+        else:
+            why = f"{name} needs {plural(need, 'mine')} and {only}"
+        self.apply("gac", [(x, MINE) for x in und], [ci], False, f"{head}: {why}")
+
+    def mines_around(self, ci: int) -> List[Tuple[int, int]]:
+        """The mines next to count ci: given by the puzzle or decided so far, row-major."""
+        found = list(self.known_mines[ci]) + [self.rc[x] for x in self.cvars[ci] if self.val[x] == MINE]
+        return sorted(found)
+
+    def total_step(self) -> bool:
+        """The total mine count: every mine found (the rest is safe) or every open cell needed."""
+        if self.total is None:
+            return False
+        free = np.flatnonzero(self.val[1:] == UNDECIDED) + 1
+        placed = int((self.val[1:] == MINE).sum())
+        left = self.total - placed
+        if left < 0 or left > free.size:
+            self.consistent = False
+            found = self.total_shown - self.total + placed
+            self.conflict = (f"the board must hold {plural(self.total_shown, 'mine')}, but "
+                             + (f"{found} are found already" if left < 0 else
+                                f"only {found} are found and {plural(free.size, 'unknown cell')} "
+                                f"{'is' if free.size == 1 else 'are'} left"))
+            raise _Contradiction()
+        if free.size == 0 or 0 < left < free.size:
+            return False
+        cells = self.cells_text(free.tolist())
+        found = self.total_shown - left
+        if left == 0:
+            verb = "is" if free.size == 1 else "are"
+            text = (f"{cells} {verb} safe: the board has {plural(self.total_shown, 'mine')} and all of them "
+                    f"are found")
+            forced = [(int(x), SAFE) for x in free]
+        else:
+            verb = "is a mine" if free.size == 1 else "are mines"
+            text = (f"{cells} {verb}: the board has {plural(self.total_shown, 'mine')}, {found} are found, "
+                    f"and exactly {plural(left, 'unknown cell')} {'is' if left == 1 else 'are'} left")
+            forced = [(int(x), MINE) for x in free]
+        self.apply("gac", forced, [], True, text)
+        return True
+
+    def group_step(self, group: Tuple[int, ...]) -> bool:
+        """Two or three linked counts together; a step when they force a cell no single count does."""
+        self.group_pending[len(group)].discard(group)
+        current = [self.open_of(ci) for ci in group]
+        if any(not vs for vs, _ in current):
+            return False  # a member is closed: a single count (gac) handles it
+        try:
+            forced = [(x, b) for x, b in _join_forced(current) if self.val[x] == UNDECIDED]
+        except _Contradiction:
+            self.consistent = False
+            self.conflict_because = tuple(self.clue(ci) for ci in group)
+            self.conflict = (f"{_and([self.count_name(ci) for ci in group])} cannot all be satisfied: "
+                             "no way to place their mines fits them together")
+            raise
+        if not forced:
+            return False
+        level = "2rc" if len(group) == 2 else "3rc"
+        if len(group) == 2:
+            text = self.pair_text(group, current, forced)
+        else:
+            text = self.triple_text(group, forced)
+        self.apply(level, forced, group, False, text)
+        return True
+
+    def head(self, forced: Sequence[Tuple[int, int]]) -> str:
+        """'(1, 2) is safe and (0, 3) and (0, 4) are mines'."""
+        parts = []
+        for value, one, many in ((SAFE, "is safe", "are safe"), (MINE, "is a mine", "are mines")):
+            xs = [x for x, b in forced if b == value]
+            if xs:
+                parts.append(f"{self.cells_text(xs)} {one if len(xs) == 1 else many}")
+        return " and ".join(parts)
+
+    def pair_text(self, group: Tuple[int, ...], current, forced) -> str:
+        """Subset / difference reasoning on two counts: their shared cells hold a fixed number of mines."""
+        (va, na), (vb, nb) = current
+        a, b = group
+        shared = sorted(set(va) & set(vb))
+        only = {a: sorted(set(va) - set(vb)), b: sorted(set(vb) - set(va))}
+        need = {a: na, b: nb}
+        lo = max(0, na - len(only[a]), nb - len(only[b]))
+        hi = min(len(shared), na, nb)
+        if lo != hi:  # two counts force a cell only when their shared cells' mines are pinned
+            return (f"{self.head(forced)}: {self.count_name(a)} and {self.count_name(b)} together leave "
+                    "no other way")
+        t = lo
+        decided = {x for x, _ in forced}
+        then = []
+        for ci in (a, b):
+            rest, cells = need[ci] - t, only[ci]
+            if not cells or not decided & set(cells):
+                continue
+            if rest == 0:
+                then.append(f"{self.count_name(ci)} has no mine left for {self.cells_text(cells)}")
+            else:
+                mines = "mine" if rest == 1 else f"{rest} mines"
+                then.append(f"{self.count_name(ci)} must have its other {mines} on {self.cells_text(cells)}")
+        if decided & set(shared):
+            verb = ("is" if len(shared) == 1 else "are all") + (" safe" if t == 0 else " mines" if len(shared) > 1
+                                                                else " a mine")
+            then.append(f"{self.cells_text(shared)} {verb}")
+        inner = [ci for ci in (a, b) if not only[ci]]
+        if inner:
+            # one count's open cells lie inside the other's: the classic subset rule
+            sub = inner[0]
+            big = b if sub == a else a
+            return (f"{self.head(forced)}: {self.count_name(sub)} {self.needs(sub, need[sub])} among "
+                    f"{self.cells_text(shared)}, all of which {self.count_name(big)} also touches, so "
+                    f"{_and(then)}")
+        up = [ci for ci in (a, b) if need[ci] == hi]
+        if up:
+            at_most = f"{self.count_name(up[0])} {self.needs(up[0], hi).replace('needs', 'needs only')}"
+        else:
+            at_most = f"there are only {len(shared)} of them"
+        down = [ci for ci in (a, b) if need[ci] - len(only[ci]) == lo][0]
+        at_least = (f"{self.count_name(down)} {self.needs(down, need[down])} and has only "
+                    f"{plural(len(only[down]), 'other unknown neighbour')}")
+        return (f"{self.head(forced)}: {self.count_name(a)} and {self.count_name(b)} share "
+                f"{self.cells_text(shared)}, which hold exactly {plural(t, 'mine')} (at most {t}: {at_most}; "
+                f"at least {t}: {at_least}), so {_and(then)}")
+    def triple_text(self, group: Tuple[int, ...], forced) -> str:
+        """Three linked counts: every way to give each its mines agrees on the forced cells."""
+        names = _and([self.count_name(ci) for ci in group])
+        safe = [x for x, b in forced if b == SAFE]
+        mine = [x for x, b in forced if b == MINE]
+        agree = []
+        if safe:
+            agree.append(f"none puts a mine on {self.cells_text(safe)}")
+        if mine:
+            agree.append(f"every one puts a mine on {self.cells_text(mine)}")
+        return (f"{self.head(forced)}: taken together, {names} can be satisfied in several ways, and "
+                f"{' and '.join(agree)}")
+
+    # level full: proofs by contradiction -----------------------------------------------------------
+    def full_step(self) -> bool:
+        """One backbone cell no cheaper rule reaches, with the smallest set of counts found to prove it."""
+        if self.backbone is None:
+            values, _, _ = full_backbone(self.puzzle, None, self.system, known=self.val[1:].copy(),
+                                         bounds=self.bounds)
+            if values is None:
+                self.fail_sat()
+                raise _Contradiction()
+            self.backbone = values
+        targets = np.flatnonzero((self.backbone != UNDECIDED) & (self.val[1:] == UNDECIDED)) + 1
+        if targets.size == 0:
+            return False
+        best = None
+        for x in targets.tolist():
+            b = int(self.backbone[x - 1])
+            core, total = self.core(x, b)
+            key = (len(core) + total, x)
+            if best is None or key < best[0]:
+                best = (key, x, b, core, total)
+        _, x, b, core, total = best
+        # the other targets the same counts prove, each by its own contradiction, join this step
+        chosen = self.cores[x]
+        forced = [(x, b)]
+        for y in targets.tolist():
+            if y != x and self.backbone[y - 1] == b:
+                if self.unsat(self.decided_lits() + [y if b == SAFE else -y] + sorted(chosen)):
+                    forced.append((y, b))
+        cells = self.cells_text([y for y, _ in forced])
+        if len(forced) == 1:
+            value = "is safe" if b == SAFE else "is a mine"
+            other = "it were a mine" if b == SAFE else "it were safe"
+        else:
+            value = "are safe" if b == SAFE else "are mines"
+            other = "any of them were a mine" if b == SAFE else "any of them were safe"
+        named = [self.count_name(ci) for ci in core]
+        if total:
+            named.append(f"the total of {plural(self.total_shown, 'mine')}")
+        text = f"{cells} {value}: if {other}, no arrangement of mines would satisfy {_and(named)}"
+        self.apply("full", forced, core, total, text)
+        return True
+
+    def solver(self):
+        """The SAT solver of the counts (each behind a selector literal) and of the total (behind its own)."""
+        if self.sat is not None:
+            return self.sat
+        from pysat.card import CardEnc, EncType
+        from pysat.formula import IDPool
+        from pysat.solvers import Solver
+
+        k = self.system.num_vars
+        pool = IDPool(start_from=k + 1)
+        sat = Solver(name=_CORE_SOLVER)
+        self.selector: Dict[int, int] = {}
+        for ci, vs in enumerate(self.cvars):
+            s = pool.id(("count", ci))
+            self.selector[s] = ci
+            for cl in CardEnc.equals(lits=list(vs), bound=self.rhs[ci], vpool=pool,
+                                     encoding=EncType.seqcounter).clauses:
+                sat.add_clause(cl + [-s])
+        self.total_selector = None
+        if self.total is not None:
+            self.total_selector = pool.id("total")
+            for cl in CardEnc.equals(lits=list(range(1, k + 1)), bound=self.total, vpool=pool,
+                                     encoding=EncType.kmtotalizer).clauses:
+                sat.add_clause(cl + [-self.total_selector])
+        self.sat = sat
+        return sat
+
+    def unsat(self, assumptions: List[int]) -> bool:
+        from .backbone import _solve
+        return not _solve(self.solver(), assumptions, self.bounds)
+
+    def decided_lits(self) -> List[int]:
+        d = np.flatnonzero(self.val[1:] != UNDECIDED) + 1
+        return [int(x) if self.val[x] == MINE else -int(x) for x in d]
+
+    def core(self, x: Optional[int], b: int) -> Tuple[List[int], bool]:
+        """A small set of counts (and whether the total is needed) that, with the decided cells, rule out
+        cell x taking the other value (x None: that admit no solution at all). Shrunk by deletion."""
+        sat = self.solver()
+        known = self.decided_lits()
+        target = [] if x is None else [x if b == SAFE else -x]   # assume the opposite of the claim
+        sels = list(self.selector)
+        if self.total_selector is not None:
+            sels.append(self.total_selector)
+        cached = self.cores.get(x)
+        if cached is not None and self.unsat(known + target + sorted(cached)):
+            # a proof found at an earlier step still holds (more cells are decided now): shrink that one
+            core = cached & set(sat.get_core() or cached)
+        elif self.unsat(known + target + sels):
+            core = set(sat.get_core() or []) & set(sels)
+        else:  # pragma: no cover - every target is in the backbone, so the solver refutes its negation
+            raise RuntimeError("explain: a backbone cell the SAT solver cannot prove")
+        # deletion: drop the total first (a proof from the counts alone is easier to follow), then the
+        # counts farthest from the cell
+        order = sorted(core, key=lambda s: (s != self.total_selector, -self.distance(x, s)))
+        for s in order:
+            if s not in core:
+                continue
+            trial = core - {s}
+            if self.unsat(known + target + sorted(trial)):
+                # the solver's own core may drop more than the one selector taken out
+                core = trial & set(sat.get_core() or trial)
+        if x is not None:
+            self.cores[x] = core
+        cons = sorted(self.selector[s] for s in core if s != self.total_selector)
+        return cons, self.total_selector in core
+
+    def distance(self, x: Optional[int], s: int) -> int:
+        if x is None or s not in self.selector:
+            return 0
+        r, c = self.rc[x]
+        cr, cc = self.crc[self.selector[s]]
+        return max(abs(r - cr), abs(c - cc))
+
+    def fail_sat(self) -> None:
+        """The board has no solution: name a small set of counts that contradict each other."""
+        cons, total = self.core(None, SAFE)
+        named = [self.count_name(ci) for ci in cons]
+        if total:
+            named.append(f"the total of {plural(self.total_shown, 'mine')}")
+        self.consistent = False
+        self.conflict_because = tuple(self.clue(ci) for ci in cons)
+        self.conflict = f"no arrangement of mines satisfies {_and(named)} together"
+
+    # the result ------------------------------------------------------------------------------------
+    def result(self) -> Explanation:
+        values = self.val[1:].copy()
+        stuck = [self.rc[x] for x in (np.flatnonzero(values == UNDECIDED) + 1).tolist()]
+        if self.sat is not None:
+            self.sat.delete()
+        return Explanation(self.puzzle, self.system, self.level, tuple(self.steps), values, self.consistent,
+                           self.conflict, self.conflict_because, self.timeout_message is not None,
+                           self.timeout_message, stuck)

@@ -1,0 +1,97 @@
+"""mineconv explain: the solving path of a board, one justified deduction per step (Bayer's single-step mode)."""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+
+from ..analysis.bounds import Bounds
+from ..analysis.explain import LEVELS, Explanation, explain
+from ..errors import MineconvError
+from ..wording import plural
+from . import add_input_options, input_options, load_puzzle, timeout_seconds
+
+EPILOG = """Each step names the cells it decides (safe or mine), the level it needs and the revealed counts
+that justify it, cheapest reasoning first:
+  gac   one count on its own, then the total mine count
+  2rc   two overlapping counts (the cells they share hold a fixed number of mines)
+  3rc   three linked counts
+  full  a proof by contradiction: if the cell were the other value, no arrangement of mines satisfies
+        the named counts (default)
+Cells are (row, col), 0-based. --level stops at that level: the last line says how many cells it leaves open.
+
+examples:
+  mineconv explain samples/dusautoy-6x6.txt
+  mineconv explain samples/kaye-splitter.txt --level 2rc --json
+  mineconv explain board.txt --mines 99 --svg steps/      # steps/step-001.svg, step-002.svg, ...
+--json prints {"level", "solved", "steps": [{"step", "level", "cells": [{"row", "col", "value"}],
+"because": [{"row", "col", "count"}], "total", "text"}], "open": [[row, col], ...]}.
+exit status: 0 solved, 1 stuck (cells left open at the level), no solution or timed out, 2 bad input
+"""
+
+
+def summary(e: Explanation) -> str:
+    """The last line: solved, stuck with N cells open at the level, infeasible, or timed out."""
+    if not e.consistent:
+        return f"no solution: {e.conflict}" if e.conflict else "no solution: the counts contradict each other"
+    if e.timed_out:
+        return f"timed out ({e.timeout_message}) with {plural(len(e.stuck), 'cell')} open"
+    if e.solved:
+        return f"solved in {plural(len(e.steps), 'step')}"
+    return f"stuck with {plural(len(e.stuck), 'cell')} open at level {e.level}"
+
+
+def report_text(e: Explanation) -> str:
+    """Numbered steps, then the summary line."""
+    width = len(str(len(e.steps)))
+    lines = [f"{i:>{width}}. [{s.level}] {s.text}" for i, s in enumerate(e.steps, 1)]
+    lines.append(summary(e))
+    return "\n".join(lines) + "\n"
+
+
+def svg_folder(path: str) -> str:
+    """The --svg folder, created when missing; an existing file that is not a folder is refused."""
+    if os.path.exists(path) and not os.path.isdir(path):
+        raise MineconvError(f"--svg wants a folder, and {path!r} exists and is not one", source=path)
+    os.makedirs(path, exist_ok=True)
+    return path
+
+
+def run(args: argparse.Namespace) -> int:
+    """Explain one puzzle; print the steps (or JSON) and write one picture per step with --svg."""
+    puzzle = load_puzzle(args.input, args.from_, args.mines, input_options(args))
+    if args.svg is not None and os.path.exists(args.svg) and not os.path.isdir(args.svg):
+        svg_folder(args.svg)  # refused before any work
+    e = explain(puzzle, args.level, bounds=Bounds(None, args.timeout))
+    if args.svg is not None:
+        from ..fileio import atomic_output
+        from ..picture import step_svgs
+        folder = svg_folder(args.svg)
+        for i, svg in enumerate(step_svgs(e), 1):
+            with atomic_output(os.path.join(folder, f"step-{i:03d}.svg")) as out:
+                out.write(svg)
+    if args.json:
+        print(json.dumps(e.to_json()))
+    else:
+        print(report_text(e), end="")
+    return 0 if e.solved else 1
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    """Add the subcommand."""
+    p = sub.add_parser("explain", help="solve a board step by step, each step justified by its counts",
+                       description="Show how a board is solved by reasoning, one small step at a time: the "
+                                   "cells each step decides and the revealed counts that force them.",
+                       epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("input", help="puzzle file, or - for stdin")
+    p.add_argument("--from", dest="from_", metavar="NAME", help="input notation (see `mineconv formats`)")
+    add_input_options(p)
+    p.add_argument("--mines", type=int, metavar="N", help="total number of mines on the board (overrides the puzzle's)")
+    p.add_argument("--level", choices=LEVELS, default="full",
+                   help="the strongest reasoning allowed (default: full)")
+    p.add_argument("--json", action="store_true", help="print the steps as one JSON object")
+    p.add_argument("--svg", metavar="DIR",
+                   help="write one picture per step into DIR (step-001.svg, ...; created when missing)")
+    p.add_argument("--timeout", type=timeout_seconds, metavar="SECONDS",
+                   help="stop after this many seconds: the steps so far are printed (exit 1)")
+    p.set_defaults(func=run)
