@@ -58,8 +58,8 @@ def test_explain_decides_exactly_what_the_level_decides(level):
 
 def justification_forces(p: mc.Puzzle, before: dict, step) -> bool:
     """Brute force over the open cells around the named counts (all open cells when the total is named):
-    the named counts (and total), with the cells decided before the step, admit a placement and force
-    every cell of the step to its value."""
+    True when the named counts (and total), with the cells decided before the step, force every cell of
+    the step to its value; None when they admit no placement at all."""
     around = lambda r, c: [(r + dr, c + dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1)
                            if (dr or dc) and 0 <= r + dr < p.rows and 0 <= c + dc < p.cols]
     unknown = [(r, c) for r in range(p.rows) for c in range(p.cols) if p[r, c] == "?" and (r, c) not in before]
@@ -72,6 +72,7 @@ def justification_forces(p: mc.Puzzle, before: dict, step) -> bool:
     assert set(targets) <= set(free)
     assert len(free) <= 22
     seen = {rc: set() for rc in targets}
+    admitted = False
     for bits in itertools.product((False, True), repeat=len(free)):
         mine = dict(before)
         mine.update(zip(free, bits))
@@ -80,18 +81,28 @@ def justification_forces(p: mc.Puzzle, before: dict, step) -> bool:
         if ok and step.total:
             ok = sum(mine.values()) + p.known_mine_count == p.mines
         if ok:
+            admitted = True
             for rc in targets:
                 seen[rc].add(mine[rc])
+    if not admitted:
+        return None   # the named counts contradict each other
     return all(seen[rc] == {value} for rc, value in targets.items())
 
 
 def test_every_step_is_sound_and_its_named_counts_force_it():
-    checked = {"gac": 0, "2rc": 0, "3rc": 0, "full": 0}
+    checked = {"gac": 0, "2rc": 0, "3rc": 0, "full": 0, "conflict": 0}
     for p in itertools.chain(boards(60), (mc.read(SAMPLES / f) for f in ("seed-3x3.txt", "gecode-0.txt",
                                                                            "dusautoy-6x6.txt"))):
         e = explain(p, "full")
         if not e.consistent:
-            assert not brute_force(p).size if p.unknown_count <= 20 else True
+            assert not brute_force(p).size
+            # the counts named in the conflict (with the total when named) admit no placement at all
+            decided = {(c.row, c.col): c.mine for s in e.steps for c in s.cells}
+            assert e.conflict and (e.conflict_because or e.conflict_total)
+            if e.conflict_because:
+                fake = type("Conflict", (), {"because": e.conflict_because, "total": e.conflict_total, "cells": ()})
+                assert justification_forces(p, decided, fake) is None, (str(p), e.conflict)
+            checked["conflict"] += 1
             continue
         sols = mine_sets(p) if p.unknown_count <= 20 else None
         before: dict = {}
@@ -103,7 +114,7 @@ def test_every_step_is_sound_and_its_named_counts_force_it():
             assert len(s.because) == len(set(s.because))
             if s.level in ("gac", "2rc", "3rc") and not s.total:
                 assert len(s.because) == {"gac": 1, "2rc": 2, "3rc": 3}[s.level], s.text
-            assert justification_forces(p, before, s), (str(p), s.text)
+            assert justification_forces(p, before, s) is True, (str(p), s.text)
             checked[s.level] += 1
             before.update({(c.row, c.col): c.mine for c in s.cells})
     assert all(checked.values()), checked   # every kind of step was exercised
@@ -172,6 +183,31 @@ def test_infeasible_boards_say_which_counts_contradict():
     e = explain(mc.Puzzle.from_rows(["1?1", "?2?", "111"]))
     ok, _ = reference(e.puzzle, "full")
     assert e.consistent == ok
+
+
+def test_a_contradiction_only_the_total_reveals_is_named_with_the_total():
+    # each 1 needs a mine of its own, the total allows one: no single count, pair or triple sees it
+    p = mc.Puzzle.from_rows(["?1?.?1?"], mines=1)
+    assert explain(p, "3rc").consistent and not explain(p, "3rc").steps
+    e = explain(p)
+    assert not e.consistent and not e.solved and e.steps == ()
+    assert e.conflict == "no arrangement of mines satisfies the 1 at (0, 1), the 1 at (0, 5) and the total of 1 mine together"
+    assert e.to_json()["conflict"] == {"text": e.conflict, "total": True,
+                                       "because": [{"row": 0, "col": 1, "count": 1}, {"row": 0, "col": 5, "count": 1}]}
+    # a contradiction of one count alone names that count and not the total
+    e = explain(mc.Puzzle.from_rows(["*1*?"], mines=3))
+    assert e.conflict_because == (mc.analysis.explain.Clue(0, 1, 1),) and not e.conflict_total
+
+
+def test_a_timeout_keeps_the_steps_proven_so_far(capsys):
+    from mineconv.analysis.bounds import Bounds
+    p = mc.read(SAMPLES / "expert-16x30.txt")
+    whole = explain(p)
+    cut = explain(p, bounds=Bounds(None, 1e-9))
+    assert cut.timed_out and not cut.solved and cut.to_json()["status"] == "timeout"
+    assert 0 < len(cut.steps) < len(whole.steps) and cut.steps == whole.steps[:len(cut.steps)]
+    rc, out, _ = run_cli(capsys, "explain", SAMPLES / "expert-16x30.txt", "--timeout", "1e-9")
+    assert rc == 1 and out.splitlines()[-1].startswith("timed out (")
 
 
 def test_json_contract_and_exit_status(capsys):

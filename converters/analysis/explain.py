@@ -81,6 +81,7 @@ class Explanation:
     consistent: bool             # False when reasoning proved that no solution exists
     conflict: Optional[str] = None            # the sentence naming the counts that contradict
     conflict_because: Tuple[Clue, ...] = ()
+    conflict_total: bool = False              # True when the total mine count is part of the contradiction
     timed_out: bool = False
     timeout_message: Optional[str] = None
     stuck: List[Tuple[int, int]] = field(default_factory=list)   # open cells when reasoning stopped
@@ -98,7 +99,8 @@ class Explanation:
         if not self.consistent:
             data["conflict"] = {"text": self.conflict,
                                 "because": [{"row": b.row, "col": b.col, "count": b.count}
-                                            for b in self.conflict_because]}
+                                            for b in self.conflict_because],
+                                "total": self.conflict_total}
         if self.timed_out:
             data["status"] = "timeout"
         return data
@@ -154,6 +156,7 @@ class _Engine:
         self.consistent = True
         self.conflict: Optional[str] = None
         self.conflict_because: Tuple[Clue, ...] = ()
+        self.conflict_total = False
         self.timeout_message: Optional[str] = None
         self.gac_heap = list(range(len(self.cvars)))
         self.gac_pending = set(self.gac_heap)
@@ -283,6 +286,7 @@ class _Engine:
                 return True
         if self.total is not None and not 0 <= self.total <= self.system.num_vars:
             self.consistent = False
+            self.conflict_total = True
             self.conflict = (f"the board must hold {plural(self.total_shown, 'mine')}, but "
                              f"{plural(self.puzzle.known_mine_count, 'mine is', 'mines are')} given and "
                              f"{plural(self.system.num_vars, 'unknown cell')} left")
@@ -348,6 +352,7 @@ class _Engine:
         left = self.total - placed
         if left < 0 or left > free.size:
             self.consistent = False
+            self.conflict_total = True
             found = self.total_shown - self.total + placed
             self.conflict = (f"the board must hold {plural(self.total_shown, 'mine')}, but "
                              + (f"{found} are found already" if left < 0 else
@@ -588,6 +593,7 @@ class _Engine:
             named.append(f"the total of {plural(self.total_shown, 'mine')}")
         self.consistent = False
         self.conflict_because = tuple(self.clue(ci) for ci in cons)
+        self.conflict_total = total
         self.conflict = f"no arrangement of mines satisfies {_and(named)} together"
 
     # the result ------------------------------------------------------------------------------------
@@ -597,5 +603,6 @@ class _Engine:
         if self.sat is not None:
             self.sat.delete()
         return Explanation(self.puzzle, self.system, self.level, tuple(self.steps), values, self.consistent,
-                           self.conflict, self.conflict_because, self.timeout_message is not None,
+                           self.conflict, self.conflict_because, self.conflict_total,
+                           self.timeout_message is not None,
                            self.timeout_message, stuck)
