@@ -191,7 +191,8 @@ def test_a_contradiction_only_the_total_reveals_is_named_with_the_total():
     assert explain(p, "3rc").consistent and not explain(p, "3rc").steps
     e = explain(p)
     assert not e.consistent and not e.solved and e.steps == ()
-    assert e.conflict == "no arrangement of mines satisfies the 1 at (0, 1), the 1 at (0, 5) and the total of 1 mine together"
+    assert e.conflict == ("no arrangement of mines satisfies the 1 at (0, 1), the 1 at (0, 5) and the total of "
+                          "1 mine together")
     assert e.to_json()["conflict"] == {"text": e.conflict, "total": True,
                                        "because": [{"row": 0, "col": 1, "count": 1}, {"row": 0, "col": 5, "count": 1}]}
     # a contradiction of one count alone names that count and not the total

@@ -365,13 +365,14 @@ class _Engine:
         found = self.total_shown - left
         if left == 0:
             verb = "is" if free.size == 1 else "are"
-            text = (f"{cells} {verb} safe: the board has {plural(self.total_shown, 'mine')} and all of them "
-                    f"are found")
+            every = "it is found" if self.total_shown == 1 else "all of them are found"
+            text = f"{cells} {verb} safe: the board has {plural(self.total_shown, 'mine')} and {every}"
             forced = [(int(x), SAFE) for x in free]
         else:
             verb = "is a mine" if free.size == 1 else "are mines"
-            text = (f"{cells} {verb}: the board has {plural(self.total_shown, 'mine')}, {found} are found, "
-                    f"and exactly {plural(left, 'unknown cell')} {'is' if left == 1 else 'are'} left")
+            text = (f"{cells} {verb}: the board has {plural(self.total_shown, 'mine')}, {found} "
+                    f"{'is' if found == 1 else 'are'} found, and exactly {plural(left, 'unknown cell')} "
+                    f"{'is' if left == 1 else 'are'} left")
             forced = [(int(x), MINE) for x in free]
         self.apply("gac", forced, [], True, text)
         return True
