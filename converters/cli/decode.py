@@ -5,10 +5,11 @@ import argparse
 import json
 import sys
 
+from ..fileio import source_name
 from ..formats.notations.native import canonical_text
 from ..solvers.answer import Decoded, decode_answer
-from ..solvers.decoding import read_answer, read_puzzle_or_model
-from . import add_input_options, input_options
+from ..solvers.decoding import read_answer_how, read_puzzle_reading
+from . import add_input_options, describe_reading, input_options, say
 
 
 def emit(decoded: Decoded, as_json: bool, source: str, **extra) -> int:
@@ -26,8 +27,12 @@ def emit(decoded: Decoded, as_json: bool, source: str, **extra) -> int:
 
 def run(args: argparse.Namespace) -> int:
     """Decode and verify one answer (the steps of solve.decoding.decode, keeping the answer's name and format)."""
-    puzzle, nvars = read_puzzle_or_model(args.puzzle, args.puzzle_from, mines=args.mines, **input_options(args))
-    answer = read_answer(args.solution, args.from_)
+    puzzle, nvars, reading = read_puzzle_reading(args.puzzle, args.puzzle_from, mines=args.mines,
+                                                 **input_options(args))
+    say(f"read {source_name(args.puzzle)} " + ("from its mineconv header (a solver file mineconv wrote)" if reading is None
+                                  else f"as {describe_reading(reading)}"))
+    answer, how = read_answer_how(args.solution, args.from_)
+    say(f"read the answer {source_name(args.solution)} as {how}")
     decoded = decode_answer(puzzle, answer, model_vars=nvars)
     return emit(decoded, args.json, answer.source, format=answer.format)
 

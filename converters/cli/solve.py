@@ -2,70 +2,41 @@
 from __future__ import annotations
 
 import argparse
-import contextlib
 import json
-import signal
 import sys
-import threading
-from typing import Iterator, Optional
+from typing import Optional
 
-from ..errors import MineconvError, SolverError
+from ..errors import MineconvError, SolverError, Terminated
+from ..fileio import source_name
 from ..formats.notations.native import canonical_text
-from ..solvers.bridge import EMBEDDED, Deadline, SolutionStream, solve, solver_names
-from ..solvers.decoding import read_puzzle_or_model
-from . import add_input_options, input_options, timeout_seconds
+from ..solvers.bridge import EMBEDDED, NATIVE_ENUMERATION, Deadline, SolutionStream, solve, solver_names
+from ..solvers.decoding import read_puzzle_reading
+from . import add_input_options, describe_reading, input_options, say, timeout_seconds
 from .decode import emit
 
 DEFAULT_LIMIT = 1000          # solutions --all prints unless --limit says otherwise
 ENUMERATION_CEILING = 10**6   # --all refuses boards with more solutions than this, unless --force
-
-
-class Stopped(KeyboardInterrupt):
-    """SIGTERM or SIGHUP, raised where Ctrl-C would be, so that the same cleanup runs."""
-
-    def __init__(self, signum: int) -> None:
-        super().__init__(signum)
-        self.signum = signum
-
-
-@contextlib.contextmanager
-def _stop_signals() -> Iterator[None]:
-    def handler(signum, frame):
-        raise Stopped(signum)
-
-    if threading.current_thread() is not threading.main_thread():
-        yield   # only the main thread may set handlers (solve run from a library thread)
-        return
-    old = {sig: signal.signal(sig, handler) for sig in (signal.SIGTERM, signal.SIGHUP)}
-    try:
-        yield
-    finally:
-        for sig, h in old.items():
-            signal.signal(sig, h)
+ENUMERATORS = (EMBEDDED, *NATIVE_ENUMERATION)   # the solvers --all / --limit / --jsonl can run
 
 
 def _exit_status(exc: KeyboardInterrupt) -> int:
-    return 128 + exc.signum if isinstance(exc, Stopped) else 130
+    return exc.exit_status if isinstance(exc, Terminated) else 130
 
 
 def _say_stopped(exc: KeyboardInterrupt) -> None:
-    what = signal.Signals(exc.signum).name if isinstance(exc, Stopped) else "interrupted"
-    print(f"mineconv: {what}: stopped", file=sys.stderr)
+    # worded as main words it for a signal that lands outside the enumeration
+    what = f"terminated ({exc.signal_name})" if isinstance(exc, Terminated) else "interrupted"
+    print(f"mineconv: {what}", file=sys.stderr)
 
 
 def run(args: argparse.Namespace) -> int:
-    """Solve once, or enumerate solutions with --all / --limit; SIGTERM/SIGHUP stop it like Ctrl-C."""
-    deadline = Deadline(args.timeout)   # the whole run, reading the puzzle included
-    try:
-        with _stop_signals():
-            return _run(args, deadline)
-    except Stopped as exc:
-        _say_stopped(exc)
-        return _exit_status(exc)
+    """Solve once, or enumerate solutions with --all / --limit (main turns SIGTERM/SIGHUP into Terminated)."""
+    return _run(args, Deadline(args.timeout))   # the clock covers the whole run, reading the puzzle included
 
 
 def _run(args: argparse.Namespace, deadline: Deadline) -> int:
-    puzzle, _ = read_puzzle_or_model(args.puzzle, args.from_, mines=args.mines, **input_options(args))
+    puzzle, _, reading = read_puzzle_reading(args.puzzle, args.from_, mines=args.mines, **input_options(args))
+    say(f"read {source_name(args.puzzle)} {_described(reading)}")
     if args.all or args.limit is not None or args.jsonl:
         return _enumerate(args, puzzle, deadline)
     decoded = solve(puzzle, args.solver, timeout=deadline, check_unique=True)
@@ -78,6 +49,12 @@ def _run(args: argparse.Namespace, deadline: Deadline) -> int:
             print(f"mineconv: {args.puzzle}: whether the solution is unique is not known (the check ran out "
                   "of time or was too large)", file=sys.stderr)
     return emit(decoded, args.json, args.puzzle, solver=args.solver, unique=unique)
+
+
+def _described(reading) -> str:
+    """'as dots (detected from the content)', or 'from its mineconv header' for a solver file mineconv wrote."""
+    return "from its mineconv header (a solver file mineconv wrote)" if reading is None else \
+        f"as {describe_reading(reading)}"
 
 
 def _total(puzzle, deadline: Deadline) -> Optional[int]:
@@ -94,8 +71,9 @@ def _total(puzzle, deadline: Deadline) -> Optional[int]:
 
 def _enumerate(args: argparse.Namespace, puzzle, deadline: Deadline) -> int:
     from ..analysis.report import count_json, count_text
-    if args.solver != EMBEDDED:
-        raise SolverError(f"--all/--limit enumerate with the embedded solver ({EMBEDDED}), not {args.solver!r}")
+    if args.solver not in ENUMERATORS:
+        raise SolverError(f"--all/--limit/--jsonl enumerate with {EMBEDDED} (blocking each solution found) or the "
+                          f"all-solutions mode of {', '.join(NATIVE_ENUMERATION)}; {args.solver} has none")
     if args.limit is not None and args.limit < 1:
         raise MineconvError(f"--limit must be at least 1, got {args.limit}")
     limit = args.limit if args.limit is not None else DEFAULT_LIMIT
@@ -104,31 +82,38 @@ def _enumerate(args: argparse.Namespace, puzzle, deadline: Deadline) -> int:
         raise MineconvError(f"{args.puzzle}: the board has {count_text(total)} solutions; --all would never "
                             f"finish (use --limit N for the first N, analyze to count them, or --force to "
                             f"enumerate up to the limit anyway)")
-    stream = SolutionStream(puzzle, limit, timeout=deadline)
+    stream = SolutionStream(puzzle, limit, timeout=deadline, solver=args.solver)
+    say(f"enumerating with {args.solver}" + (" (its own all-solutions mode)" if args.solver != EMBEDDED else
+                                             " (blocking each solution found)"))
     extra = count_json("total_solutions", total) if total is not None else {}
     found = []
     interrupted: Optional[KeyboardInterrupt] = None
+    solutions = iter(stream)
     try:
-        for i, dec in enumerate(stream, 1):
-            found.append(dec)
+        for i, dec in enumerate(solutions, 1):
+            mines = list(dec.mines)
+            # --json prints every solution at the end; otherwise only the count is needed
+            found.append(mines if args.json or i == 1 else None)
             if args.jsonl:
-                print(json.dumps({"solution": i, "mines": dec.mines()}), flush=True)
+                print(json.dumps({"solution": i, "mines": mines}), flush=True)
             elif not args.json:
                 sys.stdout.write(("\n" if i > 1 else "") + f"# solution {i}\n" + canonical_text(dec.solved_puzzle()))
                 sys.stdout.flush()
     except KeyboardInterrupt as exc:   # Ctrl-C, SIGTERM, SIGHUP: what was printed stays, the summary follows
         interrupted = exc
+    finally:
+        solutions.close()   # an external solver's process group is killed here, before the summary
     stopped = "interrupted" if interrupted is not None else stream.stopped
     complete = stream.complete and interrupted is None
     status = "solved" if found else ("infeasible" if complete else "unknown")
     summary = {"status": status, "count": len(found), "complete": complete, "stopped": stopped or None,
-               "solver": EMBEDDED, **extra}
+               "solver": args.solver, **extra}
     if args.jsonl:
         print(json.dumps(summary), flush=True)
     elif args.json:
-        print(json.dumps({"status": status, "mines": found[0].mines() if found else [],
-                          "solutions": [d.mines() for d in found], "count": len(found), "complete": complete,
-                          "solver": EMBEDDED, **({"stopped": stopped} if stopped else {}), **extra}))
+        print(json.dumps({"status": status, "mines": found[0] if found else [],
+                          "solutions": found, "count": len(found), "complete": complete,
+                          "solver": args.solver, **({"stopped": stopped} if stopped else {}), **extra}))
     if not found and not args.json and not args.jsonl:
         what = "the puzzle has no solution (infeasible)" if complete else \
             "no answer (unknown" + (f": {stream.why}" if stream.why else "") + ")"
@@ -177,9 +162,12 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help='print {"status": ..., "mines": [[row, col], ...], "unique": true|false|null} '
                         '(0-based, known mines included); with --all one object at the end')
     p.add_argument("--all", action="store_true",
-                   help="enumerate the solutions with the embedded solver, printed as they are found, up to "
-                        "--limit; refused when the board has more than 10^6 (counted "
-                        "exactly first) unless --force")
+                   help="enumerate the solutions, printed as they are found (each verified first), up to "
+                        f"--limit; refused when the board has more than 10^6 (counted exactly first) unless "
+                        f"--force. {EMBEDDED} blocks each solution found and asks again; "
+                        f"{', '.join(NATIVE_ENUMERATION)} run their own all-solutions mode (MiniZinc -a, "
+                        "clingo/clasp -n 0, CP-SAT enumerate_all_solutions); the other solvers cannot "
+                        "enumerate")
     p.add_argument("--limit", type=int, metavar="N",
                    help=f"enumerate at most N solutions (default {DEFAULT_LIMIT} with --all; stderr says when "
                         f"it stops there)")

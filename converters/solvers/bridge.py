@@ -2,13 +2,15 @@
 
 Every external solver is described once (program, Debian package, model format, command line, exit
 codes, where the answer goes and which reader reads it). `solve(puzzle, "glpsol")` returns the decoded
-and verified result; `enumerate_solutions` uses the embedded pysat solver with blocking clauses.
+and verified result; `SolutionStream` enumerates with the embedded pysat solver (blocking clauses) or with
+the all-solutions mode of MiniZinc/Gecode, clingo, gringo | clasp or CP-SAT, reading their output as it comes.
 """
 from __future__ import annotations
 
 import dataclasses
 import math
 import os
+import queue
 import shutil
 import signal
 import subprocess
@@ -32,7 +34,8 @@ from ..model.system import LinearSystem, build_system
 
 EMBEDDED = "pysat"
 PYSAT_SOLVER = "glucose4"   # interruptible (pysat's CaDiCaL ignores interrupt(), so a timeout could not stop it)
-OUTPUT_CAP = 64 * 2**20     # bytes of a solver's stdout (and of its stderr) kept; a solver printing forever stops
+OUTPUT_CAP = 64 * 2**20     # the least output (stdout, stderr, an answer file) kept: past it a solver is stopped
+ANSWER_BYTES_PER_CELL = 256  # a correct answer takes under 60 bytes a cell in every format (lp_solve -S3, z3)
 SLACK = 1.0                 # seconds a solver gets past its own time limit to write its answer
 UNIQUE_CARD_WORK = 2 * 10**7  # beyond this, an external solver's answer is not checked for uniqueness (~2 s, 200 MB)
 CARD_UNITS_PER_SECOND = 1e8  # an upper bound on pysat's cardinality-encoding speed (measured: ~1e7 units/s)
@@ -266,12 +269,30 @@ def run_process(cmd: List[str], cwd: Path, limit: Optional[float], *, name: str 
                      b"".join(err).decode("utf-8", "replace"))
 
 
-def _run(spec: SolverSpec, cmd: List[str], cwd: Path, remaining: Optional[float]) -> Optional[RunResult]:
-    """Run a solver program; None when the time limit stopped it."""
+def answer_cap(puzzle: Puzzle, model_bytes: int = 0) -> int:
+    """Bytes of solver output (each stream, an answer file) kept for this board before the solver is stopped.
+
+    A generous multiple of what a correct answer takes: at most about 50 bytes a cell (cbc's solution
+    file, lp_solve -S3) plus a line per auxiliary variable, which the model file lists at least once;
+    never below OUTPUT_CAP.
+    """
+    return max(OUTPUT_CAP, ANSWER_BYTES_PER_CELL * puzzle.rows * puzzle.cols + 2 * model_bytes)
+
+
+def _model_bytes(path: Path) -> int:
+    try:
+        return path.stat().st_size
+    except OSError:
+        return 0
+
+
+def _run(spec: SolverSpec, cmd: List[str], cwd: Path, remaining: Optional[float],
+         cap: Optional[int] = None) -> Optional[RunResult]:
+    """Run a solver program, keeping up to `cap` bytes of each output stream; None when the time limit stopped it."""
     try:
         # a little slack over the solver's own limit (whole seconds, rounded up), so that a solver that
         # honours it can still answer
-        return run_process(cmd, cwd, None if remaining is None else remaining + SLACK, name=spec.name)
+        return run_process(cmd, cwd, None if remaining is None else remaining + SLACK, name=spec.name, cap=cap)
     except FileNotFoundError:
         raise _missing(spec) from None
     except OSError as exc:
@@ -287,14 +308,19 @@ def _read(spec: SolverSpec, text: str, source: str, proc: RunResult, fmt: Option
                           f"ends:\n    {_tail(proc.stdout + proc.stderr)}") from None
 
 
-def _read_answer_file(spec: SolverSpec, path: Path, proc: RunResult) -> str:
+def _read_answer_file(spec: SolverSpec, path: Path, proc: RunResult, cap: Optional[int] = None) -> str:
     if not path.exists():
         # CBC exits 0 when the model did not load, and writes no solution file
         raise SolverError(f"{spec.name} wrote no answer file; its output ends:\n    "
                           f"{_tail(proc.stdout + proc.stderr)}")
-    if path.stat().st_size > OUTPUT_CAP:
-        raise SolverError(f"{spec.name} wrote an answer file of more than {OUTPUT_CAP // 2**20} MB")
-    return path.read_text(encoding="utf-8", errors="replace")
+    cap = OUTPUT_CAP if cap is None else cap
+    # read at most cap + 1 bytes: the size checked by stat() alone would trust a FIFO or /dev/zero
+    with open(path, "rb") as f:
+        data = f.read(cap + 1)
+    if len(data) > cap:
+        raise SolverError(f"{spec.name} wrote an answer file of more than {cap // 2**20} MB; mineconv did not "
+                          "read it")
+    return data.decode("utf-8", "replace")
 
 
 def _seconds_flag(remaining: Optional[float]) -> Optional[float]:
@@ -336,13 +362,14 @@ def run_external(spec: SolverSpec, puzzle: Puzzle, workdir: Path, deadline: Dead
     answer_path = workdir / spec.answer_file if spec.answer_file else None
     remaining = deadline.remaining()
     cmd = [program, *spec.args(model.name, answer_path.name if answer_path else "", _seconds_flag(remaining))]
-    proc = _run(spec, cmd, workdir, remaining)
+    cap = answer_cap(puzzle, _model_bytes(model))
+    proc = _run(spec, cmd, workdir, remaining, cap)
     if proc is None:
         return _unknown(spec, f"{spec.name} did not finish within {deadline.seconds:g} s (stopped)")
     if proc.returncode not in spec.ok_codes:
         raise SolverError(f"{spec.name} failed (exit status {proc.returncode}):\n    "
                           f"{_tail(proc.stderr or proc.stdout)}")
-    text = _read_answer_file(spec, answer_path, proc) if answer_path is not None else proc.stdout
+    text = _read_answer_file(spec, answer_path, proc, cap) if answer_path is not None else proc.stdout
     return _read(spec, text, f"<{spec.name} answer>", proc)
 
 
@@ -366,7 +393,7 @@ def run_highs(spec: SolverSpec, puzzle: Puzzle, workdir: Path, deadline: Deadlin
     h.run()
     out = workdir / "answer.sol"
     h.writeSolution(str(out), 0)
-    text = out.read_text(encoding="utf-8", errors="replace")
+    text = _read_answer_file(spec, out, RunResult(0, "", ""), answer_cap(puzzle, _model_bytes(model)))
     try:
         return get_format("highs", kind="solution").reader(text, "<highs answer>")  # type: ignore[misc]
     except MineconvError as exc:
@@ -403,15 +430,27 @@ def run_pulp_cbc(spec: SolverSpec, puzzle: Puzzle, workdir: Path, deadline: Dead
     remaining = deadline.remaining()
     argv = [cmd.path, model.name, *(["-sec", f"{_seconds_flag(remaining):g}"] if remaining is not None else []),
             "-solve", "-printingOptions", "all", "-solution", answer.name]
-    proc = _run(spec, argv, workdir, remaining)
+    cap = answer_cap(puzzle, _model_bytes(model))
+    proc = _run(spec, argv, workdir, remaining, cap)
     if proc is None:
         return _unknown(spec, f"{spec.name} did not finish within {deadline.seconds:g} s (stopped)")
     if proc.returncode != 0:
         raise SolverError(f"{spec.name} failed (exit status {proc.returncode}):\n    "
                           f"{_tail(proc.stderr or proc.stdout)}")
-    ans = _read(spec, _read_answer_file(spec, answer, proc), "<pulp-cbc answer>", proc, "cbc")
+    ans = _read(spec, _read_answer_file(spec, answer, proc, cap), "<pulp-cbc answer>", proc, "cbc")
     ans.format, ans.source = "pulp", "<pulp-cbc>"
     return ans
+
+
+def _ground(spec: SolverSpec, gringo: str, model: Path, workdir: Path, deadline: Deadline,
+            puzzle: Puzzle) -> Optional[RunResult]:
+    """gringo's aspif of the ASP program, written to model.aspif; None when the time limit stopped it."""
+    # the ground program is a few times the program's size (each #count spelled out over its cells)
+    ground = _run(spec, [gringo, "--output=intermediate", model.name], workdir, deadline.remaining(),
+                  answer_cap(puzzle, 8 * _model_bytes(model)))
+    if ground is not None and ground.returncode == 0:
+        (workdir / "model.aspif").write_text(ground.stdout, encoding="utf-8")
+    return ground
 
 
 def run_clasp_asp(spec: SolverSpec, puzzle: Puzzle, workdir: Path, deadline: Deadline) -> Answer:
@@ -422,17 +461,17 @@ def run_clasp_asp(spec: SolverSpec, puzzle: Puzzle, workdir: Path, deadline: Dea
                           f"(on Debian/Ubuntu: sudo apt-get install {spec.package})")
     model = workdir / ("model" + spec.suffix)
     write(puzzle, model, spec.model_format)
-    ground = _run(spec, [gringo, "--output=intermediate", model.name], workdir, deadline.remaining())
+    ground = _ground(spec, gringo, model, workdir, deadline, puzzle)
     if ground is None:
         return _unknown(spec, f"gringo did not finish grounding within {deadline.seconds:g} s (stopped)")
     if ground.returncode != 0:
         raise SolverError(f"gringo failed (exit status {ground.returncode}):\n    {_tail(ground.stderr or ground.stdout)}")
-    (workdir / "model.aspif").write_text(ground.stdout, encoding="utf-8")
     program = shutil.which(spec.program or "")
     if program is None:
         raise _missing(spec)
     remaining = deadline.remaining()
-    proc = _run(spec, [program, *spec.args("model.aspif", "", _seconds_flag(remaining))], workdir, remaining)
+    proc = _run(spec, [program, *spec.args("model.aspif", "", _seconds_flag(remaining))], workdir, remaining,
+                answer_cap(puzzle))
     if proc is None:
         return _unknown(spec, f"{spec.name} did not finish within {deadline.seconds:g} s (stopped)")
     if proc.returncode not in spec.ok_codes:
@@ -597,20 +636,34 @@ def _with_unique(puzzle: Puzzle, decoded: Decoded, deadline: Deadline, emb: Opti
     return dataclasses.replace(decoded, unique=None if other is None else not other)
 
 
-class SolutionStream:
-    """Distinct solutions as the embedded solver finds them (blocking each one found), lazily.
+# the solvers `SolutionStream` runs in their own all-solutions mode (every other one is refused for enumeration)
+NATIVE_ENUMERATION = ("gecode", "clingo", "clasp-asp", "cp-sat")
+_QUEUE = 256   # lines (or CP-SAT solutions) read ahead of the consumer: a fast solver then waits on its pipe
 
-    Iterate to get each Decoded as soon as it is found. Afterwards `complete` is True when the search
-    proved there are no more, and `stopped` says why it ended early: "limit", "timeout" or "" (complete).
-    `timeout` bounds the whole enumeration, not each call.
+
+class SolutionStream:
+    """Distinct solutions as a solver finds them, lazily, each verified against every count.
+
+    With the embedded solver (pysat) each solution found is blocked and the solver called again; with
+    "gecode", "clingo", "clasp-asp" or "cp-sat" the tool's own all-solutions mode runs once and its
+    output is read as it prints. Iterate to get each Decoded as soon as it is found. Afterwards
+    `complete` is True when the search proved there are no more, and `stopped` says why it ended early:
+    "limit", "timeout" or "" (complete). `timeout` bounds the whole enumeration, not each call. Closing
+    the iterator (or leaving it to the garbage collector) stops an external solver's process group.
     """
 
     def __init__(self, puzzle: Puzzle, limit: Optional[int] = None, *,
-                 timeout: Union[None, float, Deadline] = None, mines: Optional[int] = None) -> None:
+                 timeout: Union[None, float, Deadline] = None, mines: Optional[int] = None,
+                 solver: str = EMBEDDED) -> None:
         if limit is not None and limit < 1:
             raise ValueError(f"limit must be at least 1, not {limit}")
+        if solver != EMBEDDED and solver not in NATIVE_ENUMERATION:
+            get_solver(solver)   # an unknown name gets the list of valid ones
+            raise SolverError(f"{solver} has no all-solutions mode mineconv can run; enumerate with "
+                              f"{EMBEDDED} (blocking clauses) or natively with {', '.join(NATIVE_ENUMERATION)}")
         self.puzzle = puzzle if mines is None else puzzle.replace(mines=mines)
         self.limit = limit
+        self.solver = solver
         self.deadline = timeout if isinstance(timeout, Deadline) else Deadline(timeout)
         self.count = 0
         self.complete = False
@@ -618,6 +671,9 @@ class SolutionStream:
         self.why = ""
 
     def __iter__(self) -> Iterator[Decoded]:
+        return self._embedded() if self.solver == EMBEDDED else self._native()
+
+    def _embedded(self) -> Iterator[Decoded]:
         puzzle = self.puzzle
         system = build_system(puzzle)
         too_slow = _model_too_slow(puzzle, "cnf", self.deadline)
@@ -646,14 +702,342 @@ class SolutionStream:
         finally:
             emb.close()
 
+    def _native(self) -> Iterator[Decoded]:
+        puzzle = self.puzzle
+        spec = get_solver(self.solver)
+        if not available(spec.name):
+            raise _missing(spec)
+        system = build_system(puzzle)
+        # a solver that printed one solution twice would be counted twice: refused (the model's choice
+        # variables are the cells alone, so its all-solutions mode never does)
+        seen = set()
+        runner = {"gecode": _minizinc_all, "clingo": _clingo_all, "clasp-asp": _clingo_all,
+                  "cp-sat": _cpsat_all}[spec.name]
+        with tempfile.TemporaryDirectory(prefix="mineconv-") as tmp:
+            answers = runner(spec, puzzle, Path(tmp), self)
+            try:
+                for answer in answers:
+                    dec = decode_answer(puzzle, answer, system=system)   # every count checked
+                    key = np.packbits(_cell_values(dec, system)).tobytes()
+                    if key in seen:
+                        raise SolverError(f"{spec.name} gave solution {self.count + 1} twice: the same mines as an "
+                                          "earlier one")
+                    seen.add(key)
+                    self.count += 1
+                    yield dec
+                    if self.limit is not None and self.count >= self.limit:
+                        self.stopped = "limit"
+                        return
+            finally:
+                answers.close()   # kills the solver's process group (or stops CP-SAT) before the folder goes
+
+    def _finish(self, complete: bool, why: str = "") -> None:
+        """Record how a native run ended: complete, or stopped by a time limit (the clock's, or the solver's)."""
+        if complete:
+            self.complete = True
+        else:
+            self.stopped, self.why = "timeout", why or self.deadline.why("during the enumeration")
+
+
+class _Streamed:
+    """A solver process whose stdout is read line by line while it runs, in its own process group.
+
+    Iterating gives the lines as the solver prints them (without the line end) until it exits or the
+    clock runs out (then `timed_out`). No line, and no stretch of output between two `solution_read()`
+    calls, may pass `cap` bytes: the solver is stopped and a SolverError says so. close() kills the
+    group and returns the exit status.
+    """
+
+    def __init__(self, spec: SolverSpec, cmd: List[str], cwd: Path, deadline: Deadline, cap: int) -> None:
+        self.name = spec.name
+        self.deadline = deadline
+        self.cap = cap
+        self.pending = 0
+        self.timed_out = False
+        self.lines: "queue.Queue[Optional[bytes]]" = queue.Queue(maxsize=_QUEUE)
+        self.stop = threading.Event()
+        self.over = threading.Event()
+        self.err: List[bytes] = []
+        try:
+            self.proc = subprocess.Popen(cmd, cwd=cwd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                         stderr=subprocess.PIPE, start_new_session=True)
+        except FileNotFoundError:
+            raise _missing(spec) from None
+        except OSError as exc:
+            raise SolverError(f"cannot run {cmd[0]}: {exc.strerror or exc}") from None
+        self.threads = [threading.Thread(target=self._read_lines, daemon=True),
+                        threading.Thread(target=_pump, args=(self.proc.stderr, self.err, self.over, cap),
+                                         daemon=True)]
+        try:
+            for t in self.threads:
+                t.start()
+        except BaseException:
+            self.close()
+            raise
+
+    def _put(self, item: Optional[bytes]) -> None:
+        while not self.stop.is_set():
+            try:
+                self.lines.put(item, timeout=0.05)
+                return
+            except queue.Full:
+                continue
+
+    def _read_lines(self) -> None:
+        stream = self.proc.stdout
+        while not self.stop.is_set():
+            line = stream.readline(self.cap + 1)  # type: ignore[union-attr]
+            if len(line) > self.cap:
+                self.over.set()
+                break
+            if not line:
+                break
+            self._put(line)
+        self._put(None)
+
+    def __iter__(self) -> Iterator[str]:
+        while True:
+            if self.over.is_set():
+                raise self._too_much()
+            if self.deadline.expired():
+                self.timed_out = True
+                return
+            try:
+                item = self.lines.get(timeout=0.05)
+            except queue.Empty:
+                continue
+            if item is None:
+                break
+            self.pending += len(item)
+            if self.pending > self.cap:
+                raise self._too_much()
+            yield item.decode("utf-8", "replace").rstrip("\r\n")
+        if self.over.is_set():
+            raise self._too_much()
+        # stdout closed: wait for the exit itself (WNOWAIT keeps the group id from being reused before close)
+        while os.waitid(os.P_PID, self.proc.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is None:
+            if self.deadline.expired():
+                self.timed_out = True
+                return
+            time.sleep(0.02)
+
+    def solution_read(self) -> None:
+        """A whole solution was read: the output cap counts afresh from here."""
+        self.pending = 0
+
+    def _too_much(self) -> SolverError:
+        return SolverError(f"{self.name} printed more than {self.cap // 2**20} MB without a whole solution; "
+                           "mineconv stopped it")
+
+    def stderr(self) -> str:
+        """What the solver printed on stderr (up to the cap)."""
+        return b"".join(self.err).decode("utf-8", "replace")
+
+    def close(self) -> int:
+        """Kill the process group, wait for the solver; its exit status."""
+        self.stop.set()
+        _kill_group(self.proc.pid)
+        self.proc.wait()
+        for t in self.threads:
+            if t.ident is not None:
+                t.join(5.0)   # a grandchild that left the group may still hold the pipes: do not wait on it
+        for stream in (self.proc.stdout, self.proc.stderr):
+            stream.close()  # type: ignore[union-attr]
+        return self.proc.returncode
+
+
+def _block_answer(spec: SolverSpec, text: str, n: int, streamed: _Streamed) -> Answer:
+    """One solution's output through the strict reader (an unreadable one: the solver failed)."""
+    try:
+        answer = get_format(spec.answer_format, kind="solution").reader(text, f"<{spec.name} solution {n}>")  # type: ignore[misc]
+    except MineconvError as exc:
+        raise SolverError(f"{spec.name} printed a solution mineconv cannot read ({exc.message}):\n    "
+                          f"{_tail(text)}") from None
+    streamed.solution_read()
+    answer.why, answer.solutions = "", 1
+    return answer
+
+
+def _failed(spec: SolverSpec, status: int, streamed: _Streamed) -> SolverError:
+    return SolverError(f"{spec.name} failed (exit status {status}):\n    {_tail(streamed.stderr())}")
+
+
+def _minizinc_all(spec: SolverSpec, puzzle: Puzzle, workdir: Path, stream: SolutionStream) -> Iterator[Answer]:
+    """MiniZinc -a: the `grid:` rows of each solution end with ----------; ========== says that was all."""
+    from ..formats.answers.minizinc import COMPLETE, SEPARATOR
+    model = workdir / "model.mzn"
+    write(puzzle, model, "mzn")
+    if stream.deadline.expired():
+        stream._finish(False, stream.deadline.why("while the model was written"))
+        return
+    program = shutil.which(spec.program or "") or spec.program or "minizinc"
+    # no solver time limit: the clock stops the process, and every solution printed before it counts
+    streamed = _Streamed(spec, [program, "--solver", "gecode", "--all-solutions", model.name], workdir,
+                         stream.deadline, answer_cap(puzzle, _model_bytes(model)))
+    try:
+        block: List[str] = []
+        verdict = ""
+        n = 0
+        for line in streamed:
+            word = line.rstrip()
+            if word == SEPARATOR:
+                n += 1
+                yield _block_answer(spec, "\n".join(block) + "\n" + SEPARATOR + "\n", n, streamed)
+                block = []
+            elif word.startswith("=====") and word.endswith("====="):
+                verdict = word
+            elif block or (word and not word.startswith("%")):
+                block.append(line)
+        if streamed.timed_out:
+            stream._finish(False)
+            return
+        status = streamed.close()
+        if status not in spec.ok_codes or verdict == "=====ERROR=====" or block:
+            raise _failed(spec, status, streamed)
+        if verdict == "=====UNSATISFIABLE=====" and n:
+            raise SolverError(f"{spec.name} printed {n} solutions, then =====UNSATISFIABLE=====")
+        if verdict in (COMPLETE, "=====UNSATISFIABLE====="):
+            stream._finish(True)
+        elif verdict == "=====UNKNOWN=====" or not verdict:
+            stream._finish(False, f"{spec.name} ended without saying it found every solution ({verdict or 'no '}"
+                                  f"{'' if verdict else COMPLETE})")
+        else:
+            raise SolverError(f"{spec.name} ended with {verdict}:\n    {_tail(streamed.stderr())}")
+    finally:
+        streamed.close()
+
+
+def _clingo_all(spec: SolverSpec, puzzle: Puzzle, workdir: Path, stream: SolutionStream) -> Iterator[Answer]:
+    """clingo -n 0 (or gringo, then clasp -n 0): each `Answer: N` line and its line of atoms is one model."""
+    model = workdir / "model.asp"
+    write(puzzle, model, "asp")
+    if spec.name == "clasp-asp":
+        gringo = shutil.which("gringo")
+        if gringo is None:
+            raise SolverError(f"solver {spec.name!r} needs the program 'gringo', which is not installed "
+                              f"(on Debian/Ubuntu: sudo apt-get install {spec.package})")
+        ground = _ground(spec, gringo, model, workdir, stream.deadline, puzzle)
+        if ground is None:
+            stream._finish(False, f"gringo did not finish grounding within {stream.deadline.seconds:g} s (stopped)")
+            return
+        if ground.returncode != 0:
+            raise SolverError(f"gringo failed (exit status {ground.returncode}):\n    "
+                              f"{_tail(ground.stderr or ground.stdout)}")
+        model = workdir / "model.aspif"
+    if stream.deadline.expired():
+        stream._finish(False, stream.deadline.why("while the model was written"))
+        return
+    program = shutil.which(spec.program or "") or spec.program or "clingo"
+    streamed = _Streamed(spec, [program, "--models=0", model.name], workdir, stream.deadline,
+                         answer_cap(puzzle, _model_bytes(model)))
+    try:
+        head: Optional[str] = None
+        result = ""
+        n = 0
+        for line in streamed:
+            if head is not None:
+                n += 1
+                yield _block_answer(spec, f"{head}\n{line}\nSATISFIABLE\n", n, streamed)
+                head = None
+            elif line.startswith("Answer: "):
+                head = line
+            elif line.rstrip() in ("SATISFIABLE", "UNSATISFIABLE", "UNKNOWN", "OPTIMUM FOUND"):
+                result = line.rstrip()
+        if streamed.timed_out:
+            stream._finish(False)
+            return
+        status = streamed.close()
+        if status not in spec.ok_codes or head is not None or not result:
+            raise _failed(spec, status, streamed)
+        if (result == "UNSATISFIABLE") != (n == 0) and result != "UNKNOWN":
+            raise SolverError(f"{spec.name} printed {n} models, then {result}")
+        # clasp's exit status: +10 a model found, +20 the search space exhausted, +1 interrupted
+        if status & 20 == 20 and not status & 1:
+            stream._finish(True)
+        else:
+            stream._finish(False, f"{spec.name} stopped before the search space was exhausted (exit status "
+                                  f"{status})")
+    finally:
+        streamed.close()
+
+
+def _cpsat_all(spec: SolverSpec, puzzle: Puzzle, workdir: Path, stream: SolutionStream) -> Iterator[Answer]:
+    """CP-SAT with enumerate_all_solutions: a solution callback hands each one over as the search finds it."""
+    try:
+        from ortools.sat.python import cp_model
+    except ImportError:
+        raise _missing(spec) from None
+    from ..encode.cpsat import to_cpsat
+    model = to_cpsat(puzzle)
+    if stream.deadline.expired():
+        stream._finish(False, stream.deadline.why("while the CP-SAT model was built"))
+        return
+    xs = [model.cell_vars[c] for c in model.cells]
+    found: "queue.Queue[List[int]]" = queue.Queue(maxsize=_QUEUE)
+    stop = threading.Event()
+
+    class Callback(cp_model.CpSolverSolutionCallback):
+        def on_solution_callback(self) -> None:
+            values = [int(self.value(x)) for x in xs]
+            while not stop.is_set():
+                try:
+                    found.put(values, timeout=0.05)
+                    return
+                except queue.Full:
+                    continue
+            self.stop_search()
+
+    solver = cp_model.CpSolver()
+    solver.parameters.enumerate_all_solutions = True
+    solver.parameters.num_workers = 1   # enumeration is exact with one worker (presolve keeps every solution)
+    remaining = stream.deadline.remaining()
+    if remaining is not None:
+        solver.parameters.max_time_in_seconds = max(remaining, 1e-3)
+    box: List[int] = []
+    callback = Callback()
+    worker = threading.Thread(target=lambda: box.append(solver.solve(model, callback)), daemon=True)
+    worker.start()
+    n = 0
+    try:
+        while True:
+            if stream.deadline.expired():
+                stream._finish(False)
+                return
+            try:
+                values = found.get(timeout=0.05)
+            except queue.Empty:
+                if worker.is_alive() or not found.empty():
+                    continue
+                break
+            n += 1
+            text = "status: FEASIBLE\nsolution: [" + ", ".join(map(str, values)) + "]\n"
+            try:
+                answer = get_format(spec.answer_format, kind="solution").reader(text, f"<cp-sat solution {n}>")  # type: ignore[misc]
+            except MineconvError as exc:
+                raise SolverError(f"CP-SAT gave a solution mineconv cannot read ({exc.message})") from None
+            yield answer
+        name = solver.status_name(box[0]) if box else "UNKNOWN"
+        if name in ("OPTIMAL", "INFEASIBLE"):
+            if name == "INFEASIBLE" and n:
+                raise SolverError(f"CP-SAT found {n} solutions, then called the model infeasible")
+            stream._finish(True)
+        elif name == "MODEL_INVALID":
+            raise SolverError("CP-SAT called the model invalid (MODEL_INVALID)")
+        else:
+            stream._finish(False, f"CP-SAT stopped before it saw every solution ({name})")
+    finally:
+        stop.set()
+        solver.stop_search()
+        worker.join()
+
 
 def enumerate_solutions(puzzle: Puzzle, limit: Optional[int] = None, *, timeout: Optional[float] = None,
-                        mines: Optional[int] = None) -> Tuple[List[Decoded], bool]:
-    """Up to `limit` distinct solutions (all when None) with pysat and blocking clauses.
+                        mines: Optional[int] = None, solver: str = EMBEDDED) -> Tuple[List[Decoded], bool]:
+    """Up to `limit` distinct solutions (all when None), with pysat and blocking clauses or a native enumerator.
 
     Returns (solutions, complete): complete is True when the search proved there are no more.
     The timeout bounds the whole enumeration (SolutionStream streams them instead).
     """
-    stream = SolutionStream(puzzle, limit, timeout=timeout, mines=mines)
+    stream = SolutionStream(puzzle, limit, timeout=timeout, mines=mines, solver=solver)
     found = list(stream)
     return found, stream.complete

@@ -9,7 +9,7 @@ from ..errors import MineconvError
 from ..fileio import STDIO, PathLike, decode_bytes, read_bytes, read_input
 from ..formats.header import read_header
 from ..model.puzzle import Puzzle
-from ..registry import get_format, guess_format, parse, read
+from ..registry import Reading, get_format, guess_format, parse_reading, read_reading, rank_formats
 from .answer import Answer, Decoded, decode_answer
 
 # the variable count a DIMACS or OPB model declares (auxiliary variables of a total-count encoding included)
@@ -24,8 +24,16 @@ def read_puzzle_or_model(path: PathLike, fmt: Optional[str] = None, *, mines: Op
     that answers can be checked against it; None for a plain puzzle. `fmt` names the puzzle notation
     (the header is then not looked for); `mines` overrides the total; `options` go to the reader.
     """
+    puzzle, nvars, _ = read_puzzle_reading(path, fmt, mines=mines, **options)
+    return puzzle, nvars
+
+
+def read_puzzle_reading(path: PathLike, fmt: Optional[str] = None, *, mines: Optional[int] = None,
+                        **options: Any) -> Tuple[Puzzle, Optional[int], Optional[Reading]]:
+    """read_puzzle_or_model, and also the Reading (which notation read it and why); None when a header did."""
     puzzle: Optional[Puzzle] = None
     nvars: Optional[int] = None
+    reading: Optional[Reading] = None
     if fmt is None or str(path) == STDIO:
         data, src = read_bytes(path)
         try:
@@ -44,19 +52,36 @@ def read_puzzle_or_model(path: PathLike, fmt: Optional[str] = None, *, mines: Op
             # stdin can be read only once: the notation reads the text already taken
             if text is None:
                 decode_bytes(data, src)   # raises the located error
-            puzzle = parse(text, fmt, source=src, **options)  # type: ignore[arg-type]
+            reading = parse_reading(text, fmt, source=src, **options)  # type: ignore[arg-type]
+            puzzle = reading.puzzle
     if puzzle is None:
-        puzzle = read(path, fmt, **options)
+        reading = read_reading(path, fmt, **options)
+        puzzle = reading.puzzle
     if mines is not None:
         puzzle = puzzle.replace(mines=mines)
-    return puzzle, nvars
+    return puzzle, nvars, reading
 
 
 def read_answer(path: PathLike, fmt: Optional[str] = None) -> Answer:
     """Read a solver's output ('-' for stdin) with the named answer reader, or the one its content matches."""
+    return read_answer_how(path, fmt)[0]
+
+
+def read_answer_how(path: PathLike, fmt: Optional[str] = None) -> Tuple[Answer, str]:
+    """read_answer, and also which answer format read it and why: 'glpsol-raw (detected from the content, ...)'."""
     text, src = read_input(path)
-    f = get_format(fmt, direction="read", kind="solution") if fmt else guess_format(path, text, kind="solution")
-    return f.reader(text, src)  # type: ignore[misc]
+    if fmt:
+        f = get_format(fmt, direction="read", kind="solution")
+        how = "named with --answer-from"
+    else:
+        f = guess_format(path, text, kind="solution")
+        ranked = [(score, g.name) for score, g in rank_formats(text, kind="solution")]
+        if ranked and ranked[0][1] == f.name:
+            runner_up = f"; next {ranked[1][1]} at {ranked[1][0]:g}" if len(ranked) > 1 else "; no other fits"
+            how = f"detected from the content: confidence {ranked[0][0]:g}{runner_up}"
+        else:
+            how = "chosen by the file name"
+    return f.reader(text, src), f"{f.name} ({how})"  # type: ignore[misc]
 
 
 def decode(puzzle: Union[Puzzle, PathLike], answer: Union[Answer, PathLike], *,
