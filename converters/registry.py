@@ -61,6 +61,7 @@ class Format:
     read_options: Tuple[str, ...] = field(default=())      # keyword options the reader accepts
     read_option_help: Tuple[Tuple[str, str], ...] = field(default=())  # (option, help) for the CLI flags
     write_options: Tuple[str, ...] = field(default=())     # keyword options the writer accepts
+    keeps_start: bool = False                              # the writer keeps Puzzle.start (the first click)
 
 
 _FORMATS: Dict[str, Format] = {}
@@ -73,11 +74,13 @@ def register_format(name: str, extensions: Sequence[str], kind: str, *, reader: 
                     losses: Optional[Losses] = None, description: str = "", autodetect: bool = True,
                     aliases: Sequence[str] = (), binary: bool = False,
                     read_options: Union[Sequence[str], Mapping[str, str]] = (),
-                    write_options: Sequence[str] = (), detect_level: float = LIKELY) -> Format:
+                    write_options: Sequence[str] = (), detect_level: float = LIKELY,
+                    keeps_start: bool = False) -> Format:
     """Register a format by name and extensions (called at the bottom of each format module).
 
     `detect_level` is the confidence a yes/no detector's True stands for (detectors that return a
-    confidence themselves ignore it); `write_options` are the keyword options the writer accepts.
+    confidence themselves ignore it); `write_options` are the keyword options the writer accepts;
+    `keeps_start` says the puzzle writer keeps a board's first click (any other reports it lost).
     """
     if kind not in KINDS:
         raise ValueError(f"kind must be one of {KINDS}, not {kind!r}")
@@ -90,7 +93,7 @@ def register_format(name: str, extensions: Sequence[str], kind: str, *, reader: 
     if reader is not None:  # huge numbers, deep nesting and oversized boards become located errors
         reader = guard_reader(reader, ascii_digits=kind == "solution")
     fmt = Format(name, exts, kind, reader, writer, detect, losses, description, autodetect, tuple(aliases),
-                 binary, tuple(o for o, _ in helps), helps, tuple(write_options))
+                 binary, tuple(o for o, _ in helps), helps, tuple(write_options), keeps_start)
     _check_new_names(fmt)
     _FORMATS[name] = fmt
     for alias in aliases:
@@ -584,7 +587,12 @@ def read(path: PathLike, fmt: Optional[str] = None, **options: Any) -> Puzzle:
 
 def losses(puzzle: Any, fmt: Format, **options: Any) -> List[str]:
     """What the format would drop from this puzzle."""
-    return list(fmt.losses(puzzle, **options)) if fmt.losses else []
+    lost = list(fmt.losses(puzzle, **options)) if fmt.losses else []
+    start = getattr(puzzle, "start", None)
+    # a solver file has no use for the first click; a puzzle notation that drops it loses the game's start
+    if start is not None and fmt.kind == "puzzle" and not fmt.keeps_start:
+        lost.append(f"the first click (start: {start[0]},{start[1]})")
+    return lost
 
 
 def check_write_options(fmt: Format, options: Mapping[str, Any]) -> None:

@@ -1,23 +1,72 @@
-"""mineconv generate: random boards, fully revealed (Chlond) or as a game state, one or a folder of many."""
+"""mineconv generate: random boards, fully revealed (Chlond) or as a game state, one or a folder of many;
+with --no-guess, layouts a player clears from the first click without guessing."""
 from __future__ import annotations
 
 import argparse
 import os
+import re
 import secrets
 import sys
 from pathlib import Path
+from typing import Optional, Tuple
 
 from ..analysis.bounds import stderr_progress_wanted
-from . import number_in
+from . import number_in, timeout_seconds
 from ..errors import MineconvError
 from ..generate import REVEALS, random_puzzle
 from ..fileio import atomic_output
+from ..model.puzzle import Puzzle
+from ..noguess import no_guess_puzzle
 from ..registry import dump, get_format, write
 
 
 def board_name(rows: int, cols: int, reveal: str, seed: int) -> str:
     """The name a generated board carries, enough to make it again."""
     return f"random {rows}x{cols} {reveal} seed {seed}"
+
+
+def no_guess_name(rows: int, cols: int, first: Tuple[int, int], seed: int) -> str:
+    """The name a no-guess board carries, enough to make it again."""
+    return f"no-guess {rows}x{cols} first {first[0]},{first[1]} seed {seed}"
+
+
+def first_click(text: str) -> Tuple[int, int]:
+    """argparse type of --first: 'R,C', a 0-based row and column in ASCII digits."""
+    m = re.fullmatch(r"\s*([0-9]{1,9})\s*,\s*([0-9]{1,9})\s*", text)
+    if not m or not text.isascii():
+        raise argparse.ArgumentTypeError(f"{text!r} is not a cell: give ROW,COL, 0-based (e.g. 8,15)")
+    return int(m.group(1)), int(m.group(2))
+
+
+def _check_no_guess(args: argparse.Namespace) -> Optional[Tuple[int, int]]:
+    """Refuse option mixes --no-guess cannot honour; the first click to use (None without --no-guess)."""
+    if not args.no_guess:
+        for flag, value in (("--first", args.first), ("--timeout", args.timeout)):
+            if value is not None:
+                raise MineconvError(f"{flag} applies to --no-guess boards only")
+        return None
+    if args.reveal != "game":
+        raise MineconvError("--no-guess makes a game a player starts from one click: it needs --reveal game "
+                            "(a full reveal has nothing left to guess)")
+    if args.openings is not None:
+        raise MineconvError("--openings does not apply to --no-guess: the game opens from its --first click")
+    if args.no_total:
+        raise MineconvError("--no-guess boards are solved with the total mine count, which --no-total would "
+                            "hide")
+    first = args.first if args.first is not None else (args.rows // 2, args.cols // 2)
+    if not (first[0] < args.rows and first[1] < args.cols):
+        raise MineconvError(f"--first {first[0]},{first[1]} is outside the {args.rows} x {args.cols} board "
+                            f"(rows 0-{args.rows - 1}, columns 0-{args.cols - 1})")
+    return first
+
+
+def _board(args: argparse.Namespace, seed: int, common: dict, first: Optional[Tuple[int, int]]) -> Puzzle:
+    """One board: a random one, or a no-guess layout under its first click."""
+    if first is None:
+        return random_puzzle(args.rows, args.cols, seed=seed,
+                             name=board_name(args.rows, args.cols, args.reveal, seed), **common)
+    return no_guess_puzzle(args.rows, args.cols, mines=args.mines, density=args.density, start=first, seed=seed,
+                           timeout=args.timeout, name=no_guess_name(args.rows, args.cols, first, seed))
 
 
 # 2^24 cells (4096 x 4096) is far beyond any published board and still writes every format in a few GB
@@ -35,13 +84,13 @@ def run(args: argparse.Namespace) -> int:
                             f"{args.max_cells} (raise it with --max-cells if the machine has the memory)")
     if args.openings is not None and args.openings < 0:
         raise MineconvError(f"--openings must be 0 or more, got {args.openings}")
+    first = _check_no_guess(args)
     # without --seed, draw one and record it in the board's name so any board can be made again
     base = args.seed if args.seed is not None else secrets.randbelow(2 ** 31)
     common = dict(density=args.density, mines=args.mines, reveal=args.reveal, openings=args.openings,
                   with_total=not args.no_total)
     if args.count is None:
-        puzzle = random_puzzle(args.rows, args.cols, seed=base,
-                               name=board_name(args.rows, args.cols, args.reveal, base), **common)
+        puzzle = _board(args, base, common, first)
         fmt = args.to or (None if args.output != "-" else "native")
         write(puzzle, args.output, fmt, strict=args.strict)
         return 0
@@ -65,7 +114,7 @@ def run(args: argparse.Namespace) -> int:
         bar = tqdm(total=args.count, desc="generate", unit="board", file=sys.stderr, leave=False,
                    dynamic_ncols=True, mininterval=0.5)
     try:
-        _write_boards(args, folder, fmt, base, common, width, ext, bar)
+        _write_boards(args, folder, fmt, base, common, width, ext, bar, first)
     finally:
         if bar is not None:
             bar.close()
@@ -73,13 +122,12 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _write_boards(args: argparse.Namespace, folder: Path, fmt, base: int, common: dict, width: int, ext: str,
-                  bar) -> None:
+                  bar, first: Optional[Tuple[int, int]] = None) -> None:
     """Write the --count boards into the folder, ticking the progress bar (None: no bar) once per board."""
     for i in range(args.count):
         # board i is exactly what `generate --seed BASE+i` makes
         seed = base + i
-        puzzle = random_puzzle(args.rows, args.cols, seed=seed,
-                               name=board_name(args.rows, args.cols, args.reveal, seed), **common)
+        puzzle = _board(args, seed, common, first)
         # no fsync per board: thousands of small files; the rename alone keeps each one whole
         with atomic_output(folder / f"{args.prefix}{i:0{width}d}{ext}", fsync=False) as out:
             dump(puzzle, out, fmt.name, strict=args.strict)
@@ -104,7 +152,9 @@ def register(sub: argparse._SubParsersAction) -> None:
         epilog="examples:\n"
                "  mineconv generate --rows 16 --cols 30 --mines 99 --reveal game --seed 7 -o expert.txt\n"
                "  mineconv generate --rows 1000 --cols 1000 --density 0.15 -o big.txt\n"
-               "  mineconv generate --rows 16 --cols 30 --mines 99 --reveal game --count 5000 -o boards/",
+               "  mineconv generate --rows 16 --cols 30 --mines 99 --reveal game --count 5000 -o boards/\n"
+               "  mineconv generate --rows 16 --cols 30 --mines 99 --reveal game --no-guess --first 8,15 \\\n"
+               "      --seed 7 -o noguess.txt   # the layout under 'start: 8,15'; play it from there",
         formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--rows", type=int, required=True, help="rows of the board")
     p.add_argument("--cols", type=int, required=True, help="columns of the board")
@@ -116,6 +166,18 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="full: every safe cell shows its count (default); game: random openings")
     p.add_argument("--openings", type=int, metavar="K",
                    help="game reveal: how many random zero cells to open (default one per 50 cells)")
+    p.add_argument("--no-guess", action="store_true",
+                   help="with --reveal game: a layout a player clears from the first click without ever "
+                        "guessing (every cell opened is safe in every layout fitting the counts shown and the "
+                        "total); written as the full layout ('*' every mine, counts elsewhere) under a "
+                        "'start: R,C' header (native; .mbf and .board keep the layout and warn that the "
+                        "first click is lost)")
+    p.add_argument("--first", type=first_click, metavar="R,C",
+                   help="--no-guess: the first click, 0-based row,column (default: the centre cell, "
+                        "rows//2,cols//2); it and its neighbours hold no mine")
+    p.add_argument("--timeout", type=timeout_seconds, metavar="S",
+                   help="--no-guess: give up a board after S seconds (exit 1); without it the search stops "
+                        "after 1000 fresh layouts")
     p.add_argument("--seed", type=number_in("a seed", 0, 2 ** 63 - 1), metavar="S",
                    help="random seed, 0 to 2^63-1 (default: a fresh one, kept in the name)")
     p.add_argument("--no-total", action="store_true", help="do not state the total mine count")

@@ -62,7 +62,8 @@ class Puzzle:
     """A Minesweeper board: each cell unknown '?', a count '0'-'8', a known mine '*' or known safe '.'.
 
     `cells` is the row-major string of cell symbols; `mines` is the total number of mines on the whole
-    board (known mines included) when the puzzle states it.
+    board (known mines included) when the puzzle states it; `start` is the game's first click (row,
+    column), 0-based, when the board comes with one (a no-guess layout is only no-guess from there).
     """
 
     rows: int
@@ -71,16 +72,19 @@ class Puzzle:
     mines: Optional[int] = None
     name: Optional[str] = None
     notes: Tuple[str, ...] = field(default=())
+    start: Optional[Tuple[int, int]] = None
 
     def __post_init__(self) -> None:
         if not isinstance(self.notes, tuple):
             object.__setattr__(self, "notes", tuple(self.notes))
+        if isinstance(self.start, list):
+            object.__setattr__(self, "start", tuple(self.start))
         self._validate()
 
     # construction -------------------------------------------------------------------------------
     @classmethod
     def from_rows(cls, rows: Sequence[str], *, mines: Optional[int] = None, name: Optional[str] = None,
-                  notes: Iterable[str] = ()) -> "Puzzle":
+                  notes: Iterable[str] = (), start: Optional[Tuple[int, int]] = None) -> "Puzzle":
         """Build a puzzle from equal-length strings of cell symbols."""
         rows = list(rows)
         if not rows:
@@ -90,7 +94,7 @@ class Puzzle:
             if len(row) != width:
                 raise PuzzleError(f"row {i + 1} has {plural(len(row), 'cell')}, expected {width} (the grid must be "
                                   "rectangular)", cell=(i, min(len(row), width)))
-        return cls(len(rows), width, "".join(rows), mines=mines, name=name, notes=tuple(notes))
+        return cls(len(rows), width, "".join(rows), mines=mines, name=name, notes=tuple(notes), start=start)
 
     def _validate(self) -> None:
         if not isinstance(self.rows, int) or not isinstance(self.cols, int) or self.rows < 1 or self.cols < 1:
@@ -120,12 +124,25 @@ class Puzzle:
             if self.mines > self.rows * self.cols:
                 raise PuzzleError(f"the total mine count {self.mines} exceeds the {self.rows * self.cols} "
                                   "cells of the board")
+        if self.start is not None:
+            self._validate_start(codes)
         if self.name is not None and ("\n" in self.name or "\r" in self.name):
             raise PuzzleError("the puzzle name must be a single line")
         for note in self.notes:
             if not isinstance(note, str) or "\n" in note or "\r" in note:
                 raise PuzzleError("each note must be a single line of text")
         object.__setattr__(self, "_codes", codes)
+
+    def _validate_start(self, codes: np.ndarray) -> None:
+        start = self.start
+        if (not isinstance(start, tuple) or len(start) != 2
+                or any(isinstance(v, bool) or not isinstance(v, int) for v in start)):
+            raise PuzzleError(f"the first click must be a (row, column) pair of whole numbers, got {start!r}")
+        r, c = start
+        if not (0 <= r < self.rows and 0 <= c < self.cols):
+            raise PuzzleError(f"the first click ({r}, {c}) is outside the {self.rows} x {self.cols} grid")
+        if codes[r, c] == CODE_MINE:
+            raise PuzzleError(f"the first click ({r}, {c}) is on a known mine", cell=(r, c))
 
     # access -------------------------------------------------------------------------------------
     def codes(self) -> np.ndarray:
@@ -217,7 +234,7 @@ class Puzzle:
         return render_svg(self)
 
     def __repr__(self) -> str:
-        extra = "".join(f", {k}={getattr(self, k)!r}" for k in ("mines", "name") if getattr(self, k) is not None)
+        extra = "".join(f", {k}={getattr(self, k)!r}" for k in ("mines", "name", "start") if getattr(self, k) is not None)
         if self.rows * self.cols <= 400:
             return f"Puzzle.from_rows({self.grid_lines()!r}{extra})"
         return f"<Puzzle {self.rows}x{self.cols}{extra}>"

@@ -16,7 +16,8 @@ from ...wording import plural
 
 _BAD_CELL = re.compile(r"[^?0-8*.]")
 _NOT_PLAIN_BLOCK = re.compile(r"[^?0-8*.\n]")  # a block of plain rows holds only cell symbols and line ends
-_HEADER_KEYS = ("mines", "name", "rows", "cols")
+_HEADER_KEYS = ("mines", "name", "rows", "cols", "start")
+_START = re.compile(r"([0-9]+)[ \t]*,[ \t]*([0-9]+)")
 
 
 def _fields(row: str) -> Tuple[List[str], List[int]]:
@@ -111,6 +112,13 @@ def read_native(text: str, source: str = "<string>") -> Puzzle:
                 raise fail(f"header {key!r} given twice", tok.line, tok.column)
             if key == "name":
                 header[key] = value
+            elif key == "start":
+                m = _START.fullmatch(value)
+                if not m:
+                    raise fail(f"header 'start' needs the first click as ROW,COL (0-based), got {value!r}",
+                               tok.line, tok.column + str(tok).index(":") + 1)
+                header[key] = (int(m.group(1)), int(m.group(2)), tok.line,
+                               tok.column + str(tok).index(value))
             else:
                 if not re.fullmatch(r"[0-9]+", value):
                     raise fail(f"header {key!r} needs a whole number >= 0, got {value!r}", tok.line,
@@ -147,8 +155,18 @@ def read_native(text: str, source: str = "<string>") -> Puzzle:
             lines = body.split("\n")
             ln = next(i + 1 for i, t in enumerate(lines) if t.strip().lower().startswith(key))
             raise fail(f"header says {key}: {header[key]} but the grid has {actual}", ln, 1)
+    start = None
+    if "start" in header:
+        r, c, ln, col = header["start"]
+        if not (r < len(rows) and c < len(rows[0])):
+            raise fail(f"the first click 'start: {r},{c}' is outside the {len(rows)} x {len(rows[0])} grid "
+                       "(row and column count from 0)", ln, col)
+        if rows[r][c] == "*":
+            raise fail(f"the first click 'start: {r},{c}' is on a known mine", ln, col)
+        start = (r, c)
     try:
-        return Puzzle.from_rows(rows, mines=header.get("mines"), name=header.get("name"), notes=notes)
+        return Puzzle.from_rows(rows, mines=header.get("mines"), name=header.get("name"), notes=notes,
+                                start=start)
     except PuzzleError as exc:
         if exc.cell is not None:
             r, c = exc.cell
@@ -169,12 +187,14 @@ def _note(comment: str) -> str:
 
 
 def canonical_text(puzzle: Puzzle) -> str:
-    """The canonical text form: '#' notes, 'name:'/'mines:' headers, then R lines of C symbols."""
+    """The canonical text form: '#' notes, 'name:'/'mines:'/'start:' headers, then R lines of C symbols."""
     parts = [f"# {n}" if n else "#" for n in puzzle.notes]
     if puzzle.name is not None:
         parts.append(f"name: {puzzle.name}")
     if puzzle.mines is not None:
         parts.append(f"mines: {puzzle.mines}")
+    if puzzle.start is not None:
+        parts.append(f"start: {puzzle.start[0]},{puzzle.start[1]}")
     head = "\n".join(parts) + "\n" if parts else ""
     return head + "\n".join(puzzle.grid_lines()) + "\n"
 
@@ -225,5 +245,5 @@ def detect_native(text: str) -> float:
 
 
 register_format("native", [".txt", ".mines"], "puzzle", reader=read_native, writer=write_native,
-                detect=detect_native, losses=_losses, aliases=("text", "txt"),
+                detect=detect_native, losses=_losses, aliases=("text", "txt"), keeps_start=True,
                 description="mineconv text: ? unknown, 0-8 count, * mine, . safe; '#' notes, key: value headers")

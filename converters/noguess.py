@@ -1,0 +1,282 @@
+"""No-guess games: a mine layout and a first click from which a player never has to guess.
+
+A board is no-guess from its first click when this replay clears it: open the first click (its cell and
+neighbours hold no mine, so it shows 0 and opens a region, zeros cascading as in the game), then over and
+over open every cell that is safe in every layout consistent with the revealed counts and the total mine
+count. Each round runs the cheap gac propagation first (mineconv.analysis.propagation) and asks the SAT
+backbone (mineconv.analysis.backbone.full_backbone, which reads the total off the exact counts) only when
+gac is stuck; the board is no-guess when the safe cells run out before the reasoning does.
+
+What was taken from the two generators the issue names:
+
+- ms-toollib's ``laymine_solvable`` (Rust, "screening method"): lay mines uniformly with the first
+  click's 3 x 3 block kept free (``laymine_op``), run its solver from the click, and throw the layout away
+  when it gets stuck, up to ``max_times`` layouts. The layouts it returns are uniform among the solvable
+  ones, but on expert boards most layouts are rejected. Its solver (``is_solvable``: single counts, the
+  subtraction of two counts, then enumeration of small frontier blocks) ignores the total mine count.
+  From it: the free 3 x 3 block at the first click, and a fresh layout per attempt.
+- Simon Tatham's Mines (``mines.c``: ``minegen``, ``mineperturb``): when the solver is stuck, it does not
+  start over but perturbs the layout locally. The stuck set (the unknown neighbours of one count the
+  solver could not settle) is emptied of its mines, or filled, by swapping with squares outside it,
+  taken first from the unknown squares on the border of the known area, then from the unknown squares
+  beyond it, then, as a last resort, from known squares, never within one square of the first click; the
+  mine count stays the same and the solve is run again from the first click. From it: this repair, with
+  the same preference order and the same 3 x 3 exclusion. The repaired layouts are not uniform (mines
+  drift away from what was stuck), the price of needing far fewer layouts.
+
+Tatham gives up a layout when a repair stops reducing the solver's work; here a layout is given up after
+REPAIR_PATIENCE repairs in a row that did not let the replay open more cells than before, and the next
+layout comes from the same seeded stream, so a seed always gives the same board (the deadline only
+decides whether it is found in time).
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Optional, Tuple
+
+import numpy as np
+
+from .analysis.backbone import full_backbone
+from .analysis.bounds import UNBOUNDED, AnalysisTimeout, Bounds
+from .analysis.propagation import MINE, SAFE, propagate
+from .errors import MineconvError
+from .generate import _dilate, _label_regions, mine_counts
+from .model.puzzle import Puzzle
+from .model.system import build_system
+from .wording import plural
+
+# repairs in a row that open no more cells than the best replay of this layout so far, before a new layout
+REPAIR_PATIENCE = 12
+DEFAULT_MAX_LAYOUTS = 1000
+
+
+class NoGuessFailure(MineconvError, RuntimeError):
+    """No no-guess layout was found within the time or layout bound (exit status 1)."""
+
+    exit_status = 1
+
+
+@dataclass(frozen=True)
+class Replay:
+    """How far the no-guess replay got: the opened cells, the mines it proved, and whether it cleared the board."""
+
+    cleared: bool
+    opened: np.ndarray        # (rows, cols) bool: cells the player opened (or that cascaded open)
+    proven_mines: np.ndarray  # (rows, cols) bool: mines the reasoning proved
+    rounds: int               # reasoning rounds (each opens every cell proven safe at that point)
+    sat_rounds: int           # rounds that needed the SAT backbone because gac was stuck
+
+
+@dataclass(frozen=True)
+class NoGuessLayout:
+    """A no-guess layout: the mine grid, its first click, and what finding it took."""
+
+    mines: np.ndarray         # (rows, cols) bool
+    start: Tuple[int, int]
+    layouts: int              # fresh layouts drawn (1 when the first one could be repaired)
+    repairs: int              # local repairs over all layouts
+    seconds: float
+
+
+def start_block(rows: int, cols: int, start: Tuple[int, int]) -> np.ndarray:
+    """The first click and its neighbours: the cells a no-guess layout keeps free of mines."""
+    block = np.zeros((rows, cols), dtype=bool)
+    r, c = start
+    block[max(0, r - 1):r + 2, max(0, c - 1):c + 2] = True
+    return block
+
+
+def _state_puzzle(counts: np.ndarray, opened: np.ndarray, flagged: np.ndarray, total: int) -> Puzzle:
+    """What the player knows: counts on opened cells, proven mines as known mines, the total."""
+    codes = np.where(opened, counts + ord("0"), np.where(flagged, ord("*"), ord("?"))).astype(np.uint8)
+    R, C = counts.shape
+    return Puzzle(R, C, codes.tobytes().decode("ascii"), mines=total)
+
+
+def replay(mine_grid: np.ndarray, start: Tuple[int, int], bounds: Bounds = UNBOUNDED) -> Replay:
+    """Play the board from `start` opening only provably safe cells (full reasoning with the total) until stuck or cleared.
+
+    Raises MineconvError when the first click holds a mine, AnalysisTimeout past the deadline of `bounds`.
+    """
+    R, C = mine_grid.shape
+    r0, c0 = start
+    if not (0 <= r0 < R and 0 <= c0 < C):
+        raise MineconvError(f"the first click ({r0}, {c0}) is outside the {R} x {C} board")
+    if mine_grid[r0, c0]:
+        raise MineconvError(f"the first click ({r0}, {c0}) holds a mine")
+    counts = mine_counts(mine_grid).astype(np.int16)
+    zero = (counts == 0) & ~mine_grid
+    labels = _label_regions(zero)
+    total = int(mine_grid.sum())
+    safe_total = R * C - total
+    opened = np.zeros((R, C), dtype=bool)
+    flagged = np.zeros((R, C), dtype=bool)
+
+    def open_cells(cells: np.ndarray) -> None:
+        """Open these (safe) cells, a zero opening its whole zero region and the counts around it."""
+        opened[cells[:, 0], cells[:, 1]] = True
+        hit = zero[cells[:, 0], cells[:, 1]]
+        if hit.any():
+            regions = np.unique(labels[cells[hit, 0], cells[hit, 1]])
+            opened[...] |= _dilate(zero & np.isin(labels, regions))
+
+    open_cells(np.array([start]))
+    rounds = sat_rounds = 0
+    while int(opened.sum()) < safe_total:
+        if bounds.expired():
+            raise AnalysisTimeout("the no-guess search ran out of time")
+        puzzle = _state_puzzle(counts, opened, flagged, total)
+        system = build_system(puzzle)
+        prop = propagate(puzzle, "gac", system=system, bounds=bounds)
+        values = prop.values
+        if not (values == SAFE).any():
+            sat_rounds += 1
+            values, _, _ = full_backbone(puzzle, system=system, known=values, bounds=bounds)
+            if values is None:  # the true layout is a solution: this cannot happen
+                raise MineconvError("the no-guess replay found no layout consistent with the board")
+        rounds += 1
+        safe = system.var_rc[values == SAFE]
+        mines = system.var_rc[values == MINE]
+        flagged[mines[:, 0], mines[:, 1]] = True
+        if not safe.size:
+            break
+        open_cells(safe)
+    cleared = int(opened.sum()) == safe_total
+    return Replay(cleared, opened, flagged, rounds, sat_rounds)
+
+
+def _stuck_set(opened: np.ndarray, flagged: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Tatham's perturbation set: the undecided unknown neighbours of one revealed count, picked at random.
+
+    When no count borders an undecided cell (the rest is walled off by proven mines), the set is every
+    undecided cell, as in Tatham's big perturbation of the whole unreachable area.
+    """
+    unknown = ~opened & ~flagged
+    R, C = opened.shape
+    # counts that still border an undecided cell
+    border = opened & _dilate(unknown)
+    cells = np.argwhere(border)
+    if not len(cells):
+        return unknown
+    r, c = cells[rng.integers(len(cells))]
+    block = np.zeros((R, C), dtype=bool)
+    block[max(0, r - 1):r + 2, max(0, c - 1):c + 2] = True
+    return block & unknown
+
+
+def repair(mine_grid: np.ndarray, stuck: Replay, start: Tuple[int, int], rng: np.random.Generator) -> bool:
+    """Move mines in or out of a stuck set as Tatham's mineperturb does (mutates mine_grid); False if impossible.
+
+    The squares swapped with the set are taken in Tatham's order of preference: unknown squares on the
+    border of what the player has opened, then unknown squares beyond it, then known squares; none within
+    one square of the first click. Within each class the order is random (from rng).
+    """
+    R, C = mine_grid.shape
+    target = _stuck_set(stuck.opened, stuck.proven_mines, rng)
+    known = stuck.opened | stuck.proven_mines
+    usable = ~target & ~start_block(R, C, start)
+    border = ~known & _dilate(stuck.opened)
+    klass = np.where(known, 3, np.where(border, 1, 2))
+    cand = np.flatnonzero(usable.ravel())
+    order = np.lexsort((rng.random(cand.size), klass.ravel()[cand]))
+    cand = cand[order]
+    flat = mine_grid.reshape(-1)
+    in_set = np.flatnonzero(target.ravel())
+    full, empty = in_set[flat[in_set]], in_set[~flat[in_set]]
+    # walk the candidates until there are enough empty squares to take the set's mines, or enough mined
+    # squares to fill the set's empty ones, whichever comes first
+    is_mine = flat[cand]
+    n_empty_seen = np.cumsum(~is_mine)
+    n_mine_seen = np.cumsum(is_mine)
+    stop_empty = np.searchsorted(n_empty_seen, full.size) if full.size else -1
+    stop_fill = np.searchsorted(n_mine_seen, empty.size) if empty.size else -1
+    can_empty = full.size and stop_empty < cand.size
+    can_fill = empty.size and stop_fill < cand.size
+    if not can_empty and not can_fill:
+        return False
+    if can_empty and (not can_fill or stop_empty <= stop_fill):
+        dest = cand[:stop_empty + 1][~is_mine[:stop_empty + 1]]
+        flat[full] = False
+        flat[dest] = True
+    else:
+        src = cand[:stop_fill + 1][is_mine[:stop_fill + 1]]
+        flat[src] = False
+        flat[empty] = True
+    return True
+
+
+def no_guess_layout(rows: int, cols: int, mines: int, start: Tuple[int, int], *, seed: Optional[int] = None,
+                    timeout: Optional[float] = None, max_layouts: int = DEFAULT_MAX_LAYOUTS) -> NoGuessLayout:
+    """A layout of `mines` mines that the replay clears from `start` (deterministic per seed).
+
+    Raises MineconvError for a first click off the board or too many mines to keep its block free, and
+    NoGuessFailure when `timeout` seconds or `max_layouts` fresh layouts run out first.
+    """
+    if rows < 1 or cols < 1:
+        raise MineconvError(f"the board must have at least one row and one column, got {rows} x {cols}")
+    r0, c0 = start
+    if not (0 <= r0 < rows and 0 <= c0 < cols):
+        raise MineconvError(f"the first click {r0},{c0} is outside the {rows} x {cols} board (row and column "
+                            "count from 0)")
+    block = start_block(rows, cols, start)
+    room = rows * cols - int(block.sum())
+    if not 0 <= mines <= room:
+        raise MineconvError(f"{plural(mines, 'mine')} cannot fit a no-guess board of {rows} x {cols}: the first "
+                            f"click and its {int(block.sum()) - 1} neighbours are kept free, leaving "
+                            f"{plural(room, 'cell')}")
+    began = time.monotonic()
+    bounds = Bounds(timeout=timeout)
+    rng = np.random.default_rng(None if seed is None else [int(seed), 2])
+    allowed = np.flatnonzero(~block.ravel())
+    repairs = 0
+    try:
+        for layout in range(1, max_layouts + 1):
+            grid = np.zeros(rows * cols, dtype=bool)
+            grid[rng.choice(allowed, size=mines, replace=False)] = True
+            grid = grid.reshape(rows, cols)
+            best, patience = -1, REPAIR_PATIENCE
+            while True:
+                result = replay(grid, start, bounds)
+                if result.cleared:
+                    return NoGuessLayout(grid, start, layout, repairs, time.monotonic() - began)
+                reached = int(result.opened.sum())
+                if reached > best:
+                    best, patience = reached, REPAIR_PATIENCE
+                else:
+                    patience -= 1
+                if patience == 0 or not repair(grid, result, start, rng):
+                    break
+                repairs += 1
+    except AnalysisTimeout:
+        raise NoGuessFailure(f"no no-guess layout of {plural(mines, 'mine')} on {rows} x {cols} from {r0},{c0} "
+                             f"within --timeout {timeout:g} s ({plural(repairs, 'repair')} tried); allow more "
+                             "time or place fewer mines") from None
+    raise NoGuessFailure(f"no no-guess layout of {plural(mines, 'mine')} on {rows} x {cols} from {r0},{c0} in "
+                         f"{plural(max_layouts, 'layout')} ({plural(repairs, 'repair')}); place fewer mines")
+
+
+def layout_puzzle(layout: NoGuessLayout, *, with_total: bool = True, name: Optional[str] = None) -> Puzzle:
+    """The full layout as a puzzle: '*' on every mine, counts elsewhere, the first click as its start."""
+    grid = layout.mines
+    counts = mine_counts(grid)
+    codes = np.where(grid, ord("*"), counts + ord("0")).astype(np.uint8)
+    R, C = grid.shape
+    return Puzzle(R, C, codes.tobytes().decode("ascii"), mines=int(grid.sum()) if with_total else None,
+                  name=name, start=layout.start)
+
+
+def no_guess_puzzle(rows: int, cols: int, *, mines: Optional[int] = None, density: Optional[float] = None,
+                    start: Optional[Tuple[int, int]] = None, seed: Optional[int] = None,
+                    timeout: Optional[float] = None, name: Optional[str] = None) -> Puzzle:
+    """A no-guess board as a puzzle (see layout_puzzle); `start` defaults to the centre cell."""
+    if (density is None) == (mines is None):
+        raise MineconvError("give exactly one of density and mines")
+    if mines is None:
+        if not 0.0 <= float(density) <= 1.0:  # type: ignore[arg-type]
+            raise MineconvError(f"density must be between 0 and 1, got {density}")
+        mines = int(round(float(density) * rows * cols))  # type: ignore[arg-type]
+    if start is None:
+        start = (rows // 2, cols // 2)
+    layout = no_guess_layout(rows, cols, mines, start, seed=seed, timeout=timeout)
+    return layout_puzzle(layout, name=name)
