@@ -67,7 +67,7 @@ def main(argv: Optional[List[str]] = None) -> int:
                 dt = time.perf_counter() - t
                 times[lv].append(dt)
                 digits = "-" if a.solutions is None else count_digits(a.solutions)
-                decided = len(a.safe_cells()) + len(a.mine_cells())
+                decided = len(a.safe_cells) + len(a.mine_cells)
                 print(f"{label:<28} {lv:<5} {a.system.num_vars:>7} {decided:>7} {digits:>6} {dt:>8.2f}")
                 sys.stdout.flush()
     print()

@@ -5,7 +5,7 @@
     mc.write(p, "board.lp")                      # a solver file, any registered format
     print(mc.solve(p).solved_puzzle())           # embedded SAT solver; mc.solve(p, "cbc") for an installed one
     mc.decode("board.lp", "board.sol")           # a solver's answer, mapped onto the grid and verified
-    mc.analyze(p).probability_grid             # exact analysis
+    mc.analyze(p).probability_grid               # exact analysis
     svg = mc.render(p, analysis=True)            # SVG picture with the probability heat map
 """
 from __future__ import annotations

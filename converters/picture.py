@@ -108,7 +108,7 @@ def render_svg(puzzle: Puzzle, analysis: Optional[Analysis] = None, cell: int = 
             if v in (SAFE, MINE):
                 decided[(r, c)] = v
         if heat and analysis.feasible:
-            for r, row in enumerate(analysis.probability_grid()):
+            for r, row in enumerate(analysis.probability_grid):
                 for c, p in enumerate(row):
                     if p is not None:
                         probs[(r, c)] = p
@@ -133,7 +133,7 @@ def render_svg(puzzle: Puzzle, analysis: Optional[Analysis] = None, cell: int = 
     out.append(f'<g stroke="{GRID_LINE}" stroke-width="{0.5 if cell < 10 else 1}">')
     marks: List[str] = []
     texts: List[str] = []
-    lines = puzzle.grid_lines()
+    lines = puzzle.grid_lines
     for r in range(R):
         y = y0 + r * cell
         row = lines[r]
@@ -213,8 +213,8 @@ def _legend(analysis: Analysis, x0: int, y0: int, width: int, heat: bool) -> Seq
     out.append(f'<text x="{kx + key + 4}" y="{ky + 11}">certain mine</text>')
     sols = "not counted" if analysis.solutions is None else count_text(analysis.solutions)
     first = f"solutions: {sols}" + ("   (unique)" if analysis.unique else "")
-    n_mines = len(analysis.mine_cells())
-    second = (f"level {analysis.level}: {len(analysis.safe_cells())} safe, "
+    n_mines = len(analysis.mine_cells)
+    second = (f"level {analysis.level}: {len(analysis.safe_cells)} safe, "
               f"{n_mines} certain {'mine' if n_mines == 1 else 'mines'}")
     if not analysis.feasible:
         first, second = "no solution:", "the counts contradict each other"

@@ -49,7 +49,7 @@ def checker_fixpoint(p: Puzzle, level: str) -> Optional[Dict[Cell, int]]:
     """What a level decides, by its definition: gac = each count alone and the total alone; 2rc/3rc also
     every 2/3 counts linked through open cells, joined by brute force; to a fixed point. None: contradiction."""
     cons = _constraints(p)
-    unknown = p.unknown_cells()
+    unknown = p.unknown_cells
     size = {"gac": 1, "2rc": 2, "3rc": 3}[level]
     val: Dict[Cell, int] = {}
     total = None if p.mines is None else p.mines - p.known_mine_count

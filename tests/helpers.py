@@ -70,7 +70,7 @@ def brute_force(puzzle: Puzzle, mines: Optional[int] = None) -> np.ndarray:
     the total, when there is one), without build_system or check_assignment, so that it can judge them.
     Every assignment is tried at once: up to about 20 unknown cells.
     """
-    cells = puzzle.unknown_cells()
+    cells = puzzle.unknown_cells
     k = len(cells)
     assert k <= 22, f"{k} unknown cells are too many to enumerate"
     index = {rc: i for i, rc in enumerate(cells)}
@@ -99,7 +99,7 @@ def solution_set(puzzle: Puzzle, mines: Optional[int] = None) -> Set[Tuple[int, 
 def mine_sets(puzzle: Puzzle, mines: Optional[int] = None) -> Set[FrozenSet[Tuple[int, int]]]:
     """brute_force as a set of solutions, each the frozenset of its mine cells (known mines included)."""
     known = [(r, c) for r in range(puzzle.rows) for c in range(puzzle.cols) if puzzle[r, c] == "*"]
-    cells = puzzle.unknown_cells()
+    cells = puzzle.unknown_cells
     return {frozenset(known + [rc for rc, b in zip(cells, row) if b]) for row in brute_force(puzzle, mines)}
 
 

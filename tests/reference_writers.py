@@ -56,7 +56,7 @@ class Board:
             lines.append(f"{p}name: {self.p.name}")
         if self.mines is not None:
             lines.append(f"{p}mines: {self.mines}")
-        lines += [f"{p}grid {row}" for row in self.p.grid_lines()]
+        lines += [f"{p}grid {row}" for row in self.p.grid_lines]
         lines.append(f"{p}vars: {self.k} cell variables, ids 1..{self.k} in row-major order over the unknown "
                      "cells; name x<row>_<col>, 0-based")
         lines += [p + e for e in extra]
@@ -274,7 +274,7 @@ def mathprog(puzzle: Puzzle, mines: Optional[int] = None) -> str:
         data.append(f"param m := {puzzle.rows};")
     if puzzle.mines is not None:
         data.append(f"param mines := {puzzle.mines};")
-    grid = puzzle.grid_lines()
+    grid = puzzle.grid_lines
     r_entry = {"?": "-1", "*": "-1", ".": "-2"}
     text = "\n".join(data) + "\n" + _dat_table("R", [[r_entry.get(s, s) for s in row] for row in grid], puzzle.cols)
     if "*" in puzzle.cells:
@@ -310,7 +310,7 @@ def mzn(puzzle: Puzzle, mines: Optional[int] = None) -> str:
         out += "constraint " + ("sum([" + ",\n  ".join(lines) + "])" if names else "0") + f" = {b.total};\n"
     out += 'solve satisfy;\nfunction string: mine_symbol(var 0..1: v) = if fix(v) = 1 then "*" else "." endif;\n'
     rows = []
-    for r, row in enumerate(puzzle.grid_lines()):
+    for r, row in enumerate(puzzle.grid_lines):
         items = ['"grid: "']
         for c, ch in enumerate(row):
             if ch == "?":

@@ -27,11 +27,11 @@ def check_against_brute_force(p: Puzzle) -> None:
     assert a.unique == (n == 1)
     k = a.system.num_vars
     if n == 0:
-        assert a.probabilities() is None and not a.feasible
+        assert a.probabilities is None and not a.feasible
         return
     counts = sols.sum(axis=0)
     assert list(a.mine_solutions) == counts.tolist()
-    assert a.probabilities() == [Fraction(int(c), n) for c in counts]
+    assert a.probabilities == [Fraction(int(c), n) for c in counts]
     backbone_safe = counts == 0
     backbone_mine = counts == n
     assert ((a.values == 0) == backbone_safe).all() and ((a.values == 1) == backbone_mine).all(), p
@@ -54,13 +54,13 @@ def test_levels_are_sound_and_nested():
             a = analyze(p, level=level, count=False)
             if sols.shape[0] == 0:
                 continue
-            for (r, c) in a.safe_cells():
+            for (r, c) in a.safe_cells:
                 i = int(a.system.var_grid[r, c]) - 1
                 assert not sols[:, i].any(), (level, p, (r, c))
-            for (r, c) in a.mine_cells():
+            for (r, c) in a.mine_cells:
                 i = int(a.system.var_grid[r, c]) - 1
                 assert sols[:, i].all(), (level, p, (r, c))
-            decided[level] = set(a.safe_cells()) | {("m",) + rc for rc in a.mine_cells()}
+            decided[level] = set(a.safe_cells) | {("m",) + rc for rc in a.mine_cells}
         if decided:
             assert decided["gac"] <= decided["2rc"] <= decided["3rc"] <= decided["full"], p
 
@@ -69,13 +69,13 @@ def test_seed_board_and_total_weighting():
     p = read(SAMPLES / "seed-3x3.txt")
     a = analyze(p)
     assert a.solutions == 2 and not a.unique
-    assert a.mine_cells() == [(0, 1)] and a.safe_cells() == [(0, 2)]
+    assert a.mine_cells == [(0, 1)] and a.safe_cells == [(0, 2)]
     # a cell touched by no count, with a total: weights are binomial coefficients
     q = Puzzle.from_rows(["1?", "??", "??"], mines=2)
     # (0,1),(1,0),(1,1) hold exactly one mine; the free cells (2,0),(2,1) hold the other one
     b = analyze(q)
     assert b.solutions == 3 * 2
-    grid = b.probability_grid()
+    grid = b.probability_grid
     assert grid[0][0] is None
     assert grid[0][1] == pytest.approx(1 / 3) and grid[2][0] == pytest.approx(1 / 2)
     # without the total the two free cells double the count each
@@ -103,7 +103,7 @@ def test_sat_backbone_matches_counts_on_free_cells():
 def test_full_level_joins_counts_with_the_total():
     r = Puzzle.from_rows(["1??", "???"]).replace(mines=1)
     a = analyze(r)
-    assert a.safe_cells() == [(0, 2), (1, 2)] and a.mine_cells() == [] and a.solutions == 3
+    assert a.safe_cells == [(0, 2), (1, 2)] and a.mine_cells == [] and a.solutions == 3
 
 
 def test_infeasible_reports_zero():
@@ -133,7 +133,7 @@ def test_fully_revealed_board_is_fast_and_consistent():
     elapsed = time.perf_counter() - t
     assert a.solutions >= 1
     # the true mine layout is one of the solutions: no certain mine off it, no safe cell on it
-    truth = grid[p.codes() == -1]
+    truth = grid[p.codes == -1]
     assert not (truth & (a.values == 0)).any() and not (~truth & (a.values == 1)).any()
     assert elapsed < 20
 
@@ -173,9 +173,9 @@ def test_published_boards(name, fmt, expected):
 def test_splitter_structure():
     a = analyze(read(SAMPLES / "kaye-splitter.txt"))
     # 16 free corner cells (no count touches them) at 1/2, everything else 0 or the wire's 1/2
-    probs = a.probabilities()
+    probs = a.probabilities
     assert set(probs) <= {Fraction(0), Fraction(1, 2)}
-    free = ~a.system.constrained_vars()
+    free = ~a.system.constrained_vars
     assert int(free.sum()) == 16 and all(p == Fraction(1, 2) for p, f in zip(probs, free) if f)
 
 
@@ -217,7 +217,7 @@ def test_cli_text_report_is_a_puzzle(capsys, tmp_path):
     back = tmp_path / "marked.txt"
     back.write_text(out)
     marked = read(back)
-    assert marked.grid_lines() == ["1*.", "12?", "01?"]
+    assert marked.grid_lines == ["1*.", "12?", "01?"]
 
 
 def test_cli_infeasible_and_bad_input(capsys, tmp_path):
@@ -249,7 +249,7 @@ def test_float_probabilities_on_big_boards_match_exact():
     for _ in range(200):
         p = random_board(rng)
         s = build_system(p)
-        if p.mines is None or s.impossible().any() or not 0 <= s.total <= s.num_vars:
+        if p.mines is None or s.impossible.any() or not 0 <= s.total <= s.num_vars:
             continue
         exact, approx = count_solutions(s), count_solutions(s, exact_budget=-1)
         if exact.solutions:
@@ -284,7 +284,7 @@ def test_backbone_without_counts_falls_back_to_sat_with_total():
         if a.solutions is not None:  # everything decided before any component needed counting
             assert a.solutions == sols.shape[0]
             continue
-        assert a.count_error and a.probabilities() is None
+        assert a.count_error and a.probabilities is None
         never, always = ~sols.any(axis=0), sols.all(axis=0)
         assert ((a.values == 0) == never).all() and ((a.values == 1) == always).all(), p
         assert a.unique == (sols.shape[0] == 1)

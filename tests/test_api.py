@@ -2,6 +2,7 @@
 captured answer, analyze, render), and `mineconv.__all__` complete, typed and documented."""
 from __future__ import annotations
 
+import functools
 import inspect
 import typing
 import warnings
@@ -59,7 +60,7 @@ def test_read_and_parse_return_a_puzzle():
     assert typing.get_type_hints(mineconv.parse)["return"] is mineconv.Puzzle
     p = mineconv.read(SEED)
     assert isinstance(p, mineconv.Puzzle)
-    assert mineconv.parse("1??\n12?\n01?\n").grid_lines() == p.grid_lines()
+    assert mineconv.parse("1??\n12?\n01?\n").grid_lines == p.grid_lines
 
 
 def test_no_function_shadows_a_module():
@@ -105,10 +106,10 @@ def test_write_every_format_and_read_back(tmp_path):
                 assert out.read_text(encoding="utf-8") == mineconv.dumps(p, f.name), f.name
         written.append(f.name)
         if f.kind == "puzzle" and f.reader is not None and not lost:
-            assert mineconv.read(out, f.name).grid_lines() == p.grid_lines(), f.name
+            assert mineconv.read(out, f.name).grid_lines == p.grid_lines, f.name
         if f.kind == "model":
             # every solver file records the puzzle in its header: decode finds it there
-            assert mineconv.decode(out, CAPTURED / "dusautoy-6x6.minisat.out", answer_format="minisat").mines() \
+            assert mineconv.decode(out, CAPTURED / "dusautoy-6x6.minisat.out", answer_format="minisat").mines \
                 == DU_SAUTOY_MINES, f.name
     assert {"native", "json", "cnf", "lp", "mps", "fixed-mps", "opb", "smt2", "mathprog"} <= set(written)
 
@@ -137,31 +138,31 @@ def test_solve_a_puzzle_or_a_file():
     p = mineconv.read(DU_SAUTOY)
     d = mineconv.solve(p)
     assert isinstance(d, mineconv.Decoded)
-    assert d.status == "solved" and d.mines() == DU_SAUTOY_MINES
-    assert d.solved_puzzle().grid_lines()[0] == "..**.."
-    assert mineconv.solve(DU_SAUTOY).mines() == DU_SAUTOY_MINES            # a path works too
+    assert d.status == "solved" and d.mines == DU_SAUTOY_MINES
+    assert d.solved_puzzle().grid_lines[0] == "..**.."
+    assert mineconv.solve(DU_SAUTOY).mines == DU_SAUTOY_MINES            # a path works too
     assert mineconv.solve(p, mines=9).status == "infeasible"
     found, complete = mineconv.enumerate_solutions(mineconv.read(SEED))
-    assert complete and sorted(d.mines() for d in found) == sorted(SEED_SOLUTIONS)
+    assert complete and sorted(d.mines for d in found) == sorted(SEED_SOLUTIONS)
 
 
 def test_solve_with_an_installed_solver():
     require_tool("cbc")
-    assert mineconv.solve(mineconv.read(DU_SAUTOY), "cbc", timeout=60).mines() == DU_SAUTOY_MINES
+    assert mineconv.solve(mineconv.read(DU_SAUTOY), "cbc", timeout=60).mines == DU_SAUTOY_MINES
 
 
 def test_decode_captured_answers():
     # minisat's answer to the CNF mineconv wrote: the puzzle comes from the file's header
     d = mineconv.decode(CAPTURED / "dusautoy-6x6.cnf", CAPTURED / "dusautoy-6x6.minisat.out")
-    assert d.status == "solved" and d.mines() == DU_SAUTOY_MINES
+    assert d.status == "solved" and d.mines == DU_SAUTOY_MINES
     assert d.to_json() == {"status": "solved", "mines": DU_SAUTOY_MINES}
     # cbc's answer, against the puzzle itself, with the answer read first
     answer = mineconv.read_answer(CAPTURED / "seed-3x3.cbc.sol")
     assert isinstance(answer, mineconv.Answer) and answer.format == "cbc" and answer.status == "solved"
     d = mineconv.decode(mineconv.read(SEED), answer)
-    assert d.mines() in SEED_SOLUTIONS
-    assert mineconv.decode(SEED, CAPTURED / "seed-3x3.cbc.sol", answer_format="cbc").mines() == d.mines()
-    assert mineconv.decode(CAPTURED / "seed-3x3.lp", CAPTURED / "seed-3x3.cbc.sol").mines() == d.mines()
+    assert d.mines in SEED_SOLUTIONS
+    assert mineconv.decode(SEED, CAPTURED / "seed-3x3.cbc.sol", answer_format="cbc").mines == d.mines
+    assert mineconv.decode(CAPTURED / "seed-3x3.lp", CAPTURED / "seed-3x3.cbc.sol").mines == d.mines
 
 
 def test_decode_refuses_a_wrong_answer_naming_the_cell(tmp_path):
@@ -184,7 +185,7 @@ def test_decode_reports_infeasible_as_a_status(tmp_path):
     ans = tmp_path / "unsat.out"
     ans.write_text("UNSAT\n")
     d = mineconv.decode(SEED, ans)
-    assert d.status == "infeasible" and d.mines() == []
+    assert d.status == "infeasible" and d.mines == []
 
 
 def test_decode_rejects_what_is_not_a_puzzle_or_an_answer():
@@ -209,8 +210,8 @@ def test_analyze():
     a = mineconv.analyze(mineconv.read(SEED))
     assert isinstance(a, mineconv.Analysis)
     assert a.solutions == 2 and not a.unique
-    assert a.mine_cells() == [(0, 1)] and a.safe_cells() == [(0, 2)]
-    assert a.probabilities() == [1, 0, Fraction(1, 2), Fraction(1, 2)]
+    assert a.mine_cells == [(0, 1)] and a.safe_cells == [(0, 2)]
+    assert a.probabilities == [1, 0, Fraction(1, 2), Fraction(1, 2)]
     assert mineconv.analyze(mineconv.read(DU_SAUTOY)).unique
 
 
@@ -234,3 +235,91 @@ def test_errors_are_located_and_builtin_compatible():
     assert str(err).startswith("b.txt:2:2: ")
     with pytest.raises(mineconv.MineconvError):
         mineconv.read(SAMPLES / "no-such-file.txt")
+
+
+# results: data is an attribute, work is a method ---------------------------------------------------
+def _results():
+    """One of each public result, built the way a user builds it."""
+    from mineconv.analysis.propagation import propagate
+
+    p = mineconv.read(SEED)
+    return {"Puzzle": p, "LinearSystem": mineconv.build_system(p), "Decoded": mineconv.solve(p),
+            "Analysis": mineconv.analyze(p), "Propagation": propagate(p, "gac"),
+            "PuzzleCNF": mineconv.to_cnf(p), "Answer": mineconv.read_answer(CAPTURED / "seed-3x3.cbc.sol"),
+            "SolutionStream": mineconv.solutions(p), "Violation": mineconv.check_assignment(p, [[False] * 3] * 3)}
+
+
+# accessors that were methods before the rule: the old call form still works, with a DeprecationWarning
+FORMER_METHODS = [("Puzzle", "codes"), ("Puzzle", "grid_lines"), ("Puzzle", "unknown_cells"),
+                  ("Puzzle", "known_mine_cells"), ("LinearSystem", "impossible"),
+                  ("LinearSystem", "constrained_vars"), ("LinearSystem", "var_name_list"), ("Decoded", "mines"),
+                  ("Analysis", "safe_cells"), ("Analysis", "mine_cells"), ("Analysis", "probabilities"),
+                  ("Analysis", "probability_grid"), ("Analysis", "probability_array"),
+                  ("Propagation", "safe_cells"), ("Propagation", "mine_cells")]
+
+# what stays a method: it takes arguments, searches or counts, or builds another object or file
+METHODS = {"Puzzle": {"from_rows", "count", "row", "neighbours", "replace", "with_mines_at"},
+           "LinearSystem": set(), "Decoded": {"solved_puzzle", "to_json"},
+           "Analysis": {"marked_puzzle", "to_json"}, "Propagation": set(),
+           "PuzzleCNF": {"mines_of", "decode", "solutions"}, "Answer": {"error"}, "SolutionStream": set(),
+           "Violation": set()}
+
+
+@pytest.mark.parametrize("owner, name", FORMER_METHODS)
+def test_a_former_method_is_an_attribute_and_its_call_form_warns(owner, name):
+    import numpy as np
+
+    result = _results()[owner]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")          # the attribute spelling never warns
+        value = getattr(result, name)
+    assert value is not None
+    with pytest.warns(DeprecationWarning, match=rf"{owner}\.{name}\(\) is deprecated: .*write \.{name} ") as got:
+        called = value()
+    assert called is value
+    assert got[0].filename == __file__          # the warning points at the caller's line
+    if isinstance(value, np.ndarray):
+        assert np.array_equal(called, value, equal_nan=True)
+        assert type(value + 0) is np.ndarray and type(value.sum()) is not type(value)   # no call form leaks
+        assert repr(value).startswith("array(")
+    else:
+        assert type(value) is not list and isinstance(value, list)
+        assert repr(value) == repr(list(value))
+    import pickle
+    back = pickle.loads(pickle.dumps(value))
+    assert type(back) in (list, np.ndarray) and not callable(back)
+
+
+def test_every_no_argument_accessor_of_a_result_is_an_attribute():
+    results = _results()
+    assert set(results) == set(METHODS)
+    for owner, obj in results.items():
+        cls = type(obj)
+        ours = [k for k in cls.__mro__ if k.__module__.startswith("mineconv")]   # not pysat's CNF methods
+        methods = {name for k in ours for name, member in vars(k).items()
+                   if not name.startswith("_") and inspect.isroutine(getattr(cls, name))
+                   and not isinstance(member, (property, functools.cached_property))}
+        assert methods == METHODS[owner], (owner, methods ^ METHODS[owner])
+        for name in methods:
+            params = [p for p in inspect.signature(getattr(obj, name)).parameters.values()]
+            builds = name in {"solved_puzzle", "marked_puzzle", "to_json"}
+            assert params or builds, f"{owner}.{name}() takes no argument: make it an attribute"
+
+
+def test_attribute_values_are_the_old_values():
+    import json
+
+    results = _results()
+    p, d, a = results["Puzzle"], results["Decoded"], results["Analysis"]
+    assert p.grid_lines == ["1??", "12?", "01?"] and p.unknown_cells == [(0, 1), (0, 2), (1, 2), (2, 2)]
+    assert p.codes.tolist() == [[1, -1, -1], [1, 2, -1], [0, 1, -1]] and not p.codes.flags.writeable
+    with pytest.raises(ValueError):
+        p.codes[0, 0] = 3                       # the grid stays read-only through the attribute
+    assert d.to_json()["mines"] in [list(map(list, s)) for s in SEED_SOLUTIONS]
+    assert type(d.to_json()["mines"]) is list and type(a.to_json()["probabilities"]) is list
+    assert json.loads(json.dumps(d.mines)) == d.mines
+    assert a.probability_grid[0][1] == 1.0 and a.probability_array.shape == (3, 3)
+    assert results["LinearSystem"].var_name_list == ["x0_1", "x0_2", "x1_2", "x2_2"]
+    # no count, no probabilities: None, which cannot carry the old call form (a.probabilities() raises)
+    none = mineconv.analyze(mineconv.read(SEED), mines=9)
+    assert none.probabilities is None and none.probability_grid == [[None] * 3] * 3

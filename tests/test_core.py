@@ -36,12 +36,12 @@ def test_puzzle_validation_messages():
 def test_puzzle_accessors():
     p = Puzzle.from_rows(["1??", "12?", "0*."], mines=3, name="n")
     assert p[1, 1] == "2" and p.count(1, 1) == 2 and p.count(0, 1) is None
-    assert p.unknown_cells() == [(0, 1), (0, 2), (1, 2)]
-    assert p.known_mine_cells() == [(2, 1)]
+    assert p.unknown_cells == [(0, 1), (0, 2), (1, 2)]
+    assert p.known_mine_cells == [(2, 1)]
     assert p.stats == {"unknown": 3, "revealed": 4, "known_mines": 1, "known_safe": 1}
     assert list(p.neighbours(0, 0)) == [(0, 1), (1, 0), (1, 1)]
     solved = p.with_mines_at([(0, 2)])
-    assert solved.grid_lines() == ["1.*", "12.", "0*."]
+    assert solved.grid_lines == ["1.*", "12.", "0*."]
     with pytest.raises(PuzzleError):
         p.with_mines_at([(1, 1)])
     assert p == Puzzle.from_rows(["1??", "12?", "0*."], mines=3, name="n")
@@ -49,8 +49,8 @@ def test_puzzle_accessors():
 
 
 def _brute_force(p: Puzzle):
-    unknown = p.unknown_cells()
-    known = np.array([[ch == "*" for ch in row] for row in p.grid_lines()])
+    unknown = p.unknown_cells
+    known = np.array([[ch == "*" for ch in row] for row in p.grid_lines])
     for bits in itertools.product((0, 1), repeat=len(unknown)):
         grid = known.copy()
         for (r, c), b in zip(unknown, bits):
@@ -65,7 +65,7 @@ def test_system_matches_brute_force_on_random_boards():
         R, C = rng.integers(1, 5, size=2)
         mines = rng.random((R, C)) < 0.3
         p = full_reveal(mines, with_total=bool(trial % 2))
-        codes = np.array([list(row) for row in p.grid_lines()])
+        codes = np.array([list(row) for row in p.grid_lines])
         # hide some counts, mark some mines known, some safe cells known-safe
         hide = rng.random((R, C)) < 0.3
         codes[hide & ~mines] = "?"
@@ -74,7 +74,7 @@ def test_system_matches_brute_force_on_random_boards():
         p = Puzzle.from_rows(["".join(r) for r in codes], mines=p.mines)
         s = build_system(p)
         # every brute-force solution satisfies the system's equations, and vice versa
-        unknown = p.unknown_cells()
+        unknown = p.unknown_cells
         assert [tuple(rc) for rc in s.var_rc.tolist()] == [tuple(u) for u in unknown]
         sols = set(_brute_force(p))
         assert sols, "a board made from a real mine placement has a solution"
@@ -114,7 +114,7 @@ def test_generator_is_deterministic():
     assert (a == place_mines(30, 16, mines=99, seed=5)).all() and a.sum() == 99
     p = full_reveal(a)
     assert p.mines == 99 and p.unknown_count == 99
-    assert (mine_counts(a)[~a] == p.codes()[~a]).all()
+    assert (mine_counts(a)[~a] == p.codes[~a]).all()
 
 
 def test_registry_lookup_errors():

@@ -49,13 +49,13 @@ def test_real_outputs_are_found_by_content_and_decode(fmt: str, text: str, tmp_p
     answer = read_answer(path)
     assert answer.format == fmt
     d = decode(BOARD, answer)
-    assert d.status == "solved" and d.mines() == MINES
+    assert d.status == "solved" and d.mines == MINES
 
 
 def test_cpsat_short_repeated_syntax() -> None:
     answer = registry.get_format("cpsat-response").reader(
         "status: FEASIBLE\nsolution: [1, 0, 0, 0, 1, 0, 0, 0, 0, 1]\n", "<t>")
-    assert decode(BOARD, answer).mines() == MINES
+    assert decode(BOARD, answer).mines == MINES
 
 
 @pytest.mark.parametrize("fmt, text, status", [

@@ -93,7 +93,7 @@ def test_tampered_answer_exits_3_naming_the_cell(tmp_path, capsys):
 def test_tampered_total_count_exits_3(tmp_path):
     # every count is met, but the puzzle says 3 mines and the answer places 2
     ans = Answer("solved", "id", [1, 2, 3, 4], [1, 0, 1, 0])
-    assert decode_answer(SEED, ans).mines() == [[0, 1], [1, 2]]
+    assert decode_answer(SEED, ans).mines == [[0, 1], [1, 2]]
     with pytest.raises(VerificationError, match="must hold 3 mines in all, the answer places 2") as info:
         decode_answer(SEED.replace(mines=3), ans)
     assert info.value.cell is None   # the total is about the whole board, not one cell

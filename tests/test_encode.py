@@ -161,8 +161,8 @@ def test_to_pulp_solves_with_cbc(seed: int) -> None:
     assert pulp.LpStatus[status] == ("Optimal" if feasible else "Infeasible"), repr(puzzle)
     if feasible:
         values = {v.name: v.varValue for v in prob.variables()}
-        grid = puzzle.codes() == 9
-        for r, c in puzzle.unknown_cells():
+        grid = puzzle.codes == 9
+        for r, c in puzzle.unknown_cells:
             grid[r, c] = round(values[f"x{r}_{c}"]) == 1
         assert check_assignment(puzzle, grid) is None
 
@@ -226,10 +226,10 @@ def test_brute_force_agrees_with_check_assignment() -> None:
     # the oracle (helpers.brute_force, from the rules by hand) against the library's checker, assignment by assignment
     for seed in range(60):
         puzzle = random_board(2000 + seed, max_unknown=8)
-        cells = puzzle.unknown_cells()
+        cells = puzzle.unknown_cells
         found = set()
         for bits in itertools.product((0, 1), repeat=len(cells)):
-            grid = puzzle.codes() == 9
+            grid = puzzle.codes == 9
             for (r, c), b in zip(cells, bits):
                 grid[r, c] = bool(b)
             if check_assignment(puzzle, grid) is None:

@@ -26,7 +26,7 @@ def reference_cnf_clauses(system: LinearSystem) -> ClauseArrays:
     """Per (d, c) group: the subset patterns gathered and placed at each constraint's offset."""
     d_all = system.con_len.astype(np.int64)
     c_all = system.con_rhs.astype(np.int64)
-    bad = system.impossible()
+    bad = system.impossible
     keys = np.where(bad, 0, d_all * 16 + c_all)
     present = np.flatnonzero(np.bincount(keys[~bad], minlength=1)) if keys.size else np.zeros(0, np.int64)
     patterns = {int(key): _block_pattern(*divmod(int(key), 16)) for key in present}
@@ -154,5 +154,5 @@ def test_variable_map_reused_across_prefixes(table_mode: str) -> None:
         for prefix in ("c", "\\", "*", "c", ";", ";"):
             text = header_text(puzzle, system, prefix, "T")
             assert text.endswith(reference_var_lines(system, prefix)), (puzzle, prefix)
-            assert text.count("\n") == len(puzzle.grid_lines()) + 2 + system.num_vars + \
+            assert text.count("\n") == len(puzzle.grid_lines) + 2 + system.num_vars + \
                 (puzzle.name is not None) + (system.total is not None or puzzle.mines is not None)

@@ -138,4 +138,4 @@ def test_random_bytes_in_a_file_parse_or_raise_our_error(name, data, tmp_path_fa
 def test_a_sign_and_its_digits_may_stand_apart(name, text, gap):
     # found by the fuzz campaign: '-\n1' matched the integer pattern, then int() met the newline
     fmt = next(f for f in formats() if f.name == name)
-    assert fmt.reader(text.format(gap=gap), "t").codes().tolist() == [[-1, 0]]
+    assert fmt.reader(text.format(gap=gap), "t").codes.tolist() == [[-1, 0]]

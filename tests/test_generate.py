@@ -84,7 +84,7 @@ def test_label_regions_matches_a_flood_fill():
 def test_game_reveal_is_the_flood_fill_of_its_openings(seed):
     grid = place_mines(16, 30, mines=99, seed=seed)
     p = game_reveal(grid, seed=seed, openings=4)
-    codes = p.codes()
+    codes = p.codes
     revealed = codes >= 0
     counts = mine_counts(grid)
     # what is shown is the truth, and no mine is ever shown
@@ -102,7 +102,7 @@ def test_game_reveal_leaves_a_frontier_on_expert_boards():
     frontier = 0
     for seed in range(20):
         p = random_puzzle(16, 30, mines=99, reveal="game", seed=seed)
-        codes = p.codes()
+        codes = p.codes
         assert 0 < (codes >= 0).sum() < 480 - 99
         unknown = np.pad(codes == -1, 1)
         near_unknown = np.zeros_like(codes, dtype=bool)

@@ -23,7 +23,7 @@ BOXED = "+---+---+---+\n| 1 |   | 2 |\n+---+---+---+\n| ? | * | 1 |\n+---+---+--
     ("Puzzle 1\n|1|?|2|\n|?|M|1|\n(from a page)\n", None, ["1?2", "?*1"]),
 ])
 def test_layouts(text, blank, rows):
-    assert parse(text, "ascii-grid", blank=blank).grid_lines() == rows
+    assert parse(text, "ascii-grid", blank=blank).grid_lines == rows
 
 
 def test_text_around_the_grid_becomes_notes():

@@ -47,7 +47,7 @@ def validate(text: str, rows: list, **expect) -> Puzzle:
     """Read text as ASP facts and check the grid (and any other attribute given)."""
     options = {k: expect.pop(k) for k in ("order",) if k in expect}
     p = parse(text, "asp-facts", **options)
-    assert p.grid_lines() == rows
+    assert p.grid_lines == rows
     for key, value in expect.items():
         assert getattr(p, key) == value, key
     return p

@@ -23,12 +23,12 @@ SAMPLE = SAMPLES / "dusautoy-6x6.blog"
 ])
 def test_layouts(text, rows, mines):
     p = parse(text, "blog-text")
-    assert (p.grid_lines(), p.mines) == (rows, mines)
+    assert (p.grid_lines, p.mines) == (rows, mines)
 
 
 def test_sample_notes_and_total():
     p = parse(SAMPLE.read_text(), "blog-text")
-    assert p.mines == 8 and p.notes[1] == "Unique solution:" and p.grid_lines()[2] == "?2002?"
+    assert p.mines == 8 and p.notes[1] == "Unique solution:" and p.grid_lines[2] == "?2002?"
 
 
 @pytest.mark.parametrize("text, where, msg", [

@@ -10,7 +10,7 @@ from mineconv.registry import rank_formats
 
 def validate(text: str, rows: list) -> None:
     """Read text as dat and check the grid."""
-    assert parse(text, "dat").grid_lines() == rows
+    assert parse(text, "dat").grid_lines == rows
 
 
 def test_one_liners():
@@ -24,7 +24,7 @@ def test_one_liners():
 
 def test_hakank_sample_as_it_comes():
     p = read(SAMPLES / "gecode-0.hakank.dat")
-    assert p.grid_lines() == read(SAMPLES / "gecode-0.dots").grid_lines()
+    assert p.grid_lines == read(SAMPLES / "gecode-0.dots").grid_lines
     assert p.notes == ("Problem from Gecode/examples/minesweeper.cc  problem 0",)
 
 

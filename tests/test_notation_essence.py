@@ -12,7 +12,7 @@ from mineconv.registry import rank_formats
 def validate(text: str, rows: list, **expect) -> Puzzle:
     """Read text as Essence' parameters and check the grid (and any other attribute given)."""
     p = parse(text, "essence")
-    assert p.grid_lines() == rows
+    assert p.grid_lines == rows
     for key, value in expect.items():
         assert getattr(p, key) == value, key
     return p
@@ -36,7 +36,7 @@ def test_hakank_samples_as_they_come():
     wire = read(SAMPLES / "kaye-wire.hakank.param")
     assert wire == read(SAMPLES / "kaye-wire.dots").replace(notes=wire.notes)
     g9 = read(SAMPLES / "gecode-9.tailor.param")
-    assert g9.grid_lines()[0] == "2???2???2" and g9.notes[0].startswith("Problem from Gecode")
+    assert g9.grid_lines[0] == "2???2???2" and g9.notes[0].startswith("Problem from Gecode")
 
 
 def test_writer_bytes():

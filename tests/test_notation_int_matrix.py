@@ -14,7 +14,7 @@ from tests.conftest import SAMPLES
 
 
 def check(text: str, rows: list, codes=None) -> None:
-    assert parse(text, "int-matrix", codes=codes).grid_lines() == rows
+    assert parse(text, "int-matrix", codes=codes).grid_lines == rows
 
 
 @pytest.mark.parametrize("text", [

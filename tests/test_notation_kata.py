@@ -23,7 +23,7 @@ from tests.conftest import SAMPLES
 ])
 def test_layouts(text, rows, mines):
     p = parse(text, "kata")
-    assert (p.grid_lines(), p.mines) == (rows, mines)
+    assert (p.grid_lines, p.mines) == (rows, mines)
 
 
 @pytest.mark.parametrize("text, where, msg", [

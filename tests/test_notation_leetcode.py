@@ -22,12 +22,12 @@ from tests.conftest import SAMPLES
 ])
 def test_layouts(text):
     p = parse(text, "leetcode")
-    assert (p.grid_lines(), p.mines) == (["01?", "01?"], 1)
+    assert (p.grid_lines, p.mines) == (["01?", "01?"], 1)
 
 
 def test_revealed_mine_and_click_note():
     p = parse('board = [["X","1"],["1","1"]], click = [0,0]', "leetcode")
-    assert (p.grid_lines(), p.mines, p.notes) == (["*1", "11"], 1, ("click: [0, 0]",))
+    assert (p.grid_lines, p.mines, p.notes) == (["*1", "11"], 1, ("click: [0, 0]",))
 
 
 @pytest.mark.parametrize("text, where, msg", [

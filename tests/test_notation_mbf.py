@@ -16,17 +16,17 @@ SMALL = bytes([3, 2, 0, 2, 0, 0, 2, 1])
 
 def test_full_reveal():
     p = read_mbf(SMALL)
-    assert p.grid_lines() == ["?21", "12?"] and p.mines == 2
+    assert p.grid_lines == ["?21", "12?"] and p.mines == 2
 
 
 @pytest.mark.parametrize("reveal, rows", [("1,0", ["???", "1??"]), ("0,1", ["?2?", "???"])])
 def test_reveal_from(reveal, rows):
-    assert read_mbf(SMALL, reveal_from=reveal).grid_lines() == rows
+    assert read_mbf(SMALL, reveal_from=reveal).grid_lines == rows
 
 
 def test_reveal_from_a_zero_floods():
     data = bytes([4, 4, 0, 1, 3, 3])  # one mine in the bottom-right corner
-    assert read_mbf(data, reveal_from="0,0").grid_lines() == ["0000", "0000", "0011", "001?"]
+    assert read_mbf(data, reveal_from="0,0").grid_lines == ["0000", "0000", "0011", "001?"]
 
 
 @pytest.mark.parametrize("data, column, msg", [

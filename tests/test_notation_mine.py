@@ -21,7 +21,7 @@ JAVA = "4x3x3\n1hmM\n12hm\n0111\n"
     ("3x1x1\n1?F\nMSG: lost on the first click\n", ["1?*"]),
 ])
 def test_writer_variants(text, rows):
-    assert parse(text, "mine").grid_lines() == rows
+    assert parse(text, "mine").grid_lines == rows
 
 
 def test_msg_lines_are_notes_and_written_back():

@@ -21,7 +21,7 @@ EMOJI = ("# MINESWEEPER-BOARD v0.1\n# Render: emoji\n\nrows: 3\ncolumns: 4\nmine
 
 def test_view_is_the_puzzle_and_real_its_answer():
     p = parse(BOARD, "ms-board")
-    assert p.grid_lines() == ["?*21", "11??", "0011"] and p.mines == 2
+    assert p.grid_lines == ["?*21", "11??", "0011"] and p.mines == 2
     assert real_layout(p) == ["1*21", "112*", "0011"] and p.notes[0] == "game_mode: classic"
 
 
@@ -32,21 +32,21 @@ def test_view_is_the_puzzle_and_real_its_answer():
     ("U*21\n#1U*\n0011", ["?*21", ".1?*", "0011"]),  # * a shown mine (Metasweeper), # a wrong flag: safe
 ])
 def test_view_symbols(view, rows):
-    assert parse(BOARD.split("[view]")[0] + "[view]\n" + view + "\n", "ms-board").grid_lines() == rows
+    assert parse(BOARD.split("[view]")[0] + "[view]\n" + view + "\n", "ms-board").grid_lines == rows
 
 
 def test_emoji_render_reads_like_ascii():
-    assert parse(EMOJI, "ms-board").grid_lines() == ["?*21", "11??", "0011"]
+    assert parse(EMOJI, "ms-board").grid_lines == ["?*21", "11??", "0011"]
 
 
 def test_a_view_row_starting_with_the_wrong_flag_symbol_is_a_row_not_a_comment():
     text = HEAD + "rows: 1\ncolumns: 3\n[real]\n01*\n[view]\n#1U\n"
-    assert parse(text, "ms-board").grid_lines() == [".1?"]
+    assert parse(text, "ms-board").grid_lines == [".1?"]
 
 
 def test_real_only_reads_as_the_full_reveal():
     p = parse(HEAD + "[real]\n1*21\n112*\n0011\n", "ms-board")
-    assert p.grid_lines() == ["1?21", "112?", "0011"] and p.mines == 2 and real_layout(p) is not None
+    assert p.grid_lines == ["1?21", "112?", "0011"] and p.mines == 2 and real_layout(p) is not None
 
 
 def test_name_comments_and_unknown_metadata_are_kept():
@@ -143,7 +143,7 @@ def test_emoji_real_layout_uses_the_bomb_for_its_mines():
     text = (f"# MINESWEEPER-BOARD v0.1\n# Render: emoji\n\n[real]\n{one}{bomb}{one}\n{one}{one}{one}\n"
             f"\n[view]\n{one}{bomb}\u2b1c\n{one}{one}{one}\n")
     p = parse(text, "ms-board")
-    assert p.grid_lines() == ["1*?", "111"] and real_layout(p) == ["1*1", "111"]
+    assert p.grid_lines == ["1*?", "111"] and real_layout(p) == ["1*1", "111"]
 
 
 def test_a_full_reveal_keeps_no_real_notes_and_round_trips():

@@ -22,7 +22,7 @@ def doc(**changes) -> str:
 
 def test_sample_reads_as_published():
     p = parse(SAMPLE.read_text(), "puzzle-json")
-    assert p.grid_lines()[:2] == ["??????", "?2222?"] and p.mines == 8 and p.name.startswith("du Sautoy")
+    assert p.grid_lines[:2] == ["??????", "?2222?"] and p.mines == 8 and p.name.startswith("du Sautoy")
 
 
 @pytest.mark.parametrize("text, rows", [
@@ -30,7 +30,7 @@ def test_sample_reads_as_published():
     ('{"puzzle_type": "minesweeper", "grid": ["1."], "num_mines": null}', ["1?"]),
 ])
 def test_minimal(text, rows):
-    assert parse(text, "puzzle-json").grid_lines() == rows
+    assert parse(text, "puzzle-json").grid_lines == rows
 
 
 def test_source_and_url():

@@ -22,7 +22,7 @@ from tests.conftest import SAMPLES
     '# rows\nknown = (\n    "01?1",\n    "0111",\n)\n',
 ])
 def test_layouts(text):
-    assert parse(text, "quoted-rows").grid_lines() == ["01?1", "0111"]
+    assert parse(text, "quoted-rows").grid_lines == ["01?1", "0111"]
 
 
 def test_notes():

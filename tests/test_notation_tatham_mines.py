@@ -62,7 +62,7 @@ def test_the_first_square_is_a_zero_that_opens_a_region(game_id, mines):
 
 def test_plain_and_masked_forms_agree():
     masked = parse("5x4:4,1,m093a5", "tatham-mines")
-    rows = ["".join("1" if ch == "?" else "0" for ch in row) for row in masked.grid_lines()]
+    rows = ["".join("1" if ch == "?" else "0" for ch in row) for row in masked.grid_lines]
     bits = "".join(rows) + "0" * (-len("".join(rows)) % 4)
     plain = f"5x4:4,1,u{int(bits, 2):0{len(bits) // 4}x}"
     assert parse(plain, "tatham-mines").cells == masked.cells
@@ -71,14 +71,14 @@ def test_plain_and_masked_forms_agree():
 
 def test_full_reveal_is_chlonds_setting():
     p = parse("3x3:u800", "tatham-mines")  # a mine in the top-left corner only
-    assert p.grid_lines() == ["?10", "110", "000"] and p.mines == 1
+    assert p.grid_lines == ["?10", "110", "000"] and p.mines == 1
 
 
 @pytest.mark.parametrize("reveal, rows", [
     ("2,2", ["?10", "110", "000"]), ("0,1", ["?1?", "???", "???"]), (" 1 , 1 ", ["???", "?1?", "???"]),
 ])
 def test_reveal_from_opens_like_the_game(reveal, rows):
-    assert parse("3x3:u800", "tatham-mines", reveal_from=reveal).grid_lines() == rows
+    assert parse("3x3:u800", "tatham-mines", reveal_from=reveal).grid_lines == rows
 
 
 def test_comments_become_notes():

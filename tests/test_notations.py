@@ -16,7 +16,7 @@ DU = Puzzle.from_rows(["??????", "?2222?", "?2002?", "?2002?", "?2222?", "??????
 
 
 def grid(p: Puzzle) -> list:
-    return p.grid_lines()
+    return p.grid_lines
 
 
 # native text ---------------------------------------------------------------------------------------

@@ -14,7 +14,7 @@ from helpers import brute_force, random_board
 def decided(p: Puzzle, level: str):
     r = propagate(p, level)
     assert r.consistent
-    return set(r.safe_cells()), set(r.mine_cells())
+    return set(r.safe_cells), set(r.mine_cells)
 
 
 def test_single_counts_gac():
@@ -90,7 +90,7 @@ def test_sound_and_nested_on_random_boards():
 def test_fully_revealed_board_mostly_decided_quickly():
     grid = place_mines(40, 40, density=0.15, seed=1)
     p = full_reveal(grid, with_total=False)
-    truth = grid[p.codes() == -1]
+    truth = grid[p.codes == -1]
     for level in LEVELS:
         r = propagate(p, level)
         assert r.consistent

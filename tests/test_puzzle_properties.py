@@ -56,7 +56,7 @@ def check(fmt: str, text: str) -> None:
             again = dumps(p, fmt)
         except MineconvError:  # e.g. .mine needs a total; the reader guarantees one, others may not
             return
-    assert get_format(fmt).reader(again, "<again>").codes().shape == p.codes().shape
+    assert get_format(fmt).reader(again, "<again>").codes.shape == p.codes.shape
 
 
 def test_every_reader_has_a_seed():

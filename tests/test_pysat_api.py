@@ -105,7 +105,7 @@ def test_linear_system_arrays_hold_for_every_solution(seed):
     system = build_system(p)
     A, b = system.A, system.b
     assert A.shape == (system.num_constraints, system.num_vars) and b.shape == (system.num_constraints,)
-    cells = p.unknown_cells()
+    cells = p.unknown_cells
     for mines in mine_sets(p):
         x = np.array([1 if rc in mines else 0 for rc in cells], dtype=np.int64)
         assert (A @ x == b).all()
@@ -117,7 +117,7 @@ def test_pictures_and_arrays_for_notebooks():
     assert mineconv.solve(p)._repr_svg_().startswith("<?xml")
     a = mineconv.analyze(p)
     assert "legend" in a._repr_svg_()
-    probs = a.probability_array()
+    probs = a.probability_array
     assert probs.shape == (3, 3) and np.isnan(probs[0, 0]) and probs[0, 1] == 1.0 and probs[1, 2] == 0.5
 
 

@@ -64,8 +64,8 @@ def feasible(puzzle: Puzzle) -> bool:
 
 def mine_grid(puzzle: Puzzle, values: Dict) -> np.ndarray:
     """The answer as a bool grid: known mines, plus the cells whose variable is 1 (absent means 0)."""
-    grid = puzzle.codes() == 9
-    cells = puzzle.unknown_cells()
+    grid = puzzle.codes == 9
+    cells = puzzle.unknown_cells
     for key, val in values.items():
         if isinstance(key, int):
             if key <= len(cells):     # DIMACS / OPB id; auxiliary variables of the total are ignored
@@ -283,4 +283,4 @@ def test_glpsol_reads_the_model_with_a_separate_dat_file(tmp_path: Path) -> None
     proc = run([require_tool("glpsol"), "-m", "model.mod", "-d", "p.dat"], tmp_path)
     rows = [ln[len("grid: "):] for ln in proc.stdout.splitlines() if ln.startswith("grid: ")]
     solved = Puzzle.from_rows(rows)
-    assert check_assignment(puzzle, np.array([[ch == "*" for ch in row] for row in solved.grid_lines()])) is None
+    assert check_assignment(puzzle, np.array([[ch == "*" for ch in row] for row in solved.grid_lines])) is None

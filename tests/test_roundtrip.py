@@ -87,16 +87,16 @@ def test_roundtrip_across_every_pair(key):
 def test_counts_survive_every_notation_even_when_lossy():
     # dropping metadata or marks must never move or change a revealed count
     p = PUZZLES["random-40x40-marked"]
-    shown = p.codes() <= 8
-    shown &= p.codes() >= 0
+    shown = p.codes <= 8
+    shown &= p.codes >= 0
     for fmt in NOTATIONS:
         if fmt == "mbf":  # a mine layout: refuses a puzzle that does not pin every mine (test_notation_mbf)
             continue
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", LossyConversionWarning)
             back = parse(dumps(p, fmt), fmt)
-        assert (back.codes()[shown] == p.codes()[shown]).all(), fmt
-        assert ((back.codes() >= 0) & (back.codes() <= 8) == shown).all(), fmt
+        assert (back.codes[shown] == p.codes[shown]).all(), fmt
+        assert ((back.codes >= 0) & (back.codes <= 8) == shown).all(), fmt
 
 
 LOSSY = [

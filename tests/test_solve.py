@@ -54,9 +54,9 @@ def _embedded_matches_brute_force(puzzle: Puzzle) -> None:
     dec = bridge.solve(puzzle)
     assert dec.status == ("solved" if expected else "infeasible")
     if expected:
-        assert frozenset(map(tuple, dec.mines())) in expected
+        assert frozenset(map(tuple, dec.mines)) in expected
     found, complete = bridge.enumerate_solutions(puzzle)
-    assert complete and {frozenset(map(tuple, d.mines())) for d in found} == expected
+    assert complete and {frozenset(map(tuple, d.mines)) for d in found} == expected
 
 
 @pytest.mark.parametrize("solver", [s for s in bridge.solver_names() if s != bridge.EMBEDDED])
@@ -69,9 +69,9 @@ def test_every_solver_agrees_with_the_embedded_one(solver):
         if dec.status == "solved":
             # decode already verified every count; a unique puzzle must give the same grid
             solutions = brute(puzzle)
-            assert frozenset(map(tuple, dec.mines())) in solutions, (solver, name)
+            assert frozenset(map(tuple, dec.mines)) in solutions, (solver, name)
             if len(solutions) == 1:
-                assert dec.mines() == embedded.mines()
+                assert dec.mines == embedded.mines
 
 
 def test_cli_solve_text_and_json(tmp_path, capsys):
@@ -81,7 +81,7 @@ def test_cli_solve_text_and_json(tmp_path, capsys):
     assert rc == 0 and out == canonical_text(bridge.solve(BOARDS["unique"]).solved_puzzle())
     rc, out, _ = run_cli(capsys, "solve", p, "--json")
     data = json.loads(out)
-    assert rc == 0 and data["status"] == "solved" and data["mines"] == bridge.solve(BOARDS["unique"]).mines()
+    assert rc == 0 and data["status"] == "solved" and data["mines"] == bridge.solve(BOARDS["unique"]).mines
     p.write_text(canonical_text(BOARDS["infeasible"]))
     rc, out, err = run_cli(capsys, "solve", p, "--json")
     assert rc == 1 and json.loads(out)["status"] == "infeasible" and json.loads(out)["mines"] == []
@@ -182,7 +182,7 @@ def test_solve_takes_the_model_file_mineconv_wrote(tmp_path, capsys):
     cnf = tmp_path / "u.cnf"
     write(BOARDS["unique"], cnf, "cnf")
     rc, out, _ = run_cli(capsys, "solve", cnf, "--json")
-    assert rc == 0 and json.loads(out)["mines"] == bridge.solve(BOARDS["unique"]).mines()
+    assert rc == 0 and json.loads(out)["mines"] == bridge.solve(BOARDS["unique"]).mines
 
 
 @pytest.mark.parametrize("fmt, extra", [("native", []), ("cnf", []), ("native", ["--from", "native"])])
@@ -195,7 +195,7 @@ def test_solve_reads_the_puzzle_or_model_from_stdin_once(capsys, monkeypatch, fm
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(text)))
     rc, out, err = run_cli(capsys, "solve", "-", "--json", *extra)
     assert rc == 0, err
-    assert json.loads(out)["mines"] == bridge.solve(BOARDS["unique"]).mines()
+    assert json.loads(out)["mines"] == bridge.solve(BOARDS["unique"]).mines
 
 
 @settings(max_examples=40, deadline=None)
@@ -227,7 +227,7 @@ def test_random_boards_every_solver_agrees(solver):
         dec = bridge.solve(puzzle, solver, timeout=60)
         assert dec.status == ("solved" if expected else "infeasible"), puzzle
         if expected:
-            assert frozenset(map(tuple, dec.mines())) in expected
+            assert frozenset(map(tuple, dec.mines)) in expected
 
     check()
 

@@ -123,7 +123,7 @@ def test_pulp_cbc_with_a_time_limit_never_says_infeasible(tmp_path, capsys):
                            "--json")
     data = json.loads(out)
     assert rc == 0 and data["status"] == "solved" and data["unique"] is True, err
-    assert data["mines"] == bridge.solve(UNIQUE).mines()
+    assert data["mines"] == bridge.solve(UNIQUE).mines
 
 
 def test_the_timeout_covers_building_the_model(tmp_path, capsys):

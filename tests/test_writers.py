@@ -165,7 +165,7 @@ def test_columns_in_id_order() -> None:
         name = ln.split()[0]
         if not seen or seen[-1] != name:
             seen.append(name)
-    expected = [f"x{r}_{c}" for r, c in puzzle.unknown_cells()]
+    expected = [f"x{r}_{c}" for r, c in puzzle.unknown_cells]
     assert seen == expected
 
 
@@ -177,7 +177,7 @@ def test_names_are_the_naming_module_s_and_legal_everywhere(fmt: str) -> None:
     text = registry.dumps(puzzle, fmt)
     body = "\n".join(ln for ln in text.splitlines() if not ln.startswith(("\\", "*", ";")))
     words = set(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", body))
-    cells = {var_name(r, c) for r, c in puzzle.unknown_cells()}
+    cells = {var_name(r, c) for r, c in puzzle.unknown_cells}
     assert cells <= words
     assert {w for w in words if re.fullmatch(r"x\d+_\d+", w)} == cells
     if fmt != "smt2":

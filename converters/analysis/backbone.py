@@ -52,7 +52,7 @@ def sat_backbone(puzzle: Puzzle, mines: Optional[int] = None, system: Optional[L
         parts = [(np.arange(k), clauses)]
     else:
         parts = _split_clauses(clauses, system, k)
-    free = ~system.constrained_vars()
+    free = ~system.constrained_vars
     if bounds.deadline is not None and solver == SAT_SOLVER:
         solver = INTERRUPTIBLE_SAT_SOLVER
     try:

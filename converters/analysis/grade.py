@@ -94,7 +94,7 @@ def grade(puzzle: Puzzle, mines: Optional[int] = None, *, count: bool = True,
     def infeasible() -> Grade:
         return Grade(puzzle, system, None, decided, rounds, 0, values=np.full(k, UNDECIDED, dtype=np.int8))
 
-    if system.impossible().any() or (system.total is not None and not 0 <= system.total <= k):
+    if system.impossible.any() or (system.total is not None and not 0 <= system.total <= k):
         return infeasible()
     values = np.full(k, UNDECIDED, dtype=np.int8)
     try:

@@ -18,6 +18,7 @@ from typing import Dict, Iterable, List, Optional, Sequence, Set, Tuple
 
 import numpy as np
 
+from ..model._compat import callable_list
 from ..model.puzzle import Puzzle
 from ..model.system import LinearSystem, build_system
 from .bounds import UNBOUNDED, AnalysisTimeout, Bounds
@@ -38,13 +39,15 @@ class Propagation:
     # sweep joins every open group once; a student's "rounds" of looking over the whole board
     rounds: int = 0
 
+    @property
     def safe_cells(self) -> List[Tuple[int, int]]:
         """Cells decided safe, row-major."""
-        return [tuple(rc) for rc in self.system.var_rc[self.values == SAFE].tolist()]
+        return callable_list(map(tuple, self.system.var_rc[self.values == SAFE].tolist()), "Propagation.safe_cells")
 
+    @property
     def mine_cells(self) -> List[Tuple[int, int]]:
         """Cells decided to be mines, row-major."""
-        return [tuple(rc) for rc in self.system.var_rc[self.values == MINE].tolist()]
+        return callable_list(map(tuple, self.system.var_rc[self.values == MINE].tolist()), "Propagation.mine_cells")
 
     @property
     def decided(self) -> int:

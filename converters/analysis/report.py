@@ -15,6 +15,7 @@ from typing import Dict, Iterator, List, Optional, Tuple
 
 import numpy as np
 
+from ..model._compat import callable_array, callable_list, callable_optional_list
 from ..model.puzzle import Puzzle
 from ..model.system import LinearSystem, build_system
 from .backbone import full_backbone
@@ -100,39 +101,45 @@ class Analysis:
         """True when the probabilities are exact fractions (not double-precision approximations)."""
         return self.mine_solutions is not None
 
+    @property
     def safe_cells(self) -> List[Tuple[int, int]]:
         """Unknown cells the level proves safe, row-major."""
-        return [tuple(rc) for rc in self.system.var_rc[self.values == SAFE].tolist()]
+        return callable_list(map(tuple, self.system.var_rc[self.values == SAFE].tolist()), "Analysis.safe_cells")
 
+    @property
     def mine_cells(self) -> List[Tuple[int, int]]:
         """Unknown cells the level proves to be mines, row-major."""
-        return [tuple(rc) for rc in self.system.var_rc[self.values == MINE].tolist()]
+        return callable_list(map(tuple, self.system.var_rc[self.values == MINE].tolist()), "Analysis.mine_cells")
 
+    @property
     def probabilities(self) -> Optional[list]:
         """Mine probability of each variable (id order): Fractions, or floats on big boards (see
         probabilities_exact); None without a count or a solution."""
         if not self.solutions:
             return None
         if self.mine_solutions is not None:
-            return [Fraction(n, self.solutions) for n in self.mine_solutions]
-        if self.approx_probabilities is not None:
-            return list(self.approx_probabilities)
-        return None
+            return callable_list((Fraction(n, self.solutions) for n in self.mine_solutions),
+                                 "Analysis.probabilities")
+        return callable_optional_list(self.approx_probabilities, "Analysis.probabilities")
 
+    @property
     def probability_array(self) -> np.ndarray:
         """The mine probabilities as a (rows, cols) float array, NaN on every cell that is not unknown."""
-        return np.array([[np.nan if p is None else float(p) for p in row] for row in self.probability_grid()],
+        grid = np.array([[np.nan if p is None else float(p) for p in row] for row in self.probability_grid],
                         dtype=float).reshape(self.puzzle.rows, self.puzzle.cols)
+        return callable_array(grid, "Analysis.probability_array")
 
     def _repr_svg_(self) -> str:
         """Jupyter shows an analysis as the board's probability picture."""
         from ..picture import render_svg
         return render_svg(self.puzzle, self)
 
+    @property
     def probability_grid(self) -> List[List[Optional[float]]]:
         """Rows of floats (mine probability of each unknown cell) with None on every other cell."""
-        grid: List[List[Optional[float]]] = [[None] * self.puzzle.cols for _ in range(self.puzzle.rows)]
-        probs = self.probabilities()
+        rows = ([None] * self.puzzle.cols for _ in range(self.puzzle.rows))
+        grid: List[List[Optional[float]]] = callable_list(rows, "Analysis.probability_grid")
+        probs = self.probabilities
         if probs is None:
             return grid
         for (r, c), p in zip(self.system.var_rc.tolist(), probs):
@@ -154,9 +161,9 @@ class Analysis:
         data = {
             **count_json("solutions", self.solutions),
             "unique": self.unique,
-            "safe": [list(rc) for rc in self.safe_cells()] if ok else [],
-            "mines": [list(rc) for rc in self.mine_cells()] if ok else [],
-            "probabilities": self.probability_grid(),
+            "safe": [list(rc) for rc in self.safe_cells] if ok else [],
+            "mines": [list(rc) for rc in self.mine_cells] if ok else [],
+            "probabilities": list(self.probability_grid),
             "level": self.level,
             "rows": self.puzzle.rows,
             "cols": self.puzzle.cols,
@@ -195,7 +202,7 @@ def analyze(puzzle: Puzzle, mines: Optional[int] = None, level: str = "full", *,
     by_level: Dict[str, int] = {}
     infeasible = Analysis(puzzle, system, level, np.full(k, UNDECIDED, dtype=np.int8), 0, (0,) * k,
                           by_level=by_level)
-    if system.impossible().any() or (system.total is not None and not 0 <= system.total <= k):
+    if system.impossible.any() or (system.total is not None and not 0 <= system.total <= k):
         return infeasible
     gac = propagate(puzzle, "gac", system=system)
     if not gac.consistent:

@@ -107,7 +107,7 @@ def report_text(a: Analysis, probabilities: bool = False) -> str:
         lines.append(f"# solutions: {count_text(a.solutions)}")
     lines.append(f"# unique: {'yes' if a.unique else 'no'}")
     if a.feasible:
-        n_safe, n_mine = len(a.safe_cells()), len(a.mine_cells())
+        n_safe, n_mine = len(a.safe_cells), len(a.mine_cells)
         open_ = a.system.num_vars - n_safe - n_mine
         lines.append(f"# level {a.level}: {n_safe} safe, {plural(n_mine, 'certain mine')}, {open_} undetermined "
                      f"(of {plural(a.system.num_vars, 'unknown cell')})")
@@ -118,7 +118,7 @@ def report_text(a: Analysis, probabilities: bool = False) -> str:
         lines.append("# decided by level: " + ", ".join(f"{k} {v}" for k, v in a.by_level.items()))
     if probabilities and a.feasible and a.solutions is not None:
         lines.append("# mine probabilities (unknown cells; '-' elsewhere):")
-        for row in a.probability_grid():
+        for row in a.probability_grid:
             lines.append(("#   " + " ".join("  -  " if p is None else f"{p:.3f}" for p in row)).rstrip())
     return "\n".join(lines) + "\n"
 

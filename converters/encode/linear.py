@@ -182,7 +182,7 @@ def pulp_solution(prob: "LpProblem", puzzle: Optional[Puzzle] = None, tolerance:
         if round(value) == 1:
             mines.append(rc)
     solved = puzzle.with_mines_at(mines)
-    grid = np.array([[ch == "*" for ch in row] for row in solved.grid_lines()], dtype=bool)
+    grid = np.array([[ch == "*" for ch in row] for row in solved.grid_lines], dtype=bool)
     bad = check_assignment(puzzle, grid, total)
     if bad is not None:
         raise VerificationError(bad.message, cell=bad.cell)

@@ -53,7 +53,7 @@ def known_layout(puzzle: Puzzle) -> Optional[np.ndarray]:
     mine count equals the unknown cells plus the known mines (every unknown cell is a mine, as in a
     full-reveal puzzle). Every count must then agree with the layout.
     """
-    codes = puzzle.codes()
+    codes = puzzle.codes
     unknown = codes == -1
     if unknown.any():
         if puzzle.mines is None or puzzle.mines != int(unknown.sum()) + puzzle.known_mine_count:

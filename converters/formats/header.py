@@ -40,7 +40,7 @@ def header_text(puzzle: Puzzle, system: LinearSystem, prefix: str, title: str,
     total = puzzle.mines if system.total is None else system.total + puzzle.known_mine_count
     if total is not None:
         lines.append(f"{p}mines: {total}")
-    lines.extend(p + "grid " + row for row in puzzle.grid_lines())
+    lines.extend(p + "grid " + row for row in puzzle.grid_lines)
     k = system.num_vars
     lines.append(f"{p}vars: {k} cell variables, ids 1..{k} in row-major order over the unknown cells; "
                  f"name {VAR_FORM}, 0-based")

@@ -8,6 +8,7 @@ from typing import Iterable, Iterator, Optional, Sequence, Tuple
 import numpy as np
 
 from ..errors import PuzzleError
+from ._compat import callable_array, callable_list
 from ..wording import plural
 
 UNKNOWN = "?"
@@ -15,7 +16,7 @@ MINE = "*"
 SAFE = "."
 CELL_SYMBOLS = "?012345678*."
 
-# int8 codes of Puzzle.codes(): counts keep their value
+# int8 codes of Puzzle.codes: counts keep their value
 CODE_UNKNOWN = -1
 CODE_MINE = 9
 CODE_SAFE = 10
@@ -131,7 +132,8 @@ class Puzzle:
         for note in self.notes:
             if not isinstance(note, str) or "\n" in note or "\r" in note:
                 raise PuzzleError("each note must be a single line of text")
-        object.__setattr__(self, "_codes", codes)
+        codes.flags.writeable = False
+        object.__setattr__(self, "_codes", callable_array(codes, "Puzzle.codes"))
 
     def _validate_start(self, codes: np.ndarray) -> None:
         start = self.start
@@ -145,11 +147,10 @@ class Puzzle:
             raise PuzzleError(f"the first click ({r}, {c}) is on a known mine", cell=(r, c))
 
     # access -------------------------------------------------------------------------------------
+    @property
     def codes(self) -> np.ndarray:
         """The grid as an int8 array: -1 unknown, 0-8 counts, 9 known mine, 10 known safe (read-only)."""
-        codes = self._codes  # type: ignore[attr-defined]
-        codes.flags.writeable = False
-        return codes
+        return self._codes  # type: ignore[attr-defined]
 
     def __getitem__(self, rc: Tuple[int, int]) -> str:
         r, c = rc
@@ -166,10 +167,11 @@ class Puzzle:
         """Row r as a string of cell symbols."""
         return self.cells[r * self.cols:(r + 1) * self.cols]
 
+    @property
     def grid_lines(self) -> list:
         """The rows of the grid as strings of cell symbols."""
         c = self.cols
-        return [self.cells[i:i + c] for i in range(0, len(self.cells), c)]
+        return callable_list((self.cells[i:i + c] for i in range(0, len(self.cells), c)), "Puzzle.grid_lines")
 
     def neighbours(self, r: int, c: int) -> Iterator[Tuple[int, int]]:
         """The in-grid neighbours of (r, c), in row-major order."""
@@ -178,18 +180,20 @@ class Puzzle:
             if 0 <= rr < self.rows and 0 <= cc < self.cols:
                 yield rr, cc
 
+    @property
     def unknown_cells(self) -> list:
         """The unknown cells in row-major order: cell i holds DIMACS variable i + 1."""
-        return [tuple(int(v) for v in rc) for rc in np.argwhere(self.codes() == CODE_UNKNOWN)]
+        return callable_list(map(tuple, np.argwhere(self.codes == CODE_UNKNOWN).tolist()), "Puzzle.unknown_cells")
 
+    @property
     def known_mine_cells(self) -> list:
         """The known mines in row-major order."""
-        return [tuple(int(v) for v in rc) for rc in np.argwhere(self.codes() == CODE_MINE)]
+        return callable_list(map(tuple, np.argwhere(self.codes == CODE_MINE).tolist()), "Puzzle.known_mine_cells")
 
     @cached_property
     def stats(self) -> dict:
         """Counts of unknown, revealed, known-mine and known-safe cells."""
-        counts = np.bincount((self.codes().ravel() + 1).astype(np.int64), minlength=12)
+        counts = np.bincount((self.codes.ravel() + 1).astype(np.int64), minlength=12)
         return {
             "unknown": int(counts[0]),
             "revealed": int(counts[1:10].sum()),
@@ -226,7 +230,7 @@ class Puzzle:
 
     def __str__(self) -> str:
         """The grid as text, one row a line (print(puzzle) shows the board)."""
-        return "\n".join(self.grid_lines())
+        return "\n".join(self.grid_lines)
 
     def _repr_svg_(self) -> str:
         """Jupyter shows a puzzle as its picture."""
@@ -236,5 +240,5 @@ class Puzzle:
     def __repr__(self) -> str:
         extra = "".join(f", {k}={getattr(self, k)!r}" for k in ("mines", "name", "start") if getattr(self, k) is not None)
         if self.rows * self.cols <= 400:
-            return f"Puzzle.from_rows({self.grid_lines()!r}{extra})"
+            return f"Puzzle.from_rows({self.grid_lines!r}{extra})"
         return f"<Puzzle {self.rows}x{self.cols}{extra}>"

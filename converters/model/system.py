@@ -6,6 +6,7 @@ from typing import Optional, Tuple
 
 import numpy as np
 
+from ._compat import callable_array, callable_list
 from .puzzle import CODE_MINE, CODE_UNKNOWN, Puzzle, neighbour_count
 from ..wording import plural
 
@@ -65,26 +66,29 @@ class LinearSystem:
         """m, the number of revealed cells."""
         return int(self.con_rc.shape[0])
 
+    @property
     def impossible(self) -> np.ndarray:
         """Boolean mask of constraints no assignment can meet (rhs < 0 or rhs > number of variables)."""
-        return (self.con_rhs < 0) | (self.con_rhs > self.con_len)
+        return callable_array((self.con_rhs < 0) | (self.con_rhs > self.con_len), "LinearSystem.impossible")
 
+    @property
     def constrained_vars(self) -> np.ndarray:
         """Boolean mask (k,) of variables that occur in at least one count constraint."""
         seen = np.zeros(self.num_vars + 1, dtype=bool)
         seen[self.con_vars.ravel()] = True
-        return seen[1:]
+        return callable_array(seen[1:], "LinearSystem.constrained_vars")
 
+    @property
     def var_name_list(self) -> list:
         """The variable names (naming.var_name) in id order."""
         from .naming import var_name
 
-        return [var_name(r, c) for r, c in self.var_rc.tolist()]
+        return callable_list((var_name(r, c) for r, c in self.var_rc.tolist()), "LinearSystem.var_name_list")
 
 
 def build_system(puzzle: Puzzle, mines: Optional[int] = None) -> LinearSystem:
     """The linear system of a puzzle; `mines` overrides the puzzle's total mine count."""
-    codes = puzzle.codes()
+    codes = puzzle.codes
     R, C = codes.shape
     unknown = codes == CODE_UNKNOWN
     var_flat = np.flatnonzero(unknown)
@@ -144,7 +148,7 @@ def check_assignment(puzzle: Puzzle, mine_grid: np.ndarray, mines: Optional[int]
     Known mines must be mines, revealed and known-safe cells must not be; the violation names the first
     violated cell (row-major) and its count.
     """
-    codes = puzzle.codes()
+    codes = puzzle.codes
     R, C = codes.shape
     mine_grid = np.asarray(mine_grid, dtype=bool)
     if mine_grid.shape != (R, C):

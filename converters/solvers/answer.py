@@ -24,6 +24,7 @@ import numpy as np
 from ..errors import SolutionSyntaxError, VerificationError
 from ..fileio import line_of
 from ..encode.linear import PLACEHOLDER as LINEAR_PLACEHOLDER
+from ..model._compat import callable_list
 from ..model.naming import VAR_FORM, VAR_RE, var_name
 from ..model.puzzle import CODE_MINE, Puzzle
 from ..model.system import LinearSystem, build_system, check_assignment
@@ -84,17 +85,16 @@ class Decoded:
     why: str = ""
     unique: Optional[bool] = None      # solve(check_unique=True): no other solution; None when not checked
 
+    @property
     def mines(self) -> List[List[int]]:
         """Every mine cell [row, col], 0-based, row-major (empty unless solved)."""
-        if self.grid is None:
-            return []
-        return np.argwhere(self.grid).tolist()
+        return callable_list(np.argwhere(self.grid).tolist() if self.grid is not None else (), "Decoded.mines")
 
     def solved_puzzle(self) -> Puzzle:
         """The puzzle with its unknown cells filled in ('*' mine, '.' safe)."""
         if self.grid is None:
             raise ValueError("no solution to show")
-        return self.puzzle.with_mines_at(map(tuple, np.argwhere(self.grid & (self.puzzle.codes() != CODE_MINE))))
+        return self.puzzle.with_mines_at(map(tuple, np.argwhere(self.grid & (self.puzzle.codes != CODE_MINE))))
 
     def _repr_svg_(self) -> Optional[str]:
         """Jupyter shows a solved answer as the solved board's picture (nothing when unsolved)."""
@@ -105,7 +105,7 @@ class Decoded:
 
     def to_json(self, **extra) -> dict:
         """The JSON contract: {"status", "mines"} plus extra keys."""
-        out = {"status": self.status, "mines": self.mines()}
+        out = {"status": self.status, "mines": list(self.mines)}
         if self.why:
             out["why"] = self.why
         out.update(extra)
@@ -194,7 +194,7 @@ def decode_answer(puzzle: Puzzle, answer: Answer, *, mines: Optional[int] = None
     system = system if system is not None else build_system(puzzle, mines)
     k = system.num_vars
     R, C = puzzle.rows, puzzle.cols
-    codes = puzzle.codes()
+    codes = puzzle.codes
     keys = answer.keys
     values = round_binary(np.asarray(answer.values, dtype=np.float64), answer)
     cell_value = np.zeros(k + 1, dtype=bool)   # by variable id; index 0 unused
@@ -295,11 +295,11 @@ def _check_missing(answer: Answer, system: LinearSystem, given: np.ndarray) -> N
     if not missing.any():
         return
     if system.total is None:
-        missing &= system.constrained_vars()
+        missing &= system.constrained_vars
     if missing.any():
         i = int(np.flatnonzero(missing)[0])
         r, c = (int(v) for v in system.var_rc[i])
-        why = "the total mine count constrains" if not system.constrained_vars()[i] \
+        why = "the total mine count constrains" if not system.constrained_vars[i] \
             else "the counts around it constrain"
         raise answer.error(f"the answer leaves out variable {i + 1} (cell ({r}, {c}), {var_name(r, c)}), which "
                            f"{why}: truncated, or an answer for another puzzle?")

@@ -49,7 +49,7 @@ def write_asp(puzzle: Puzzle, out: TextIO, *, mines: Optional[int] = None, **_: 
     if total is not None:
         lines.append(f"#const mine_count = {total}.")
     unknown: List[str] = []
-    for r, row in enumerate(puzzle.codes().tolist(), 1):
+    for r, row in enumerate(puzzle.codes.tolist(), 1):
         for c, v in enumerate(row, 1):
             if 0 <= v <= 8:
                 lines.append(f"number({r},{c},{v}).")

@@ -43,7 +43,7 @@ def write_mzn(puzzle: Puzzle, out: TextIO, *, mines: Optional[int] = None, **_: 
     """Write the puzzle as a self-contained MiniZinc model."""
     system = build_system(puzzle, mines)
     k = system.num_vars
-    names = system.var_name_list()
+    names = system.var_name_list
     extra = [f"cell variables are var 0..1 {VAR_FORM}; " + rows_prose("constraint", named=False)]
     if system.total is not None:
         extra.append(f"last constraint: the {k} cell variables sum to {system.total} (mines left to place)")
@@ -73,7 +73,7 @@ def write_mzn(puzzle: Puzzle, out: TextIO, *, mines: Optional[int] = None, **_: 
     out.write(f'function string: {SYMBOL_FUNCTION}(var 0..1: v) = if fix(v) = 1 then "*" else "." endif;\n')
     out.write("output [\n")
     grid = system.var_grid.tolist()
-    for r, row in enumerate(puzzle.grid_lines()):
+    for r, row in enumerate(puzzle.grid_lines):
         pieces: List[str] = []
         text = GRID_PREFIX
         for c, ch in enumerate(row):

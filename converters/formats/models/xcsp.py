@@ -33,7 +33,7 @@ def write_xcsp(puzzle: Puzzle, out: TextIO, *, mines: Optional[int] = None, **_:
     """Write the puzzle as an XCSP3 CSP instance."""
     system = build_system(puzzle, mines)
     k = system.num_vars
-    names = system.var_name_list()
+    names = system.var_name_list
     rows = constraint_rows(system).tolist()
     lens = system.con_len.tolist()
     rhs = system.con_rhs.tolist()

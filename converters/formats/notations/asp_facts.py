@@ -211,7 +211,7 @@ def write_asp_facts(puzzle: Puzzle, out: TextIO, **options: Any) -> None:
     # after the first statement, so that it is not read back as a note
     lines.append(f"% mineconv {__version__}: number(row, col, count), mine(row, col) = known mine, "
                  "excluded(row, col) = known safe; 1-based; a cell without a fact is unknown")
-    codes = puzzle.codes()
+    codes = puzzle.codes
     for r, row in enumerate(codes.tolist(), 1):
         for c, v in enumerate(row, 1):
             if 0 <= v <= 8:

@@ -102,7 +102,7 @@ def read_dots(text: str, source: str = "<string>") -> Puzzle:
 
 def write_dots(puzzle: Puzzle, out: TextIO, **options: Any) -> None:
     """Write hakank's layout: the row count, the column count, then the rows."""
-    out.write(f"{puzzle.rows}\n{puzzle.cols}\n" + "\n".join(puzzle.grid_lines()).translate(_OUT) + "\n")
+    out.write(f"{puzzle.rows}\n{puzzle.cols}\n" + "\n".join(puzzle.grid_lines).translate(_OUT) + "\n")
 
 
 def detect_dots(text: str) -> float:

@@ -182,7 +182,7 @@ def write_dzn(puzzle: Puzzle, out: TextIO, **options: Any) -> None:
     """Write hakank's layout: r, c, then game = array2d(1..r, 1..c, [...]) with -1 for unknown cells."""
     head = [f"% name: {puzzle.name}"] if puzzle.name is not None else []
     head.extend(f"% {n}" if n else "%" for n in puzzle.notes)
-    codes = puzzle.codes().tolist()
+    codes = puzzle.codes.tolist()
     body = "\n".join("    " + ",".join(WRITE_VALUE[v].rjust(2) for v in row) + "," for row in codes)
     # the explanation follows the first item, so that it is not read back as a note
     out.write("".join(line + "\n" for line in head) + f"r = {puzzle.rows};\nc = {puzzle.cols};\n"

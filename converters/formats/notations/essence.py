@@ -108,7 +108,7 @@ def write_essence(puzzle: Puzzle, out: TextIO, **options: Any) -> None:
     if puzzle.name is not None:
         head.append(f"$ name: {puzzle.name}")
     head.extend(f"$ {n}" if n else "$" for n in puzzle.notes)
-    rows = [",".join(WRITE_VALUE[v] for v in row) for row in puzzle.codes().tolist()]
+    rows = [",".join(WRITE_VALUE[v] for v in row) for row in puzzle.codes.tolist()]
     body = ",\n".join(f"    [{r}]" for r in rows)
     out.write("\n".join(head) + f"\nletting r be {puzzle.rows}\nletting c be {puzzle.cols}\n"
               f"$ mineconv {__version__}: -1 = unknown cell, 0..8 = the count shown\n"

@@ -241,7 +241,7 @@ _CODE_OF = {"?": -1, **{str(d): d for d in range(9)}, "*": -1, ".": -1}
 
 
 def _int_rows(puzzle: Puzzle) -> List[List[int]]:
-    return [[_CODE_OF[ch] for ch in row] for row in puzzle.grid_lines()]
+    return [[_CODE_OF[ch] for ch in row] for row in puzzle.grid_lines]
 
 
 def write_int_matrix(puzzle: Puzzle, out: TextIO, **options: Any) -> None:

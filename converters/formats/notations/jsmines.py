@@ -101,7 +101,7 @@ def write_mine(puzzle: Puzzle, out: TextIO, **options: Any) -> None:
         raise FormatError("a JSMinesweeper file must state the total number of mines and this puzzle has none; "
                           "give it with --mines N")
     out.write(f"{puzzle.cols}x{puzzle.rows}x{puzzle.mines}\n")
-    out.write("\n".join(puzzle.grid_lines()).translate(_OUT) + "\n")
+    out.write("\n".join(puzzle.grid_lines).translate(_OUT) + "\n")
     for note in _msg_notes(puzzle):
         out.write(note + "\n")
 

@@ -378,7 +378,7 @@ def _table(name: str, index: np.ndarray, entries: List[str], rows: int, cols: in
 def dat_section(puzzle: Puzzle) -> str:
     """The MathProg data section of a puzzle, from 'data;' to 'end;' inclusive (ends with a newline)."""
     rows, cols = puzzle.rows, puzzle.cols
-    index = (puzzle.codes() + 1).astype(np.intp)
+    index = (puzzle.codes + 1).astype(np.intp)
     out = ["data;", *_EXPLAIN, f"param n := {cols};"]
     if rows != cols:
         out.append(f"param m := {rows};")

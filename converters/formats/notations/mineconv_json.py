@@ -101,7 +101,7 @@ def write_json(puzzle: Puzzle, out: TextIO, **options: Any) -> None:
     head = [f'  "format": {json.dumps(FORMAT_TAG)}', f'  "version": {VERSION}',
             f'  "name": {json.dumps(puzzle.name)}', f'  "rows": {puzzle.rows}', f'  "cols": {puzzle.cols}',
             f'  "mines": {json.dumps(puzzle.mines)}', f'  "notes": {json.dumps(list(puzzle.notes))}']
-    rows = ",\n".join(f'    "{row}"' for row in puzzle.grid_lines())
+    rows = ",\n".join(f'    "{row}"' for row in puzzle.grid_lines)
     out.write("{\n" + ",\n".join(head) + ',\n  "grid": [\n' + rows + "\n  ]\n}\n")
 
 

@@ -328,7 +328,7 @@ def _answer(puzzle: Puzzle) -> Optional[List[str]]:
     rows = _noted(puzzle)
     if rows is not None:
         layout = np.array([[ch == "*" for ch in row] for row in rows], dtype=bool)
-        codes = puzzle.codes()
+        codes = puzzle.codes
         counts = neighbour_count(layout)
         real_codes = np.where(layout, -1, counts)
         shown = (codes >= 0) & (codes <= 8)
@@ -363,7 +363,7 @@ def write_ms_board(puzzle: Puzzle, out: TextIO, **options: Any) -> None:
     lines.append("")
     if answer is not None:
         lines += ["[real]", *answer, ""]
-    view = "\n".join(puzzle.grid_lines()).translate(str.maketrans({"?": "U", "*": "F", ".": "U"}))
+    view = "\n".join(puzzle.grid_lines).translate(str.maketrans({"?": "U", "*": "F", ".": "U"}))
     lines += ["[view]", view, ""]
     out.write("\n".join(lines))
 

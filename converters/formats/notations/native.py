@@ -196,7 +196,7 @@ def canonical_text(puzzle: Puzzle) -> str:
     if puzzle.start is not None:
         parts.append(f"start: {puzzle.start[0]},{puzzle.start[1]}")
     head = "\n".join(parts) + "\n" if parts else ""
-    return head + "\n".join(puzzle.grid_lines()) + "\n"
+    return head + "\n".join(puzzle.grid_lines) + "\n"
 
 
 def write_native(puzzle: Puzzle, out: TextIO, **options: Any) -> None:

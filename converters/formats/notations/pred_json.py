@@ -131,7 +131,7 @@ def _cells(items: Any, width: int, name: str, text: str, base: int, fail: Any) -
 
 def write_pred_json(puzzle: Puzzle, out: TextIO, **options: Any) -> None:
     """Write the wrapped shape, revealed and unrevealed cells in row-major order."""
-    codes = puzzle.codes()
+    codes = puzzle.codes
     rev_rc = np.argwhere((codes >= 0) & (codes <= 8))
     unr_rc = np.argwhere((codes == CODE_UNKNOWN) | (codes == CODE_MINE) | (codes == CODE_SAFE))
     counts = codes[rev_rc[:, 0], rev_rc[:, 1]] if len(rev_rc) else np.zeros(0, dtype=np.int8)
