@@ -35,6 +35,9 @@ class Settings:
     hash_outputs: bool = True
     options: Dict[str, Any] = field(default_factory=dict)        # writer options (card_encoding, ...)
     read_options: Dict[str, Any] = field(default_factory=dict)   # reader options (codes, ...), as given
+    limits: Optional[Tuple[int, int]] = None   # (--max-bytes, --max-cells) of the run, for every worker
+    journal: Optional[str] = None     # hidden file in OUTDIR: one line per finished input, for an interrupt
+    stop_file: Optional[str] = None   # its appearance stops Dask workers at the next input
 
 
 def resolve_formats(specs: Iterable[str]) -> List[Format]:

@@ -1,8 +1,11 @@
 """Running a batch: local processes or Dask, progress callbacks, interrupts, the result and the manifest."""
 from __future__ import annotations
 
+import contextlib
 import json
+import logging
 import os
+import secrets
 import signal
 import sys
 import threading
@@ -10,12 +13,12 @@ import time
 from dataclasses import dataclass
 from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Tuple
 
-from ..errors import MineconvError
+from ..errors import MineconvError, Terminated
 from ..encode.cnf import check_card_encoding
-from ..fileio import write_text_atomic
+from ..fileio import max_bytes, max_cells, write_text_atomic
 from ..registry import get_format, read_option_names
 from .inputs import CONVERTED, FAILED, SKIPPED, Item, Settings, collect_inputs, find_collisions, resolve_formats
-from .worker import chunked, convert_chunk, init_worker, pool_chunk
+from .worker import STOP_SIGNALS, chunked, convert_chunk, hold_stop, init_worker, pool_chunk
 from ..wording import plural
 
 @dataclass
@@ -43,14 +46,6 @@ class BatchResult:
         return (f"{head}{self.count(CONVERTED)} converted, {self.count(SKIPPED)} skipped, "
                 f"{self.count(FAILED)} failed ({plural(max(self.total, len(self.records)), 'input')}, "
                 f"{plural(self.files_written, 'file')} written) in {self.elapsed:.2f} s")
-
-
-class _Interrupted(BaseException):
-    """SIGTERM in the main process; a BaseException so no per-file handler swallows it."""
-
-    def __init__(self, signum: int) -> None:
-        super().__init__(signum)
-        self.signum = signum
 
 
 # The most worker processes a run starts: each imports numpy and holds a puzzle (about 60 MB), so 64 of them
@@ -95,7 +90,11 @@ def _dask_client(scheduler: Optional[str], jobs: int) -> Any:
     except ImportError:
         raise MineconvError("--executor dask needs Dask: pip install 'mineconv[dask]'") from None
     if not scheduler:
-        cluster = LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True, dashboard_address=None)
+        # the cluster's own log lines (a task cancelled by an interrupt, with its traceback) are not ours to
+        # print: a failed input is reported as its record
+        with _workers_ignore_stops():
+            cluster = LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True, dashboard_address=None,
+                                   silence_logs=logging.CRITICAL)
         return Client(cluster)
     try:
         return Client(scheduler, timeout="30s")
@@ -103,14 +102,44 @@ def _dask_client(scheduler: Optional[str], jobs: int) -> Any:
         raise MineconvError(f"cannot reach the Dask scheduler at {scheduler}: {exc}") from None
 
 
+# how long an interrupted Dask run waits for its workers to finish the input each is converting
+DASK_STOP_WAIT = 60.0
+
+
+@contextlib.contextmanager
+def _workers_ignore_stops() -> Iterator[None]:
+    """Processes started inside inherit Ctrl-C and SIGHUP ignored (Python keeps an inherited SIG_IGN).
+
+    Ctrl-C and a hang-up reach every process of the job: a local Dask worker would die mid-rename with a
+    traceback; ignoring them, it finishes its input and stops at the stop file when the run is wound up.
+    """
+    old = {}
+    if threading.current_thread() is threading.main_thread():
+        for signum in STOP_SIGNALS:
+            if signum != signal.SIGTERM:
+                old[signum] = signal.signal(signum, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        for signum, handler in old.items():
+            signal.signal(signum, handler if handler is not None else signal.SIG_DFL)
+
+
 def _dask_results(chunks: List[List[Item]], settings: Settings, client: Any,
                   own: bool) -> Iterator[List[Tuple[int, Dict[str, Any]]]]:
-    from dask.distributed import as_completed
+    from dask.distributed import as_completed, wait
     futures = client.map(convert_chunk, chunks, settings=settings, pure=False)
     try:
         for fut in as_completed(futures):
             yield fut.result()
     except BaseException:
+        # Dask cannot stop a running task, and closing the cluster kills its worker mid-rename: the stop
+        # file ends every chunk at its next input instead, and the run waits for that
+        if settings.stop_file:
+            with contextlib.suppress(OSError):
+                open(settings.stop_file, "w").close()
+            with contextlib.suppress(Exception):
+                wait(futures, timeout=DASK_STOP_WAIT)
         client.cancel(futures)
         raise
     finally:
@@ -174,9 +203,12 @@ def run_batch(inputs: Sequence[str], outdir: str, formats_: Sequence[str], *, jo
         if own_client:
             _close_client(client)
         raise
+    journal = _new_journal(outdir)
     settings = Settings(outdir=outdir, formats=tuple(f.name for f in fmts), from_=from_, strict=strict,
                         skip_existing=skip_existing, fsync=fsync, hash_outputs=manifest is not None,
-                        options=dict(options or {}), read_options=given)
+                        options=dict(options or {}), read_options=given, limits=(max_bytes(), max_cells()),
+                        journal=journal,
+                        stop_file=journal[:-len(".journal")] + ".stop" if journal and executor == "dask" else None)
     items, early = collect_inputs(inputs, outdir, from_=from_)
     items, clashes = find_collisions(items, settings)
     early += clashes
@@ -192,6 +224,7 @@ def run_batch(inputs: Sequence[str], outdir: str, formats_: Sequence[str], *, jo
     chunks = chunked(items, jobs)
     interrupted: Optional[int] = None
     stops = _Stops()
+    stream: Any = None
     try:
         stream = _dask_results(chunks, settings, client, own_client) if executor == "dask" \
             else _local_results(chunks, settings, jobs)
@@ -201,51 +234,110 @@ def run_batch(inputs: Sequence[str], outdir: str, formats_: Sequence[str], *, jo
                 if on_record:
                     on_record(rec)
             stops.check()
-    except KeyboardInterrupt:
-        interrupted = signal.SIGINT
-    except _Interrupted as exc:
-        interrupted = exc.signum
+    except KeyboardInterrupt as exc:  # Ctrl-C, and Terminated (SIGTERM, SIGHUP) from us or from main
+        interrupted = getattr(exc, "signum", signal.SIGINT)
+    finally:
+        stops.hush()  # a second signal must not cut short the report of what the first one left
+        try:
+            if stream is not None:
+                stream.close()  # ends the pool (or the Dask tasks) before the journal is read
+            # inputs finished in a worker whose chunk never came back (the run was stopped) are in the journal
+            for index, rec in _read_journal(settings.journal):
+                if index not in results:
+                    results[index] = rec
+                    if on_record:
+                        on_record(rec)
+        finally:
+            for path in (settings.journal, settings.stop_file):
+                if path:
+                    with contextlib.suppress(OSError):
+                        os.unlink(path)
+    if interrupted is None:
+        interrupted = stops.signum
+    try:
+        records = early + [results[i] for i in sorted(results)]
+        result = BatchResult(records, time.perf_counter() - t0, interrupted is not None, interrupted,
+                             len(items) + len(early))
+        if manifest is not None:
+            write_manifest(manifest, records)
     finally:
         stops.restore()
-    records = early + [results[i] for i in sorted(results)]
-    result = BatchResult(records, time.perf_counter() - t0, interrupted is not None, interrupted,
-                         len(items) + len(early))
-    if manifest is not None:
-        write_manifest(manifest, records)
     return result
 
 
-class _Stops:
-    """SIGTERM (and Ctrl-C, unless ignored) in the main thread: raised at once, and remembered.
+def _new_journal(outdir: str) -> Optional[str]:
+    """Create the run's journal in OUTDIR (hidden, so never an input); None when OUTDIR takes no file."""
+    path = os.path.join(outdir, f".mineconv-batch-{os.getpid()}-{secrets.token_hex(4)}.journal")
+    try:
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644))
+    except OSError:
+        return None  # every output will fail to be written too, each reported with its input
+    return path
 
-    Python drops an exception raised inside a finalizer (a handler that runs during some __del__), so a
-    stop could be lost and the run go on to the end; check() raises it again after each chunk.
+
+def _read_journal(path: Optional[str]) -> Iterator[Tuple[int, Dict[str, Any]]]:
+    """(index, record) of each whole line of the journal (a process killed mid-line leaves a torn one)."""
+    if not path:
+        return
+    try:
+        with open(path, "rb") as fh:
+            lines = fh.read().split(b"\n")
+    except OSError:
+        return
+    for line in lines:
+        try:
+            entry = json.loads(line)
+            yield int(entry["index"]), entry["record"]
+        except (ValueError, KeyError, TypeError):
+            continue
+
+
+class _Stops:
+    """Ctrl-C, SIGTERM and SIGHUP in the main thread (those not ignored): raised at once, and remembered.
+
+    Ctrl-C raises KeyboardInterrupt, SIGTERM and SIGHUP errors.Terminated (as the CLI's main does), and
+    the run is wound up either way. Python drops an exception raised inside a finalizer (a handler that runs
+    during some __del__), so a stop could be lost and the run go on to the end; check() raises it again after
+    each chunk. While an input's outputs are being renamed into place, the handler waits (worker.hold_stop).
     """
 
     def __init__(self) -> None:
         self.signum: Optional[int] = None
+        self.quiet = False
         self.old: Dict[int, Any] = {}
         if threading.current_thread() is not threading.main_thread():
             return
-        self.old[signal.SIGTERM] = signal.signal(signal.SIGTERM, self._handler)
-        if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
-            self.old[signal.SIGINT] = signal.signal(signal.SIGINT, self._handler)
+        for signum in STOP_SIGNALS:
+            if signal.getsignal(signum) is not signal.SIG_IGN:  # nohup, or a background job's Ctrl-C
+                self.old[signum] = signal.signal(signum, self._handler)
 
     def _handler(self, signum: int, frame: Any) -> None:
-        self.signum = signum
-        if signum == signal.SIGINT:
-            raise KeyboardInterrupt
-        raise _Interrupted(signum)
+        if self.signum is None:
+            self.signum = signum
+        if self.quiet or hold_stop(self._handler, signum):
+            return
+        # one exception per run: a second signal must not cut short the pool's shutdown the first one began
+        self.quiet = True
+        raise self._error(signum)
+
+    @staticmethod
+    def _error(signum: int) -> BaseException:
+        return KeyboardInterrupt() if signum == signal.SIGINT else Terminated(signum)
 
     def check(self) -> None:
         """Raise the stop that arrived, if one did (whether or not its first exception got through)."""
         if self.signum is not None:
-            raise _Interrupted(self.signum)
+            raise self._error(self.signum)
+
+    def hush(self) -> None:
+        """From now on a stop signal is only remembered: the run is being wound up."""
+        self.quiet = True
 
     def restore(self) -> None:
         """Put the previous handlers back."""
         for signum, old in self.old.items():
-            signal.signal(signum, old)
+            signal.signal(signum, old if old is not None else signal.SIG_DFL)
+        self.old.clear()
 
 
 def write_manifest(path: str, records: Sequence[Dict[str, Any]]) -> None:

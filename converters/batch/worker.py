@@ -1,16 +1,19 @@
 """Converting one batch item (runs in the workers): read, check losses, write every format atomically."""
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import inspect
 import io
+import json
 import os
 import signal
 import stat
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+import threading
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 from ..errors import LINE_EXCERPT, LossyConversionError, MineconvError  # noqa: F401  (LINE_EXCERPT re-exported)
-from ..fileio import atomic_output, decode_bytes, read_bytes
+from ..fileio import atomic_output, decode_bytes, read_bytes, set_limits
 from ..model.system import build_system
 from ..registry import Format, get_format, identify, losses
 from .inputs import CONVERTED, FAILED, SKIPPED, Item, Settings, _inside, output_extension
@@ -74,11 +77,68 @@ def _file_digest(path: str) -> str:
     return h.hexdigest()
 
 
+# The stop signals a batch winds up on (SIGHUP: the terminal went away); not every platform has them all.
+STOP_SIGNALS = tuple(getattr(signal, n) for n in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, n))
+
+# While the main thread renames an input's outputs into place and journals them, a stop signal's handler
+# (ours: runner._Stops, _exit_on_signal) only records itself here; release() runs it once the input is whole.
+# This is a flag rather than pthread_sigmask because Python runs every handler in the main thread, whichever
+# thread the kernel picked: blocking the signal in one thread does not keep its handler out of the commit.
+_hold = {"on": False, "pending": None}
+
+
+def hold_stop(handler: Callable[[int, Any], None], signum: int) -> bool:
+    """Called first by a stop handler: True when the main thread is committing and the stop must wait."""
+    if _hold["on"] and threading.current_thread() is threading.main_thread():
+        if _hold["pending"] is None:
+            _hold["pending"] = (handler, signum)
+        return True
+    return False
+
+
+class _Commit:
+    """The stretch from an input's first rename to its journal line, which a stop signal does not cut."""
+
+    def __init__(self) -> None:
+        self.mine = False
+
+    def start(self) -> None:
+        """From here on a stop signal waits for release()."""
+        if threading.current_thread() is threading.main_thread() and not _hold["on"]:
+            _hold["on"] = self.mine = True
+
+    def release(self) -> None:
+        """End the stretch; a stop that arrived during it acts now (its handler raises)."""
+        if not self.mine:
+            return
+        self.mine = False
+        _hold["on"] = False
+        pending, _hold["pending"] = _hold["pending"], None
+        if pending is not None:
+            handler, signum = pending
+            handler(signum, None)
+
+
+def append_journal(path: str, index: int, record: Dict[str, Any]) -> None:
+    """Append one finished input's record to the run's journal: one write, so lines never interleave."""
+    line = (json.dumps({"index": index, "record": record}, ensure_ascii=False) + "\n").encode("utf-8")
+    fd = os.open(path, os.O_WRONLY | os.O_APPEND | getattr(os, "O_CLOEXEC", 0))
+    try:
+        while line:
+            line = line[os.write(fd, line):]
+    finally:
+        os.close(fd)
+
+
 class _Worker:
     """Per-process state: the settings and which output folders are known to exist inside OUTDIR."""
 
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
+        if settings.limits is not None:
+            # --max-bytes / --max-cells are globals of the process that parsed them: a spawned pool
+            # worker or a Dask worker has the defaults until it is told
+            set_limits(*settings.limits)
         self.outdir_real = os.path.realpath(settings.outdir)
         self.ready_dirs: Dict[str, bool] = {}
         self.exts = {name: output_extension(get_format(name)) for name in settings.formats}
@@ -106,17 +166,37 @@ class _Worker:
                 tuple(k for k in given if k not in fmt.read_options))
         return split
 
-    def _ensure_dir(self, folder: str) -> bool:
+    def _stays_inside(self, out: str) -> bool:
+        """True when out really lies inside OUTDIR: no symbolic link on the way (its folders, or out itself
+        when it exists) leads out of it. Decided before any folder is made: os.makedirs through a link that
+        leads out would create the folders out there."""
+        folder = os.path.dirname(out) or "."
         ok = self.ready_dirs.get(folder)
         if ok is None:
-            os.makedirs(folder, exist_ok=True)
-            # a symbolic link inside OUTDIR must not carry an output outside it
-            ok = _inside(os.path.realpath(folder), self.outdir_real)
-            self.ready_dirs[folder] = ok
+            ok = self.ready_dirs[folder] = _inside(os.path.realpath(folder), self.outdir_real)
+        if ok and os.path.islink(out):
+            ok = _inside(os.path.realpath(out), self.outdir_real)
         return ok
 
     def convert(self, item: Item) -> Dict[str, Any]:
-        """Convert one input into every requested format; never raises for a bad input."""
+        """Convert one input into every requested format; never raises for a bad input.
+
+        All of an input's outputs appear or none: each is written to a temp file, and only when every one
+        is complete are they renamed into place, one after the other, with a stop signal held off until
+        they are all in and the input's record is in the run's journal (so an interrupted run knows it).
+        """
+        commit = _Commit()
+        try:
+            record = self._convert(item, commit)
+            if self.settings.journal:
+                commit.start()
+                with contextlib.suppress(OSError):  # the journal only serves the report of an interrupted run
+                    append_journal(self.settings.journal, item.index, record)
+        finally:
+            commit.release()
+        return record
+
+    def _convert(self, item: Item, commit: _Commit) -> Dict[str, Any]:
         s = self.settings
         record: Dict[str, Any] = {"input": item.path, "status": FAILED, "outputs": [], "error": None}
         written: List[str] = []
@@ -183,17 +263,25 @@ class _Worker:
                 shared: Dict[str, Any] = {}
                 if sum(self.takes_system[f.name] for f, _ in writers) > 1:
                     shared["system"] = build_system(puzzle, s.options.get("mines"))
-                for f, out in writers:
-                    if not self._ensure_dir(os.path.dirname(out) or "."):
+                for _, out in writers:
+                    if not self._stays_inside(out):
                         raise MineconvError(f"refusing to write {out}: a symbolic link leads outside the "
                                             "output folder", source=item.path)
-                    options = dict(s.options, **shared) if shared and self.takes_system[f.name] else s.options
-                    with atomic_output(out, binary=True, fsync=s.fsync) as raw:
+                for folder in dict.fromkeys(os.path.dirname(out) or "." for _, out in writers):
+                    os.makedirs(folder, exist_ok=True)
+                with contextlib.ExitStack() as stack:
+                    for f, out in writers:
+                        # pushed before its atomic_output, so it runs after that one's exit: it learns
+                        # whether the rename into place happened
+                        stack.push(_note_renamed(out, written))
+                        raw = stack.enter_context(atomic_output(out, binary=True, fsync=s.fsync))
+                        options = dict(s.options, **shared) if shared and self.takes_system[f.name] \
+                            else s.options
                         stream = _HashingWriter(raw, s.hash_outputs)
                         f.writer(puzzle, stream, **options)  # type: ignore[misc]
-                    written.append(out)
-                    outputs.append({"format": f.name, "path": out, "size": stream.size,
-                                    "sha256": stream.hexdigest()})
+                        outputs.append({"format": f.name, "path": out, "size": stream.size,
+                                        "sha256": stream.hexdigest()})
+                    commit.start()  # every output is complete in its temp file: now they go in together
                 if warnings:
                     record["warnings"] = warnings
             order = {name: i for i, name in enumerate(s.formats)}
@@ -211,6 +299,14 @@ class _Worker:
         return record
 
 
+def _note_renamed(out: str, written: List[str]) -> Callable[..., bool]:
+    def note(exc_type: Any, exc: Any, tb: Any) -> bool:
+        if exc_type is None:
+            written.append(out)
+        return False
+    return note
+
+
 def _takes_system(writer: Any) -> bool:
     """True when a writer declares a `system` parameter (a prebuilt build_system result)."""
     try:
@@ -223,10 +319,15 @@ _WORKER: Optional[_Worker] = None
 
 
 def init_worker(settings: Settings) -> None:
-    """Pool initializer: keep the settings, leave Ctrl-C to the parent, turn SIGTERM into a clean exit."""
+    """Pool initializer: keep the settings, leave Ctrl-C and SIGHUP to the parent (which ends the pool with
+    SIGTERM), turn SIGTERM into a clean exit."""
     global _WORKER
     _WORKER = _Worker(settings)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(signal, "SIGHUP"):
+        # the terminal hanging up reaches the whole job: a worker killed by it mid-rename would leave an
+        # input with some of its outputs
+        signal.signal(signal.SIGHUP, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, _exit_on_signal)
 
 
@@ -237,6 +338,8 @@ _STOPPED_BY: Optional[int] = None
 def _exit_on_signal(signum: int, frame: Any) -> None:
     global _STOPPED_BY
     _STOPPED_BY = signum
+    if hold_stop(_exit_on_signal, signum):
+        return  # outputs are being renamed into place: the exit comes once they all are
     # raising here unwinds atomic_output, which removes its temp file
     raise SystemExit(128 + signum)
 
@@ -261,7 +364,12 @@ def convert_chunk(chunk: List[Item], settings: Settings) -> List[Tuple[int, Dict
     if _WORKER is None or _WORKER.settings != settings:
         _WORKER = _Worker(settings)
     worker = _WORKER
-    return [(item.index, worker.convert(item)) for item in chunk]
+    done = []
+    for item in chunk:
+        if settings.stop_file and os.path.exists(settings.stop_file):
+            break  # the run was interrupted (a Dask worker gets no signal of it): the rest stays undone
+        done.append((item.index, worker.convert(item)))
+    return done
 
 
 def chunked(items: Sequence[Item], jobs: int, *, largest: int = 256) -> List[List[Item]]:

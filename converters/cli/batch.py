@@ -14,7 +14,8 @@ from . import add_input_options, input_options
 
 
 class Progress:
-    """A tqdm bar on a terminal, plain progress lines otherwise; failures are always printed in full."""
+    """A tqdm bar on a terminal, plain progress lines otherwise; failures are always printed in full, warnings
+    unless quiet (-q: failures and the summary only)."""
 
     def __init__(self, quiet: bool, bar: bool, every: float = 2.0) -> None:
         self.quiet = quiet
@@ -40,7 +41,7 @@ class Progress:
     def record(self, rec: Dict[str, Any]) -> None:
         """Called once per finished input."""
         self.done += 1
-        for warning in rec.get("warnings", ()):
+        for warning in () if self.quiet else rec.get("warnings", ()):
             self._print(f"mineconv: warning: {rec['input']}: {warning}")
         if rec["status"] == FAILED:
             self.failed += 1
@@ -97,8 +98,12 @@ def register(sub: argparse._SubParsersAction) -> None:
         description="Convert every input into each format named with -t.\n\n"
                     "An input is a file, a folder (recursed: files with a puzzle extension, or every file\n"
                     "with --from) or a glob. It gives OUTDIR/<path below the folder or the glob's fixed\n"
-                    "part><format extension>; nothing is ever written outside OUTDIR. Each output is\n"
-                    "written to a temp file and renamed, so no run leaves a truncated file.\n"
+                    "part><format extension>; nothing is ever written outside OUTDIR (an input whose\n"
+                    "output folder or file is a symbolic link leading out of OUTDIR fails, and no folder\n"
+                    "is made out there). Each output is written to a temp file and renamed, so no run\n"
+                    "leaves a truncated file, and an input gets all its outputs or none: after Ctrl-C,\n"
+                    "SIGTERM or SIGHUP (exit 130, 143, 129) the summary and the manifest list exactly\n"
+                    "the files on disk.\n"
                     "A bad input is reported as FILE:LINE:COL: message and the run goes on; the exit\n"
                     "status is 1 when any input failed. With --executor dask the workers must see the\n"
                     "inputs and OUTDIR under the same paths (a shared file system).",
@@ -126,7 +131,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                         "the others are listed by `mineconv formats`)")
     p.add_argument("--fsync", action="store_true",
                    help="flush every output to disk before renaming it (slow; survives power loss)")
-    p.add_argument("-q", "--quiet", action="store_true", help="no progress; failures and the summary only")
+    p.add_argument("-q", "--quiet", action="store_true",
+                   help="no progress and no warnings; failures and the summary only")
     p.add_argument("--executor", choices=("local", "dask"), default="local",
                    help="local processes (default) or a Dask cluster (pip install 'mineconv[dask]')")
     p.add_argument("--scheduler", metavar="ADDRESS",
