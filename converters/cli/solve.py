@@ -95,7 +95,10 @@ def _enumerate(args: argparse.Namespace, puzzle, deadline: Deadline) -> int:
             # --json prints every solution at the end; otherwise only the count is needed
             found.append(mines if args.json or i == 1 else None)
             if args.jsonl:
-                print(json.dumps({"solution": i, "mines": mines}), flush=True)
+                # one write of the whole line: a Ctrl-C between print's text and its newline glued the
+                # summary onto the last solution's line
+                sys.stdout.write(json.dumps({"solution": i, "mines": mines}) + "\n")
+                sys.stdout.flush()
             elif not args.json:
                 sys.stdout.write(("\n" if i > 1 else "") + f"# solution {i}\n" + canonical_text(dec.solved_puzzle()))
                 sys.stdout.flush()

@@ -220,6 +220,12 @@ def _pump(stream: IO[bytes], chunks: List[bytes], over: threading.Event, cap: in
         chunks.append(block)
 
 
+def _solver_env(workdir: Path) -> Dict[str, str]:
+    """The solver's environment: its own temporary files (MiniZinc's .fzn) go into our folder, which is
+    removed, because a solver killed on a limit cannot remove them itself."""
+    return dict(os.environ, TMPDIR=str(workdir), TMP=str(workdir), TEMP=str(workdir))
+
+
 def run_process(cmd: List[str], cwd: Path, limit: Optional[float], *, name: str = "",
                 cap: Optional[int] = None) -> Optional[RunResult]:
     """Run cmd in its own process group without a shell; None when `limit` seconds passed.
@@ -230,7 +236,7 @@ def run_process(cmd: List[str], cwd: Path, limit: Optional[float], *, name: str 
     """
     cap = OUTPUT_CAP if cap is None else cap
     proc = subprocess.Popen(cmd, cwd=cwd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, start_new_session=True)
+                            stderr=subprocess.PIPE, start_new_session=True, env=_solver_env(cwd))
     out: List[bytes] = []
     err: List[bytes] = []
     over = threading.Event()
@@ -490,6 +496,7 @@ def run_cpsat(spec: SolverSpec, puzzle: Puzzle, workdir: Path, deadline: Deadlin
     if deadline.expired():
         return _unknown(spec, deadline.why("while the CP-SAT model was built"))
     solver = cp_model.CpSolver()
+    solver.parameters.catch_sigint_signal = False   # Ctrl-C is Python's KeyboardInterrupt, as for every solver
     remaining = deadline.remaining()
     if remaining is not None:
         solver.parameters.max_time_in_seconds = max(remaining, 1e-3)
@@ -743,9 +750,9 @@ class _Streamed:
     """A solver process whose stdout is read line by line while it runs, in its own process group.
 
     Iterating gives the lines as the solver prints them (without the line end) until it exits or the
-    clock runs out (then `timed_out`). No line, and no stretch of output between two `solution_read()`
-    calls, may pass `cap` bytes: the solver is stopped and a SolverError says so. close() kills the
-    group and returns the exit status.
+    clock runs out (then `timed_out`). No stretch of output between two `solution_read()` calls (so no
+    line either) may pass `cap` bytes: the solver is stopped and a SolverError says so. close() kills
+    the group and returns the exit status.
     """
 
     def __init__(self, spec: SolverSpec, cmd: List[str], cwd: Path, deadline: Deadline, cap: int) -> None:
@@ -760,12 +767,12 @@ class _Streamed:
         self.err: List[bytes] = []
         try:
             self.proc = subprocess.Popen(cmd, cwd=cwd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                                         stderr=subprocess.PIPE, start_new_session=True)
+                                         stderr=subprocess.PIPE, start_new_session=True, env=_solver_env(cwd))
         except FileNotFoundError:
             raise _missing(spec) from None
         except OSError as exc:
             raise SolverError(f"cannot run {cmd[0]}: {exc.strerror or exc}") from None
-        self.threads = [threading.Thread(target=self._read_lines, daemon=True),
+        self.threads = [threading.Thread(target=self._read_chunks, daemon=True),
                         threading.Thread(target=_pump, args=(self.proc.stderr, self.err, self.over, cap),
                                          daemon=True)]
         try:
@@ -783,19 +790,18 @@ class _Streamed:
             except queue.Full:
                 continue
 
-    def _read_lines(self) -> None:
+    def _read_chunks(self) -> None:
         stream = self.proc.stdout
         while not self.stop.is_set():
-            line = stream.readline(self.cap + 1)  # type: ignore[union-attr]
-            if len(line) > self.cap:
-                self.over.set()
+            # chunks, not lines: a queue hand-over per line made 64 MB of short lines take 30 s
+            block = stream.read1(1 << 16)  # type: ignore[union-attr]
+            if not block:
                 break
-            if not line:
-                break
-            self._put(line)
+            self._put(block)
         self._put(None)
 
     def __iter__(self) -> Iterator[str]:
+        partial: List[bytes] = []   # the line being read, in pieces; bounded by the cap on pending bytes
         while True:
             if self.over.is_set():
                 raise self._too_much()
@@ -811,7 +817,17 @@ class _Streamed:
             self.pending += len(item)
             if self.pending > self.cap:
                 raise self._too_much()
-            yield item.decode("utf-8", "replace").rstrip("\r\n")
+            pieces = item.split(b"\n")
+            if len(pieces) == 1:
+                partial.append(item)
+                continue
+            partial.append(pieces[0])
+            yield b"".join(partial).decode("utf-8", "replace").rstrip("\r")
+            for piece in pieces[1:-1]:
+                yield piece.decode("utf-8", "replace").rstrip("\r")
+            partial = [pieces[-1]] if pieces[-1] else []
+        if partial:
+            yield b"".join(partial).decode("utf-8", "replace").rstrip("\r")
         if self.over.is_set():
             raise self._too_much()
         # stdout closed: wait for the exit itself (WNOWAIT keeps the group id from being reused before close)
@@ -989,6 +1005,9 @@ def _cpsat_all(spec: SolverSpec, puzzle: Puzzle, workdir: Path, stream: Solution
 
     solver = cp_model.CpSolver()
     solver.parameters.enumerate_all_solutions = True
+    # CP-SAT's own SIGINT handler aborts the process when the signal lands during the search in this thread
+    # (std::bad_function_call); Python's handler raises KeyboardInterrupt here, and the finally stops it
+    solver.parameters.catch_sigint_signal = False
     solver.parameters.num_workers = 1   # enumeration is exact with one worker (presolve keeps every solution)
     remaining = stream.deadline.remaining()
     if remaining is not None:
