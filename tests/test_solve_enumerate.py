@@ -281,9 +281,9 @@ def test_decode_v_names_the_puzzle_notation_and_the_answer_format(tmp_path, caps
     assert run_cli(capsys, "convert", board, cnf)[0] == 0
     answer = tmp_path / "b.out"
     mines = {tuple(m) for m in bridge.solve(BOARDS["one"]).mines}
-    ids = [i + 1 for i, rc in enumerate(BOARDS["one"].unknown_cells())]
+    ids = [i + 1 for i, rc in enumerate(BOARDS["one"].unknown_cells)]
     answer.write_text("SAT\n" + " ".join(str(i if tuple(rc) in mines else -i) for i, rc in
-                                           zip(ids, BOARDS["one"].unknown_cells())) + " 0\n")
+                                           zip(ids, BOARDS["one"].unknown_cells)) + " 0\n")
     rc, _, err = run_cli(capsys, "decode", cnf, answer, "-v")
     assert rc == 0, err
     assert f"read {cnf} from its mineconv header" in err
