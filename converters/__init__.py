@@ -24,6 +24,7 @@ from .encode import to_cnf, to_cpsat, to_pulp
 from .analysis import Analysis, analyze
 from .analysis.grade import Grade, grade
 from .analysis.explain import Explanation, explain
+from .design import design_puzzles
 from .solvers import Answer, Decoded, SolutionStream, decode, enumerate_solutions, read_answer, solve
 from .picture import render_svg as _render_svg
 
@@ -55,6 +56,8 @@ __all__ = [
     "Answer", "Decoded", "read_answer", "decode", "solve", "enumerate_solutions", "solutions", "SolutionStream",
     # analysis and pictures
     "Analysis", "analyze", "Grade", "grade", "Explanation", "explain", "render",
+    # puzzle design
+    "design_puzzles",
     # errors
     "MineconvError", "PuzzleError", "PuzzleSyntaxError", "FormatError", "LossyConversionError",
     "LossyConversionWarning", "AmbiguousInputWarning", "SolutionSyntaxError", "SolverError", "VerificationError",
