@@ -295,8 +295,18 @@ class _Worker:
                 except OSError:
                     pass
             record["outputs"] = []
+            if _caught_ctrl_c(exc):
+                if signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:
+                    raise KeyboardInterrupt from None
+                return self._convert(item, commit)  # Ctrl-C is not ours here (a pool worker): convert again
             record["error"] = format_error(exc, item.path)
         return record
+
+
+def _caught_ctrl_c(exc: BaseException) -> bool:
+    """True for the error pysat's card encoder raises when its own SIGINT handler caught a Ctrl-C (in the
+    main thread it swaps Python's handler out while it encodes): the stop, not a failure of the input."""
+    return not isinstance(exc, MineconvError) and "caught keyboard interrupt" in str(exc).lower()
 
 
 def _note_renamed(out: str, written: List[str]) -> Callable[..., bool]:
