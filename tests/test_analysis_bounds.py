@@ -185,3 +185,69 @@ def test_timeout_in_a_higher_level_does_not_leak_into_the_level_asked_for():
     a = analyze(p, level="gac", compare_levels=True, timeout=1.0)
     assert a.status == "timeout"
     assert (a.values == analyze(p, level="gac", count=False).values).all()
+
+
+def _counts_backbone(p):
+    from mineconv.analysis.backbone import sat_backbone
+    return sat_backbone(p, use_total=False)
+
+
+def test_fallback_after_the_budget_is_bounded_without_a_timeout(monkeypatch):
+    """Counter stopped by the budget, total on the board, no --timeout: the SAT check with the total is cut
+    after FALLBACK_SECONDS (on this board it finds no model in minutes) and the counts' decisions stay."""
+    import mineconv.analysis.backbone as backbone
+    monkeypatch.setattr(backbone, "FALLBACK_SECONDS", 0.5)
+    p = parse(lattice(22, 80))
+    start = time.monotonic()
+    a = analyze(p, memory_budget=1 << 20)
+    assert time.monotonic() - start < 20
+    assert a.status == "partial" and a.solutions is None
+    assert "--memory-budget" in a.count_error and "stopped after 0.5 s" in a.count_error
+    counts = _counts_backbone(p)
+    decided = counts != UNDECIDED
+    # every cell the counts decide is in, with the counts' value; anything more was proven with the total
+    assert (a.values[decided] == counts[decided]).all()
+    data = a.to_json()
+    assert data["status"] == "partial" and data["solutions"] is None
+
+
+def test_fallback_that_finishes_decides_with_the_total():
+    """A board whose SAT check with the total is quick: the fallback's decisions are the whole backbone."""
+    p = parse(lattice(8, 20))   # 12x40 is already too hard for it (no answer in 30 s)
+    whole = analyze(p)
+    assert whole.status == "complete"
+    cut = analyze(p, memory_budget=16 << 10)
+    assert cut.status == "partial" and "stopped after" not in cut.count_error
+    assert (cut.values == whole.values).all()
+
+
+def test_fallback_under_a_timeout_runs_to_the_users_deadline(monkeypatch):
+    """With --timeout the user bounded the run: the fallback may use all of it (status timeout, as before)."""
+    import mineconv.analysis.backbone as backbone
+    monkeypatch.setattr(backbone, "FALLBACK_SECONDS", 0.2)
+    p = parse(lattice(22, 80))
+    start = time.monotonic()
+    a = analyze(p, memory_budget=1 << 20, timeout=4.0)
+    assert 3.5 < time.monotonic() - start < 25
+    assert a.status == "timeout" and "did not finish within 4 s" in a.count_error
+    counts = _counts_backbone(p)
+    decided = counts != UNDECIDED
+    assert (a.values[decided] == counts[decided]).all()
+
+
+def test_cli_analyze_of_the_issue_board_ends_partial_without_a_timeout(tmp_path):
+    """Issue 13's 22x80 lattice with its total, default budget and no --timeout: it ran for hours (the SAT
+    check with the total after the counter gave up); now it ends with status partial and exit 0."""
+    import os
+    import subprocess
+    import sys
+    board = tmp_path / "lattice.txt"
+    board.write_text(lattice(22, 80))
+    env = dict(os.environ, PYTHONPATH=str(SAMPLES.parent))
+    # 1 MiB keeps the counter's part short; the default budget is measured in benchmarks/README.md
+    proc = subprocess.run([sys.executable, "-m", "mineconv", "analyze", str(board), "--json",
+                           "--memory-budget", "1M"], capture_output=True, text=True, timeout=120, env=env)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    data = json.loads(proc.stdout)
+    assert data["status"] == "partial" and data["solutions"] is None
+    assert "SAT check was stopped after 10 s" in data["count_error"]

@@ -23,6 +23,9 @@ from .propagation import MINE, SAFE, UNDECIDED
 SAT_SOLVER = "cadical153"
 # pysat's CaDiCaL cannot be interrupted; under a deadline a solver that can takes its place
 INTERRUPTIBLE_SAT_SOLVER = "glucose4"
+# seconds the backbone with the total in the CNF may take when the counter gave up and no deadline was
+# given: without a bound it ran for hours on boards too entangled to count (issue 13)
+FALLBACK_SECONDS = 10.0
 
 
 
@@ -165,6 +168,31 @@ def _model_array(model_lits: Sequence[int], variables: np.ndarray) -> Tuple[np.n
     return v == 2, v == 0
 
 
+def _total_fallback(puzzle: Puzzle, mines: Optional[int], system: LinearSystem, values: np.ndarray,
+                    bounds: Bounds, why: str):
+    """full_backbone's answer when the counter gave up on a board with a total: SAT with the total in the
+    CNF, for at most FALLBACK_SECONDS unless the caller set a deadline of its own (then up to it).
+
+    On a board too entangled to count, finding even one solution with the exact total can take CDCL
+    solvers hours (issue 13's 22x80 lattice: no model in 20 s with any cardinality encoding), so the cells
+    the counts prove (`values`) are kept and what the SAT calls proved by then is added.
+    """
+    if bounds.deadline is not None:
+        limit = bounds
+    else:
+        limit = Bounds(None, FALLBACK_SECONDS, bounds.progress)
+    try:
+        full = sat_backbone(puzzle, mines, system=system, known=values, use_total=True, bounds=limit)
+    except AnalysisTimeout as exc:
+        if limit is bounds:
+            raise
+        proven = exc.values if exc.values is not None else values
+        return proven, None, (f"{why}; the cells the total mine count decides beyond the counts are not "
+                              f"all known: its SAT check was stopped after {FALLBACK_SECONDS:g} s (--timeout "
+                              f"lets it run longer)")
+    return full, None, why
+
+
 def full_backbone(puzzle: Puzzle, mines: Optional[int] = None, system: Optional[LinearSystem] = None,
                   known: Optional[np.ndarray] = None, max_states: int = DEFAULT_MAX_STATES,
                   bounds: Bounds = UNBOUNDED):
@@ -184,9 +212,9 @@ def full_backbone(puzzle: Puzzle, mines: Optional[int] = None, system: Optional[
         exc.values, exc.level = values.copy(), "full"  # the backbone of the counts is complete and proven
         raise
     except CountingLimitError as exc:
-        if system.total is not None:
-            values = sat_backbone(puzzle, mines, system=system, known=values, use_total=True, bounds=bounds)
-        return values, None, exc.message
+        if system.total is None:
+            return values, None, exc.message
+        return _total_fallback(puzzle, mines, system, values, bounds, exc.message)
     if counted.solutions == 0:
         return None, counted, None
     if system.total is not None:

@@ -81,7 +81,9 @@ class Analysis:
     by_level: Dict[str, int] = field(default_factory=dict)
     approx_probabilities: Optional[Tuple[float, ...]] = None
     # "complete"; "partial" when the counter gave up (state cap or memory budget) but the level's decisions
-    # are whole; "timeout" when time ran out: `values` then holds only the cells proven before it did
+    # are whole; "timeout" when time ran out: `values` then holds only the cells proven before it did.
+    # (A "partial" board with a total and no deadline: backbone.FALLBACK_SECONDS may cut what the total
+    # decides short of whole; count_error then says so.)
     status: str = "complete"
 
     @property

@@ -28,8 +28,9 @@ examples:
   mineconv analyze board.txt --json --mines 99 -o report.json
   mineconv analyze big.txt --timeout 60 --memory-budget 4G
 bounds: the exact counter keeps its states in memory; before its estimate passes --memory-budget (default
-2 GiB) it stops, and the report has no count ("status": "partial", the decisions still complete). Past
---timeout seconds the analysis stops and reports the cells proven by then ("status": "timeout", exit 1).
+2 GiB) it stops, and the report has no count ("status": "partial", the decisions still complete, except
+that on a board with a total mine count the SAT check of what the total decides gets 10 s without --timeout,
+and count_error says when it was cut short). Past --timeout seconds the analysis stops and reports the cells proven by then ("status": "timeout", exit 1).
 Progress goes to stderr when it is a terminal (not with -q).
 exit status: 0 solvable, 1 no solution or timed out, 2 bad input
 """
