@@ -28,7 +28,7 @@ at column 1 takes its mine at column 0 or at column 2, a second model (SAT), so 
 it: the 0 clears column 3, the 1 then has only column 0 left for its mine.
 
 Steering toward a level. Hiding clues makes a puzzle harder, and plain passes mostly end at 2rc (on
-8 x 8 boards of density 0.2, about 80 % 2rc, 10 % gac, 8 % 3rc, 2 % full; bigger boards shift toward
+8 x 8 boards of density 0.2, about 70 % 2rc, 10 % gac, 12 % 3rc, 5 % full; bigger boards shift toward
 3rc and full, and with the total mine count stated most grade full). On boards of 16 x 16 hardly any
 minimal puzzle is gac: every region must come out easy at once. So for gac the pass also refuses a hide
 after which gac no longer decides every cell; the clues that gac needs but uniqueness does not are then
