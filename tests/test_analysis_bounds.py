@@ -6,6 +6,7 @@ import io
 import json
 import time
 
+import numpy as np
 import pytest
 
 from mineconv import parse
@@ -251,3 +252,34 @@ def test_cli_analyze_of_the_issue_board_ends_partial_without_a_timeout(tmp_path)
     data = json.loads(proc.stdout)
     assert data["status"] == "partial" and data["solutions"] is None
     assert "SAT check was stopped after 10 s" in data["count_error"]
+
+
+def test_each_part_is_solved_in_its_own_numbering(tmp_path, monkeypatch):
+    """A game board's frontier splits into many parts; each part's solver numbers only its own variables
+    (with the board's numbering every model cost the whole board: a 1000x1000 game board never ended).
+    The backbone is still the exact one: the cells no solution, or every solution, puts a mine on."""
+    import pysat.solvers
+    from mineconv.analysis.backbone import sat_backbone
+    from mineconv.analysis.counting import count_solutions
+    board = tmp_path / "game.txt"
+    assert main(["generate", "--rows", "40", "--cols", "40", "--density", "0.18", "--reveal", "game",
+                 "--seed", "11", "--no-total", "-o", str(board), "-q"]) == 0
+    p = parse(board.read_text())
+    real = pysat.solvers.Solver
+    widths = []
+
+    def spy(*args, bootstrap_with=(), **kwargs):
+        used = {abs(x) for c in bootstrap_with for x in c}
+        widths.append((max(used, default=0), len(used)))
+        return real(*args, bootstrap_with=bootstrap_with, **kwargs)
+
+    monkeypatch.setattr(pysat.solvers, "Solver", spy)
+    values = sat_backbone(p, use_total=False)
+    monkeypatch.setattr(pysat.solvers, "Solver", real)
+    assert len(widths) > 3
+    assert all(top == n for top, n in widths), widths
+    counted = count_solutions(build_system(p))
+    expected = np.full(len(values), UNDECIDED, dtype=np.int8)
+    expected[counted.never_mine()] = 0
+    expected[counted.always_mine()] = 1
+    assert (values == expected).all()

@@ -114,15 +114,19 @@ def _part_backbone(clauses: Sequence[Sequence[int]], cells: np.ndarray, values: 
     """Fill values[cells] with the backbone of one independent part; False when the part is unsatisfiable."""
     from pysat.solvers import Solver
 
-    with Solver(name=solver, bootstrap_with=clauses) as sat:
-        for i in cells[values[cells] != UNDECIDED].tolist():
-            sat.add_clause([i + 1 if values[i] == MINE else -(i + 1)])
+    local_clauses, local_id = _renumbered(clauses, cells)
+    with Solver(name=solver, bootstrap_with=local_clauses) as sat:
+        known = values[cells] != UNDECIDED
+        for i, v in zip(local_id[known].tolist(), values[cells][known].tolist()):
+            if i:  # a known cell in no clause constrains nothing
+                sat.add_clause([i if v == MINE else -i])
         if not _solve(sat, [], bounds):
             return False
-        open_cells = cells[values[cells] == UNDECIDED]
+        is_open = ~known
+        open_cells = cells[is_open]
         if open_cells.size == 0:
             return True
-        lits = open_cells + 1
+        lits = local_id[is_open]
         model, absent = _model_array(sat.get_model(), lits)
         # a cell in no clause takes either value: never part of the backbone
         candidate = ~absent
@@ -141,7 +145,7 @@ def _part_backbone(clauses: Sequence[Sequence[int]], cells: np.ndarray, values: 
             lit = int(lits[j]) if model[j] else -int(lits[j])
             try:
                 # steer the search away from the model just seen, to filter more cells per call
-                sat.set_phases(np.where(model, -lits, lits).tolist())
+                sat.set_phases(np.where(model, -lits, lits)[lits != 0].tolist())
             except NotImplementedError:
                 pass
             if _solve(sat, [-lit], bounds):
@@ -155,6 +159,28 @@ def _part_backbone(clauses: Sequence[Sequence[int]], cells: np.ndarray, values: 
             if values[rep] != UNDECIDED:
                 values[open_cells[free_pos]] = values[rep]
     return True
+
+
+def _renumbered(clauses: Sequence[Sequence[int]], cells: np.ndarray) -> Tuple[List[List[int]], np.ndarray]:
+    """The part's clauses over variables renumbered 1..m, and each cell's new number (0: in no clause).
+
+    A model of the board's numbering is as long as the largest variable of the part, so on a 1000x1000
+    game board every one of thousands of small parts paid for the whole board on every SAT call.
+    """
+    sizes = [len(c) for c in clauses]
+    flat = np.fromiter((x for c in clauses for x in c), dtype=np.int64, count=sum(sizes))
+    used = np.unique(np.abs(flat))
+    mapped = (np.sign(flat) * (np.searchsorted(used, np.abs(flat)) + 1)).tolist()
+    local: List[List[int]] = []
+    at = 0
+    for n in sizes:
+        local.append(mapped[at:at + n])
+        at += n
+    ids = np.asarray(cells, dtype=np.int64) + 1
+    pos = np.searchsorted(used, ids)
+    present = pos < used.size
+    present[present] = used[pos[present]] == ids[present]
+    return local, np.where(present, pos + 1, 0)
 
 
 def _model_array(model_lits: Sequence[int], variables: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
