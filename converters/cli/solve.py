@@ -72,8 +72,9 @@ def _total(puzzle, deadline: Deadline) -> Optional[int]:
 def _enumerate(args: argparse.Namespace, puzzle, deadline: Deadline) -> int:
     from ..analysis.report import count_json, count_text
     if args.solver not in ENUMERATORS:
-        raise SolverError(f"--all/--limit/--jsonl enumerate with {EMBEDDED} (blocking each solution found) or the "
-                          f"all-solutions mode of {', '.join(NATIVE_ENUMERATION)}; {args.solver} has none")
+        raise SolverError(f"--all/--limit/--jsonl enumerate with the embedded solver ({EMBEDDED}, blocking each "
+                          f"solution found) or the all-solutions mode of {', '.join(NATIVE_ENUMERATION)}; "
+                          f"{args.solver} has none")
     if args.limit is not None and args.limit < 1:
         raise MineconvError(f"--limit must be at least 1, got {args.limit}")
     limit = args.limit if args.limit is not None else DEFAULT_LIMIT
