@@ -219,3 +219,19 @@ def test_terminated_is_a_keyboard_interrupt():
     exc = Terminated(signal.SIGHUP)
     assert isinstance(exc, KeyboardInterrupt)
     assert exc.signum == signal.SIGHUP and exc.exit_status == 129 and exc.signal_name == "SIGHUP"
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="no /dev/full on this system")
+@pytest.mark.parametrize("argv", [["info", "{sample}"], ["formats"], ["solve", "{sample}"],
+                                  ["solve", "{sample}", "--json"]])
+def test_printing_to_a_full_stdout_is_one_clean_error(argv):
+    """main's other way out (issue 13, tracebacks): commands that print (not through atomic_output) to
+    `> /dev/full` end with one line and exit 2, not a traceback nor 'Exception ignored' at exit."""
+    sample = str(ROOT / "samples" / "dusautoy-6x6.txt")
+    with open("/dev/full", "w") as full:
+        proc = subprocess.run([sys.executable, "-m", "mineconv", *[a.format(sample=sample) for a in argv]],
+                              stdout=full, stderr=subprocess.PIPE, text=True, cwd=ROOT, timeout=60,
+                              env=dict(os.environ, PYTHONPATH=str(ROOT)))
+    assert "Traceback" not in proc.stderr and "Exception ignored" not in proc.stderr, proc.stderr
+    assert proc.returncode == 2, (proc.returncode, proc.stderr)
+    assert proc.stderr.strip() == "mineconv: cannot write the output: no space left on the device"

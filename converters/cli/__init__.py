@@ -4,6 +4,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import dataclasses
+import errno
 import importlib
 import math
 import os
@@ -216,6 +217,20 @@ def stop_signals() -> Iterator[None]:
             signal.signal(sig, previous if previous is not None else signal.SIG_DFL)
 
 
+# errors of a write that cannot go on (a full disk, /dev/full, a vanished device): reported, not a traceback
+WRITE_ERRNOS = frozenset(getattr(errno, n) for n in ("ENOSPC", "EDQUOT", "EFBIG", "EIO") if hasattr(errno, n))
+
+
+def _silence_stdout() -> None:
+    """Point stdout at /dev/null: what is still buffered for a stdout that failed must not fail again (and
+    print 'Exception ignored') when the interpreter flushes it at exit."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(devnull, sys.stdout.fileno())
+    finally:
+        os.close(devnull)
+
+
 def main(argv: Optional[List[str]] = None) -> int:
     """Run the CLI; returns the exit status (0 ok, 1 infeasible/failed items, 2 bad input, 3 wrong answer)."""
     ap = build_parser()
@@ -245,6 +260,7 @@ def main(argv: Optional[List[str]] = None) -> int:
                 say(f"solver {args.solver}")
             status = int(args.func(args) or 0)
             say(f"{args.command} took {time.perf_counter() - started:.3f} s")
+            sys.stdout.flush()  # a full stdout fails here, inside the handlers, not at interpreter exit
             return status
     except MineconvError as exc:
         print(f"mineconv: {exc}", file=sys.stderr)
@@ -254,6 +270,15 @@ def main(argv: Optional[List[str]] = None) -> int:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         return 0
+    except OSError as exc:
+        if exc.errno not in WRITE_ERRNOS or exc.filename is not None:
+            raise
+        # a print to `> /dev/full` or to a full disk (files named with -o are reported by atomic_output)
+        with contextlib.suppress(OSError, ValueError):
+            _silence_stdout()
+        why = "no space left on the device" if exc.errno == errno.ENOSPC else (exc.strerror or str(exc))
+        print(f"mineconv: cannot write the output: {why}", file=sys.stderr)
+        return 2
     except Terminated as exc:   # SIGTERM, SIGHUP: unwound like Ctrl-C, so temp files and solvers are gone
         print(f"mineconv: terminated ({exc.signal_name})", file=sys.stderr)
         return exc.exit_status
