@@ -11,6 +11,7 @@ import signal
 import stat
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -255,7 +256,16 @@ def test_ctrl_c_keeps_what_was_printed(tmp_path, env):
         first = proc.stdout.readline()   # streamed: the first solution comes before the run ends
         assert json.loads(first)["solution"] == 1
         proc.send_signal(signal.SIGINT)
-        rest, err = proc.communicate(timeout=30)
+        # read on through the same buffered stream: communicate() reads the raw pipe and would lose
+        # whatever readline() had already buffered past the first line
+        killer = threading.Timer(30, proc.kill)
+        killer.start()
+        try:
+            rest = proc.stdout.read()
+            err = proc.stderr.read()
+            proc.wait()
+        finally:
+            killer.cancel()
     finally:
         if proc.poll() is None:
             proc.kill()
