@@ -248,7 +248,7 @@ def test_other_notations_report_the_first_click_lost(tmp_path, capsys):
     board = tmp_path / "b.txt"
     run_cli(capsys, "generate", "--rows", 9, "--cols", 9, "--mines", 10, "--reveal", "game", "--no-guess",
             "--seed", 1, "-o", board)
-    for ext in ("board", "json"):
+    for ext in ("board",):
         status, _, err = run_cli(capsys, "convert", board, tmp_path / f"b.{ext}", "--strict")
         assert status == 2 and "cannot express the first click (start: 4,4)" in err
         assert not (tmp_path / f"b.{ext}").exists()
@@ -262,6 +262,39 @@ def test_other_notations_report_the_first_click_lost(tmp_path, capsys):
     # a solver file has no use for the first click: no warning
     status, _, err = run_cli(capsys, "convert", board, tmp_path / "b.cnf", "--strict")
     assert status == 0 and "first click" not in err
+
+
+def test_mineconv_json_keeps_the_first_click(tmp_path, capsys):
+    board = tmp_path / "b.txt"
+    run_cli(capsys, "generate", "--rows", 9, "--cols", 9, "--mines", 10, "--reveal", "game", "--no-guess",
+            "--seed", 1, "-o", board)
+    status, _, err = run_cli(capsys, "convert", board, tmp_path / "b.json", "--strict")
+    assert status == 0 and err == ""
+    assert '"start": [4, 4]' in (tmp_path / "b.json").read_text()
+    assert run_cli(capsys, "convert", tmp_path / "b.json", tmp_path / "back.txt")[0] == 0
+    assert (tmp_path / "back.txt").read_bytes() == board.read_bytes()
+    # a puzzle without a first click is written as before: no "start" key
+    from mineconv import dumps
+    assert '"start"' not in dumps(parse("1?\n"), "json")
+
+
+@pytest.mark.parametrize("value,message", [
+    ("[4, 40]", "is outside the 9 x 9 grid"),
+    ("[4]", '"start" must be [row, col]'),
+    ("[4, true]", '"start" must be [row, col]'),
+    ("[-1, 0]", '"start" must be [row, col]'),
+    ('"4,4"', '"start" must be [row, col]'),
+])
+def test_mineconv_json_start_errors_are_located(tmp_path, capsys, value, message):
+    board = tmp_path / "b.txt"
+    run_cli(capsys, "generate", "--rows", 9, "--cols", 9, "--mines", 10, "--reveal", "game", "--no-guess",
+            "--seed", 1, "-o", board)
+    run_cli(capsys, "convert", board, tmp_path / "b.json")
+    text = (tmp_path / "b.json").read_text().replace('"start": [4, 4]', f'"start": {value}')
+    (tmp_path / "bad.json").write_text(text)
+    status, _, err = run_cli(capsys, "info", tmp_path / "bad.json")
+    line = text[:text.index('"start"')].count("\n") + 1
+    assert status == 2 and message in err and f"bad.json:{line}:3" in err
 
 
 # refusals -------------------------------------------------------------------------------------------

@@ -9,8 +9,10 @@ Schema (version 1); keys in this order when written, any order when read::
       "rows": 6, "cols": 6,               optional when read (checked against the grid), always written
       "mines": 8,                         optional, total mines on the board (known mines included) or null
       "notes": ["..."],                   optional, one-line strings
-      "grid": ["??????", "?2222?", ...]   required, one string per row: ? unknown, 0-8 count,
-    }                                     * known mine, . known safe
+      "grid": ["??????", "?2222?", ...],  required, one string per row: ? unknown, 0-8 count,
+                                          * known mine, . known safe
+      "start": [3, 4]                     optional, a game's first click [row, col], 0-based;
+    }                                     written only when the puzzle has one
 
 Unknown keys are an error (a typo must not be ignored silently).
 """
@@ -29,7 +31,7 @@ from ...wording import plural
 
 FORMAT_TAG = "mineconv-puzzle"
 VERSION = 1
-_KEYS = ("format", "version", "name", "rows", "cols", "mines", "notes", "grid")
+_KEYS = ("format", "version", "name", "rows", "cols", "mines", "notes", "grid", "start")
 _BAD_CELL = re.compile(r"[^?0-8*.]")
 
 
@@ -87,9 +89,17 @@ def read_json(text: str, source: str = "<string>") -> Puzzle:
     for key, actual in (("rows", len(grid)), ("cols", width)):
         if key in doc and (not is_whole(doc[key]) or doc[key] != actual):
             raise fail(f"\"{key}\" is {json.dumps(doc[key])} but the grid has {actual}", key)
+    start = doc.get("start")
+    if start is not None:
+        if not (isinstance(start, list) and len(start) == 2 and all(is_whole(v) and v >= 0 for v in start)):
+            raise fail(f"\"start\" must be [row, col] (two whole numbers >= 0, 0-based) or null, "
+                       f"got {json.dumps(start)[:40]}", "start")
+        start = (int(start[0]), int(start[1]))
     try:
-        return Puzzle.from_rows(grid, mines=mines, name=name, notes=notes)
+        return Puzzle.from_rows(grid, mines=mines, name=name, notes=notes, start=start)
     except PuzzleError as exc:
+        if "first click" in exc.message:
+            raise fail(exc.message, "start") from None
         if exc.cell is not None:
             r, c = exc.cell
             raise fail(exc.message, offset=json_item_offset(text, "grid", r) + 1 + c) from None
@@ -102,7 +112,9 @@ def write_json(puzzle: Puzzle, out: TextIO, **options: Any) -> None:
             f'  "name": {json.dumps(puzzle.name)}', f'  "rows": {puzzle.rows}', f'  "cols": {puzzle.cols}',
             f'  "mines": {json.dumps(puzzle.mines)}', f'  "notes": {json.dumps(list(puzzle.notes))}']
     rows = ",\n".join(f'    "{row}"' for row in puzzle.grid_lines)
-    out.write("{\n" + ",\n".join(head) + ',\n  "grid": [\n' + rows + "\n  ]\n}\n")
+    # "start" only when there is one, so that every file written before it existed keeps its bytes
+    tail = "" if puzzle.start is None else f',\n  "start": [{puzzle.start[0]}, {puzzle.start[1]}]'
+    out.write("{\n" + ",\n".join(head) + ',\n  "grid": [\n' + rows + "\n  ]" + tail + "\n}\n")
 
 
 def detect_json(text: str) -> bool:
@@ -112,5 +124,5 @@ def detect_json(text: str) -> bool:
 
 
 register_format("json", [".json"], "puzzle", reader=read_json, writer=write_json, detect=detect_json,
-                aliases=("mineconv-json",),
+                aliases=("mineconv-json",), keeps_start=True,
                 description="mineconv JSON: format/version tag, grid as row strings, mines, name, notes")
