@@ -60,6 +60,16 @@ def test_the_first_square_is_a_zero_that_opens_a_region(game_id, mines):
     assert p[y, x] == "0" and p.stats["revealed"] > 1 and p.mines == mines
 
 
+@pytest.mark.parametrize("game_id, mines", GENERATED)
+def test_the_first_square_travels_with_the_board(game_id, mines):
+    from mineconv import dumps
+    x, y = (int(v) for v in game_id.split(":")[1].split(",")[:2])
+    p = parse(game_id, "tatham-mines")
+    assert p.start == (y, x)
+    assert f"start: {y},{x}\n" in dumps(p, "native") and parse(dumps(p, "native")).start == (y, x)
+    assert parse("3x3:u000", "tatham-mines").start is None
+
+
 def test_plain_and_masked_forms_agree():
     masked = parse("5x4:4,1,m093a5", "tatham-mines")
     rows = ["".join("1" if ch == "?" else "0" for ch in row) for row in masked.grid_lines]

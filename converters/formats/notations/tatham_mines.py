@@ -143,10 +143,15 @@ def read_tatham(text: str, source: str = "<string>", reveal_from: Optional[str] 
     where = f", first square row {start[0]}, col {start[1]}" if start else ""
     notes.append(f"Mines game ID {ptok}:{desc[:24]}{'...' if len(desc) > 24 else ''} ({width} x {height}{where})")
     try:
-        return layout_puzzle(grid, parse_reveal_from(reveal_from, start), notes=tuple(notes))
+        puzzle = layout_puzzle(grid, parse_reveal_from(reveal_from, start), notes=tuple(notes))
     except FormatError as exc:
         exc.source = exc.source or source
         raise
+    if start is not None and not grid[start]:
+        # the game's own first click travels with the board (native and mineconv JSON keep it);
+        # mines.c never puts a mine there, an ID that does is read, but without a start
+        puzzle = puzzle.replace(start=start)
+    return puzzle
 
 
 def detect_tatham(text: str) -> float:
