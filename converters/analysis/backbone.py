@@ -40,28 +40,31 @@ def sat_backbone(puzzle: Puzzle, mines: Optional[int] = None, system: Optional[L
     cells linked by no chain of counts are independent, so the clauses are split into those independent
     parts and each part gets its own incremental solver (a call then only touches its own part).
     """
-    from ..encode.cnf import to_cnf
-
     system = system if system is not None else build_system(puzzle, mines)
     k = system.num_vars
     values = np.full(k, UNDECIDED, dtype=np.int8)
     if known is not None:
         values[:] = known
     total = None if system.total is None or not use_total else system.total + puzzle.known_mine_count
-    clauses = to_cnf(puzzle.replace(mines=total), mines=total).clauses
-    if k == 0:
-        return None if any(len(c) == 0 for c in clauses) else values
     if total is not None:
-        parts = [(np.arange(k), clauses)]
+        from ..encode.cnf import to_cnf
+
+        clauses = to_cnf(puzzle.replace(mines=total), mines=total).clauses
+        if k == 0:
+            return None if any(len(c) == 0 for c in clauses) else values
+        local_clauses, local_id = _renumbered(clauses, np.arange(k))
+        parts = [(local_clauses, np.arange(k), local_id)]
     else:
-        parts = _split_clauses(clauses, system, k)
+        parts = _open_parts(system, values)
+        if parts is None:
+            return None
     free = ~system.constrained_vars
     if bounds.deadline is not None and solver == SAT_SOLVER:
         solver = INTERRUPTIBLE_SAT_SOLVER
     try:
-        for n, (cells, part) in enumerate(parts):
+        for n, (part, cells, local_id) in enumerate(parts):
             bounds.report("backbone", n, len(parts))
-            if not _part_backbone(part, cells, values, free, solver, bounds):
+            if not _part_backbone(part, cells, local_id, values, free, solver, bounds):
                 return None
     except AnalysisTimeout as exc:
         if exc.values is None:
@@ -71,24 +74,79 @@ def sat_backbone(puzzle: Puzzle, mines: Optional[int] = None, system: Optional[L
     return values
 
 
-def _split_clauses(clauses: Sequence[Sequence[int]], system: LinearSystem, k: int):
-    """[(cell ids - 1 of the part, clauses of the part)] for parts of cells linked through counts."""
-    label = np.arange(k + 1)
-    for vs, _ in components([(tuple(x for x in row if x), 0) for row in system.con_vars.tolist() if row[0]]):
-        label[vs] = vs[0]
-    groups: Dict[int, list] = {}
-    for cl in clauses:
-        if not cl:
-            groups.setdefault(-1, []).append(cl)
-            continue
-        groups.setdefault(int(label[abs(cl[0])]), []).append(cl)
-    if -1 in groups:  # an empty clause: nothing satisfies the counts
-        return [(np.zeros(0, dtype=np.int64), [[]])]
-    members: Dict[int, List[int]] = {}
-    for i, lab in enumerate(label[1:].tolist()):
-        if lab in groups:
-            members.setdefault(lab, []).append(i)
-    return [(np.asarray(members.get(lab, []), dtype=np.int64), groups[lab]) for lab in sorted(groups)]
+def _open_parts(system: LinearSystem, values: np.ndarray):
+    """The count clauses with the decided cells substituted, split into independent parts, or None if unsat.
+
+    Returns [(clauses over 1..m, cell ids - 1 of the part, each cell's number 1..m)]. Substituting the
+    cells propagation already decided (values) breaks the board's long chains of counts: on a game board
+    one part held most of the frontier, and every call on it read and steered a model of that size.
+    """
+    from ..encode.cnf import cnf_clauses
+
+    arrays = cnf_clauses(system)
+    lits = arrays.lits.astype(np.int64)
+    width = lits.shape[1]
+    used = np.arange(width)[None, :] < arrays.lens[:, None].astype(np.int64)
+    # value of each literal: 1 true, -1 false, 0 open (padding counts as false)
+    cell = np.concatenate([[UNDECIDED], values]).astype(np.int8)[np.abs(lits)]
+    truth = np.where(cell == UNDECIDED, 0, np.where((cell == MINE) == (lits > 0), 1, -1))
+    truth[~used] = -1
+    keep = ~(truth == 1).any(axis=1)
+    lits, truth = lits[keep], truth[keep]
+    lits[truth != 0] = 0
+    # open literals first in each row, in their old order: a clause is then lits[i, :lens[i]]
+    order = np.argsort(lits == 0, axis=1, kind="stable")
+    lits = np.take_along_axis(lits, order, axis=1)
+    lens = (lits != 0).sum(axis=1)
+    if (lens == 0).any():  # a clause every literal of which is false: the counts have no solution
+        return None
+    if lits.shape[0] == 0:
+        return []
+    root = _roots(system.num_vars + 1, lits)
+    var_root = root[np.abs(lits[:, 0])]
+    present = np.unique(np.abs(lits[lits != 0]))
+    # cells renumbered 1..m within their part, in board order; parts ordered by their first cell
+    by_part = np.lexsort((present, root[present]))
+    ordered = present[by_part]
+    part_of = root[ordered]
+    starts = np.flatnonzero(np.r_[True, part_of[1:] != part_of[:-1]])
+    local = np.zeros(system.num_vars + 1, dtype=np.int64)
+    local[ordered] = np.arange(ordered.size) - np.repeat(starts, np.diff(np.r_[starts, ordered.size])) + 1
+    mapped = (np.sign(lits) * local[np.abs(lits)]).tolist()
+    clause_order = np.argsort(var_root, kind="stable")
+    clause_root = var_root[clause_order]
+    lens_list = lens.tolist()
+    parts = []
+    bounds = np.r_[starts, ordered.size]
+    for n in range(starts.size):
+        r = part_of[starts[n]]
+        lo, hi = np.searchsorted(clause_root, [r, r + 1])
+        idx = clause_order[lo:hi].tolist()
+        part = [mapped[i][:lens_list[i]] for i in idx]
+        cells = ordered[bounds[n]:bounds[n + 1]] - 1
+        parts.append((part, cells, np.arange(1, cells.size + 1)))
+    return sorted(parts, key=lambda p: int(p[1][0]))
+
+
+def _roots(n: int, lits: np.ndarray) -> np.ndarray:
+    """Component root (its smallest variable) of each variable 0..n-1 linked by sharing a clause."""
+    parent = np.arange(n)
+    a = np.abs(lits[:, 0])
+    links = [(a[lits[:, j] != 0], np.abs(lits[:, j][lits[:, j] != 0])) for j in range(1, lits.shape[1])]
+    a = np.concatenate([x for x, _ in links]) if links else np.zeros(0, dtype=np.int64)
+    b = np.concatenate([y for _, y in links]) if links else np.zeros(0, dtype=np.int64)
+    while True:
+        while True:  # pointer jumping until every variable points at its root
+            up = parent[parent]
+            if np.array_equal(up, parent):
+                break
+            parent = up
+        ra, rb = parent[a], parent[b]
+        differ = ra != rb
+        if not differ.any():
+            return parent
+        lo, hi = np.minimum(ra[differ], rb[differ]), np.maximum(ra[differ], rb[differ])
+        np.minimum.at(parent, hi, lo)
 
 
 def _solve(sat, assumptions: List[int], bounds: Bounds) -> bool:
@@ -109,12 +167,14 @@ def _solve(sat, assumptions: List[int], bounds: Bounds) -> bool:
     return result
 
 
-def _part_backbone(clauses: Sequence[Sequence[int]], cells: np.ndarray, values: np.ndarray,
-                   free: np.ndarray, solver: str, bounds: Bounds = UNBOUNDED) -> bool:
-    """Fill values[cells] with the backbone of one independent part; False when the part is unsatisfiable."""
+def _part_backbone(local_clauses: List[List[int]], cells: np.ndarray, local_id: np.ndarray,
+                   values: np.ndarray, free: np.ndarray, solver: str, bounds: Bounds = UNBOUNDED) -> bool:
+    """Fill values[cells] with the backbone of one independent part; False when the part is unsatisfiable.
+
+    local_clauses are over the part's own numbering: cell cells[i] is variable local_id[i] (0: in no clause).
+    """
     from pysat.solvers import Solver
 
-    local_clauses, local_id = _renumbered(clauses, cells)
     with Solver(name=solver, bootstrap_with=local_clauses) as sat:
         known = values[cells] != UNDECIDED
         for i, v in zip(local_id[known].tolist(), values[cells][known].tolist()):
@@ -139,18 +199,23 @@ def _part_backbone(clauses: Sequence[Sequence[int]], cells: np.ndarray, values: 
         seen[np.arange(open_cells.size), model.astype(np.int64)] = True
         if free_pos.size and seen[free_pos, 0].any() and seen[free_pos, 1].any():
             candidate[free_pos[0]] = False  # free cells of both values in one model: none is fixed
+        steer = True
         for j in np.flatnonzero(candidate).tolist():
             if seen[j, 0] and seen[j, 1]:
                 continue
             lit = int(lits[j]) if model[j] else -int(lits[j])
-            try:
-                # steer the search away from the model just seen, to filter more cells per call
-                sat.set_phases(np.where(model, -lits, lits)[lits != 0].tolist())
-            except NotImplementedError:
-                pass
+            if steer:
+                # steer the search away from the model just seen, to filter more cells per call (the
+                # phases stay set until the next model: setting them again per call cost as much as solving)
+                try:
+                    sat.set_phases(np.where(model, -lits, lits)[lits != 0].tolist())
+                except NotImplementedError:
+                    pass
+                steer = False
             if _solve(sat, [-lit], bounds):
                 model, _ = _model_array(sat.get_model(), lits)
                 seen[np.arange(open_cells.size), model.astype(np.int64)] = True
+                steer = True
             else:
                 values[open_cells[j]] = MINE if lit > 0 else SAFE
                 sat.add_clause([lit])
