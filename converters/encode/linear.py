@@ -140,8 +140,9 @@ def to_pulp(puzzle: Puzzle, mines: Optional[int] = None) -> "LpProblem":
     add = getattr(prob, "add_variable", None)  # PuLP >= 3.3 deprecates building LpVariable directly
     make = add if add is not None else (lambda name, lo, up, cat: pulp.LpVariable(name, lo, up, cat))
     xs = [make(var_name(r, c), 0, 1, pulp.LpBinary) for r, c in system.var_rc.tolist()]
-    prob.addVariables(xs)  # cells no count mentions are variables of the model all the same
-    # explicit zero terms keep every variable in the objective, in id order, as the LP writer does
+    # explicit zero terms keep every variable in the objective, in id order, as the LP writer does, so
+    # cells no count mentions are variables of the model all the same (prob.addVariables, which did that
+    # too, is deprecated from PuLP 3.3)
     prob += pulp.LpAffineExpression([(x, 0) for x in xs])
     for (r, c), n, row, rhs in zip(system.con_rc.tolist(), system.con_len.tolist(), system.con_vars.tolist(),
                                    system.con_rhs.tolist()):
