@@ -2,7 +2,8 @@
 
 The backbone comes from incremental SAT solvers on the CNF of mineconv.encode, one per independent part
 of the board, asked one question per open cell under an assumption, with model-based filtering: a cell
-that took both values in models already found is not asked about. The counts' CNF goes to the solver;
+that took both values in models already found is not asked about. The parts are cut after substituting
+the cells already known (propagation's), which splits a game board's frontier into small pieces. The counts' CNF goes to the solver;
 what the total mine count adds to the backbone is read off the exact per-cell counts (0 or all
 solutions). Only if the counter gives up does the total count go into the CNF too (one solver for the
 whole board; free cells are interchangeable, so one of them is asked).
@@ -10,14 +11,14 @@ whole board; free cells are interchangeable, so one of them is asked).
 from __future__ import annotations
 
 import threading
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import List, Optional, Sequence, Tuple
 
 import numpy as np
 
 from ..model.puzzle import Puzzle
 from ..model.system import LinearSystem, build_system
 from .bounds import UNBOUNDED, AnalysisTimeout, Bounds
-from .counting import DEFAULT_MAX_STATES, Count, CountingLimitError, components, count_solutions
+from .counting import DEFAULT_MAX_STATES, Count, CountingLimitError, count_solutions
 from .propagation import MINE, SAFE, UNDECIDED
 
 SAT_SOLVER = "cadical153"
@@ -117,13 +118,13 @@ def _open_parts(system: LinearSystem, values: np.ndarray):
     clause_root = var_root[clause_order]
     lens_list = lens.tolist()
     parts = []
-    bounds = np.r_[starts, ordered.size]
+    edges = np.r_[starts, ordered.size]
     for n in range(starts.size):
         r = part_of[starts[n]]
         lo, hi = np.searchsorted(clause_root, [r, r + 1])
         idx = clause_order[lo:hi].tolist()
         part = [mapped[i][:lens_list[i]] for i in idx]
-        cells = ordered[bounds[n]:bounds[n + 1]] - 1
+        cells = ordered[edges[n]:edges[n + 1]] - 1
         parts.append((part, cells, np.arange(1, cells.size + 1)))
     return sorted(parts, key=lambda p: int(p[1][0]))
 
