@@ -20,9 +20,9 @@ from typing import Dict, List, Optional, Sequence, Tuple
 import numpy as np
 
 from ..model.system import LinearSystem
-from .bounds import UNBOUNDED, Bounds, CountingLimitError, CountingMemoryError, layer_bytes  # noqa: F401 (re-exported)
+from .bounds import UNBOUNDED, Bounds, CountingLimitError, CountingMemoryError, int_bytes, layer_bytes  # noqa: F401 (re-exported)
 from .marginals import approx_marginals
-from .polynomials import Poly, binomial_row, oadd, oplain, pdiv_exact, pmul
+from .polynomials import Poly, binomial_bits, binomial_window, oadd, oplain, pdiv_exact, pmul
 from .propagation import MINE, SAFE, UNDECIDED
 
 DEFAULT_MAX_STATES = 200_000
@@ -279,6 +279,18 @@ class Count:
         return np.asarray(self.approx) == 1.0
 
 
+def _binomial_weights(n: int, t: int, d: int, bounds: Bounds) -> List[int]:
+    """[C(n, t - m) for m in 0 .. d-1], 0 where t - m is outside 0..n; its memory checked against bounds."""
+    lo, hi = max(0, t - d + 1), min(n, t)
+    if lo > hi:
+        return [0] * d
+    peak = min(max(n // 2, lo), hi)  # the biggest binomial of the window
+    bounds.check_memory((hi - lo + 1) * int_bytes(binomial_bits(n, peak)),
+                        f"the binomial weights of {n} free cells")
+    window = binomial_window(n, lo, hi)
+    return [window[t - m - lo] if lo <= t - m <= hi else 0 for m in range(d)]
+
+
 EXACT_WORK_BUDGET = 10 ** 8  # ~ seconds of big-integer products for exact per-cell numbers
 
 
@@ -342,9 +354,10 @@ def count_solutions(system: LinearSystem, values: Optional[np.ndarray] = None,
                  for i in range(0, len(layer), 2)]
     P_all = layer[0]
     D = len(P_all)
-    row_f = binomial_row(F)
-    # G[m]: ways to put the remaining T - m mines on the F free cells when the components hold m
-    G = [row_f[T - m] if 0 <= T - m <= F else 0 for m in range(D)]
+    # G[m]: ways to put the remaining T - m mines on the F free cells when the components hold m; only
+    # the window of Pascal's row that m = 0 .. D-1 reaches is built, and its size is held to the budget
+    # (on a 1000x1000 game board the whole row of 261,722 free cells took 6 GB)
+    G = _binomial_weights(F, T, D, bounds)
     N = sum(c * g for c, g in zip(P_all, G) if c and g)
     if N == 0:
         return Count(0, (0,) * k)
@@ -365,8 +378,8 @@ def count_solutions(system: LinearSystem, values: Optional[np.ndarray] = None,
         for x in vs:
             per_var[x - 1] = sum(m * w[j] for j, m in enumerate(M[x]) if m and j < len(w))
     if F:
-        row_f1 = binomial_row(F - 1)
-        n_free = sum(c * row_f1[T - m - 1] for m, c in enumerate(P_all) if c and 0 <= T - m - 1 <= F - 1)
+        G1 = _binomial_weights(F - 1, T - 1, D, bounds)  # a free cell holds one of the T mines
+        n_free = sum(c * g for c, g in zip(P_all, G1) if c and g)
         for x in free:
             per_var[x - 1] = n_free
     for i in fixed:

@@ -6,6 +6,8 @@ touches the occupied span.
 """
 from __future__ import annotations
 
+import math
+
 from typing import List
 
 Poly = List[int]  # coefficient j = number of solutions placing j mines
@@ -72,9 +74,19 @@ def oplain(a) -> Poly:
     return [0] * off + list(coeffs) if coeffs else [0]
 
 
-def binomial_row(n: int) -> List[int]:
-    """[C(n, 0), ..., C(n, n)] by the multiplicative recurrence (one big-integer step each)."""
-    row = [1]
-    for j in range(n):
+def binomial_window(n: int, lo: int, hi: int) -> List[int]:
+    """[C(n, lo), ..., C(n, hi)] for 0 <= lo <= hi <= n: math.comb for the first, then one step each.
+
+    Only the part of Pascal's row a count needs: binomial_window(5, 2, 4) == [10, 10, 5].
+    """
+    row = [math.comb(n, lo)]
+    for j in range(lo, hi):
         row.append(row[-1] * (n - j) // (j + 1))
     return row
+
+
+def binomial_bits(n: int, j: int) -> int:
+    """About how many bits C(n, j) has (from log-gamma; within a few bits), for memory estimates."""
+    if j <= 0 or j >= n:
+        return 1
+    return int((math.lgamma(n + 1) - math.lgamma(j + 1) - math.lgamma(n - j + 1)) / math.log(2)) + 2
