@@ -69,7 +69,26 @@ def test_timeout_reports_the_levels_reached():
     g = grade(p, bounds=Bounds(timeout=0.5))
     assert time.monotonic() - start < 20
     assert g.status == "timeout" and g.level is None and g.solutions is None
-    assert g.to_json()["status"] == "timeout"
+    assert g.unique is None   # not known: never claimed not unique
+    assert g.to_json()["status"] == "timeout" and g.to_json()["unique"] is None
+
+
+def test_a_cut_short_fallback_leaves_uniqueness_unknown(monkeypatch, capsys, tmp_path):
+    # the counter gives up (tiny budget) on a board with a total, and the SAT check with the total is
+    # stopped at once: the full level's decisions are incomplete, so "not unique" would be a guess
+    from mineconv.analysis import backbone
+    monkeypatch.setattr(backbone, "FALLBACK_SECONDS", 1e-6)
+    p = parse(lattice_text(12, 40))
+    g = grade(p, bounds=Bounds(memory=1 << 16))
+    assert g.status == "partial" and g.solutions is None and g.level is None
+    assert g.unique is None and g.to_json()["unique"] is None
+    board = tmp_path / "lattice.txt"
+    board.write_text(lattice_text(12, 40))
+    status, out, _ = run_cli(capsys, "grade", board, "--memory-budget", "64K")
+    assert status == 0 and out.startswith("grade: unknown")
+    # without the total the counts' backbone is complete: a board it leaves open is surely not unique
+    g = grade(p.replace(mines=None), bounds=Bounds(memory=1 << 16))
+    assert g.status == "partial" and g.unique is False
 
 
 def test_cli_json_contract(capsys):

@@ -27,6 +27,8 @@ INTERRUPTIBLE_SAT_SOLVER = "glucose4"
 # seconds the backbone with the total in the CNF may take when the counter gave up and no deadline was
 # given: without a bound it ran for hours on boards too entangled to count (issue 13)
 FALLBACK_SECONDS = 10.0
+# how full_backbone's error says that fallback was cut short (its decisions are then incomplete)
+FALLBACK_CUT = "the cells the total mine count decides beyond the counts are not all known"
 
 
 
@@ -279,9 +281,8 @@ def _total_fallback(puzzle: Puzzle, mines: Optional[int], system: LinearSystem, 
         if limit is bounds:
             raise
         proven = exc.values if exc.values is not None else values
-        return proven, None, (f"{why}; the cells the total mine count decides beyond the counts are not "
-                              f"all known: its SAT check was stopped after {FALLBACK_SECONDS:g} s (--timeout "
-                              f"lets it run longer)")
+        return proven, None, (f"{why}; {FALLBACK_CUT}: its SAT check was stopped after {FALLBACK_SECONDS:g} s "
+                              f"(--timeout lets it run longer)")
     return full, None, why
 
 

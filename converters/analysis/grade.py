@@ -18,7 +18,7 @@ import numpy as np
 
 from ..model.puzzle import Puzzle
 from ..model.system import LinearSystem, build_system
-from .backbone import full_backbone
+from .backbone import FALLBACK_CUT, full_backbone
 from .bounds import UNBOUNDED, AnalysisTimeout, Bounds, CountingLimitError
 from .counting import DEFAULT_MAX_STATES, count_solutions
 from .propagation import LEVELS as PROPAGATION_LEVELS
@@ -59,9 +59,16 @@ class Grade:
         return self.solutions != 0
 
     @property
-    def unique(self) -> bool:
-        """True when the puzzle has exactly one solution."""
-        return self.level is not None
+    def unique(self) -> Optional[bool]:
+        """True when the puzzle has exactly one solution; None when that is not known (time ran out, or the
+        counter gave up on a board with a total before the full level's decisions were complete)."""
+        if self.level is not None:
+            return True
+        if self.solutions is not None:
+            return self.solutions == 1
+        if self.status == "timeout" or FALLBACK_CUT in (self.count_error or ""):
+            return None
+        return False  # the full level is complete and leaves cells open: a second solution exists
 
     def to_json(self) -> dict:
         """The `mineconv grade --json` object (its keys are a contract: extend, never change)."""

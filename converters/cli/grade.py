@@ -22,7 +22,7 @@ EPILOG = """levels, each including the ones before it:
 The grade is the weakest level that decides every unknown cell by propagation alone, without guessing.
 A puzzle with more than one solution has no grade (level null in the JSON).
 
-JSON: {"unique": bool, "solutions": N, "level": "gac"|"2rc"|"3rc"|"full"|null,
+JSON: {"unique": bool (null when not known), "solutions": N, "level": "gac"|"2rc"|"3rc"|"full"|null,
        "decided": {"gac": n, "2rc": n, "3rc": n, "full": n}, "rounds": {...}, "unknown": n, ...}
   solutions_str / solutions_log10 carry counts past 2**53; "status" is complete, partial (not counted:
   the counter passed --memory-budget) or timeout.
@@ -49,10 +49,14 @@ def report_text(g: Grade) -> str:
         below = GRADE_LEVELS[GRADE_LEVELS.index(g.level) - 1] if g.level != "gac" else None
         why = f"decided by {g.level}" + (f", not by {below}" if below else "")
         lines.append(f"grade: {g.level} ({why})")
+    elif g.unique is None:
+        lines.append("grade: unknown (the full level could not finish its decisions; see below)")
     else:
         lines.append("grade: none (more than one solution: no reasoning decides every cell)")
     if g.solutions is None:
-        lines.append(f"solutions: not counted ({g.count_error})" if g.status != "timeout" else "solutions: not counted")
+        known = {True: ", unique", False: ", not unique"}.get(g.unique, "")
+        why = f" ({g.count_error})" if g.status == "partial" else ""
+        lines.append(f"solutions: not counted{why}{known}")
     else:
         lines.append(f"solutions: {count_text(g.solutions)}, {'unique' if g.unique else 'not unique'}")
     for level in GRADE_LEVELS:
