@@ -308,3 +308,22 @@ def test_the_binomial_weights_are_held_to_the_budget():
         _binomial_weights(200000, 100000, 20000, bounds)
     assert bounds.peak_estimate > 200 << 20   # 20,000 binomials of ~200,000 bits: ~500 MB
     assert len(_binomial_weights(2000, 1000, 200, bounds)) == 200
+
+
+def test_uniqueness_is_never_guessed():
+    p = parse(lattice(22, 80))
+    a = analyze(p, timeout=0.5)
+    assert a.status == "timeout" and a.unique is None and a.to_json()["unique"] is None
+    # a propagation level without a count cannot tell a unique board from another
+    assert analyze(parse((SAMPLES / "dusautoy-6x6.txt").read_text()), level="gac", count=False).unique is None
+    assert analyze(parse((SAMPLES / "dusautoy-6x6.txt").read_text()), level="gac").unique is True
+    # without the total the counts' backbone is complete: an open cell means a second solution
+    a = analyze(p.replace(mines=None), memory_budget=1 << 16)
+    assert a.status == "partial" and a.unique is False
+
+
+def test_cli_says_when_uniqueness_is_unknown(tmp_path, capsys):
+    board = tmp_path / "lattice.txt"
+    board.write_text(lattice(22, 80))
+    assert main(["analyze", str(board), "--timeout", "0.5"]) == 1
+    assert "# unique: unknown" in capsys.readouterr().out

@@ -18,7 +18,7 @@ import numpy as np
 from ..model._compat import callable_array, callable_list, callable_optional_list
 from ..model.puzzle import Puzzle
 from ..model.system import LinearSystem, build_system
-from .backbone import full_backbone
+from .backbone import FALLBACK_CUT, full_backbone
 from .bounds import DEFAULT_MEMORY_BUDGET, AnalysisTimeout, Bounds, ProgressCallback
 from .counting import DEFAULT_MAX_STATES, CountingLimitError, count_solutions
 from .propagation import LEVELS as PROPAGATION_LEVELS
@@ -92,11 +92,17 @@ class Analysis:
         return self.solutions != 0
 
     @property
-    def unique(self) -> bool:
-        """True when the puzzle has exactly one solution."""
+    def unique(self) -> Optional[bool]:
+        """True when the puzzle has exactly one solution; None when uncounted and the decisions cannot tell."""
         if self.solutions is not None:
             return self.solutions == 1
-        return self.level == "full" and bool((self.values != UNDECIDED).all())
+        if self.level != "full":
+            return None  # a propagation level leaves cells open on unique boards too
+        if bool((self.values != UNDECIDED).all()):
+            return True
+        if self.status == "timeout" or FALLBACK_CUT in (self.count_error or ""):
+            return None  # the full level's decisions are incomplete
+        return False  # the complete backbone leaves a cell open: a second solution exists
 
     @property
     def probabilities_exact(self) -> bool:
