@@ -364,6 +364,9 @@ def _cannot_tell(source: str, text: Optional[str], data: Optional[bytes], kind: 
         return FormatError(f"cannot tell the output format from the name; name it with --to (one of: {names})",
                            source=source)
     what = "notation" if kind == "puzzle" else "format"
+    if (text is not None and not text.strip()) or (text is None and data is not None and not data.strip()):
+        thing = {"puzzle": "puzzle", "solution": "solver answer"}.get(kind or "", "content")
+        return FormatError(f"the input is empty (or only blank lines): there is no {thing} to read", source=source)
     like = _resembles(text, data, kind) if text is not None or data is not None else None
     other = _other_kind(text, data) if kind == "puzzle" else ""
     if other:

@@ -279,3 +279,16 @@ def test_output_after_options(monkeypatch, tmp_path, capsys):
             main(["convert", str(SAMPLES / "seed-3x3.txt"), "-t", "lp", *map(str, extra)])
         assert exc.value.code == 2 and "unrecognized arguments" in capsys.readouterr().err
     assert list(tmp_path.iterdir()) == [tmp_path / "a.lp"]
+
+
+@pytest.mark.parametrize("content", ["", "\n\n", "  \n\t\n"])
+def test_empty_input_says_it_is_empty(tmp_path, capsys, content):
+    empty = tmp_path / "empty"
+    empty.write_text(content)
+    for argv in (("info", empty), ("grade", empty), ("convert", empty, "-o", tmp_path / "x.cnf")):
+        status, out, err = run(capsys, *argv)
+        assert status == 2 and "the input is empty (or only blank lines): there is no puzzle to read" in err
+        assert "Traceback" not in err and out == ""
+    status, _, err = run(capsys, "decode", SAMPLES / "seed-3x3.txt", empty)
+    assert status == 2 and "there is no solver answer to read" in err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["empty"]
