@@ -235,3 +235,17 @@ def test_printing_to_a_full_stdout_is_one_clean_error(argv):
     assert "Traceback" not in proc.stderr and "Exception ignored" not in proc.stderr, proc.stderr
     assert proc.returncode == 2, (proc.returncode, proc.stderr)
     assert proc.stderr.strip() == "mineconv: cannot write the output: no space left on the device"
+
+
+def test_a_solver_pipe_closed_under_its_reader_ends_the_reader_quietly():
+    # a signal unwinds the waiting thread, which kills the solver and closes its pipes while the reader
+    # thread is still in read1: that must end the thread, not print its traceback on the user's stderr
+    import threading
+    from mineconv.solvers.bridge import _pump
+    r, w = os.pipe()
+    stream = os.fdopen(r, "rb")
+    stream.close()
+    os.close(w)
+    chunks: list = []
+    _pump(stream, chunks, threading.Event(), 1 << 20)
+    assert chunks == []

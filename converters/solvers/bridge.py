@@ -210,7 +210,12 @@ def _kill_group(pid: int) -> None:
 def _pump(stream: IO[bytes], chunks: List[bytes], over: threading.Event, cap: int) -> None:
     size = 0
     while True:
-        block = stream.read1(1 << 16) if hasattr(stream, "read1") else stream.read(1 << 16)
+        try:
+            block = stream.read1(1 << 16) if hasattr(stream, "read1") else stream.read(1 << 16)
+        except (ValueError, OSError):
+            # a signal unwound the waiting thread, which killed the group and closed the pipe under us:
+            # nothing more is wanted from it (and a thread's traceback would reach the user's stderr)
+            return
         if not block:
             return
         if size + len(block) > cap:
@@ -794,7 +799,10 @@ class _Streamed:
         stream = self.proc.stdout
         while not self.stop.is_set():
             # chunks, not lines: a queue hand-over per line made 64 MB of short lines take 30 s
-            block = stream.read1(1 << 16)  # type: ignore[union-attr]
+            try:
+                block = stream.read1(1 << 16)  # type: ignore[union-attr]
+            except (ValueError, OSError):
+                break   # closed under us by close() after a signal or a limit: as _pump
             if not block:
                 break
             self._put(block)
