@@ -235,3 +235,21 @@ def test_brute_force_agrees_with_check_assignment() -> None:
             if check_assignment(puzzle, grid) is None:
                 found.add(bits)
         assert solution_set(puzzle) == found, repr(puzzle)
+
+
+def test_pysat_encoders_run_off_the_main_thread(monkeypatch):
+    # from the main thread pysat's C encoders install a SIGINT handler that longjmps out of C++ code:
+    # a batch stopped with Ctrl-C while one ran died of SIGSEGV now and then
+    import threading
+    from pysat.card import CardEnc
+    from mineconv import Puzzle, dumps
+    seen = []
+    real = CardEnc.equals
+
+    def spy(*args, **kwargs):
+        seen.append(threading.current_thread() is threading.main_thread())
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(CardEnc, "equals", spy)
+    text = dumps(Puzzle.from_rows(["1??", "???"], mines=2), "cnf", card_encoding="seqcounter")
+    assert seen == [False] and "p cnf" in text

@@ -12,10 +12,11 @@ The total mine count is a pysat.card encoding over all k cell variables, auxilia
 """
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import chain, combinations
-from typing import TYPE_CHECKING, Iterator, List, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, Any, Callable, Dict, Iterator, List, Optional, Sequence, Tuple, TypeVar
 
 import numpy as np
 
@@ -23,6 +24,8 @@ from ..errors import FormatError
 from ..model.puzzle import Puzzle
 from ..model.system import LinearSystem, build_system
 from ..wording import plural
+
+T = TypeVar("T")
 
 if TYPE_CHECKING:   # pysat is imported when a CNF is made, not with mineconv
     from pysat.formula import CNF
@@ -192,6 +195,30 @@ def _units(k: int, sign: int) -> ClauseArrays:
     return ClauseArrays((sign * np.arange(1, k + 1, dtype=np.int32))[:, None], np.ones(k, dtype=np.int16))
 
 
+def off_main_thread(work: Callable[[], T]) -> T:
+    """work() in a helper thread, its result or exception handed back; Ctrl-C still stops the caller.
+
+    Called from the main thread, pysat's C encoders install a SIGINT handler of their own that longjmps
+    out of the C++ code building the clauses; a batch stopped with Ctrl-C there died of SIGSEGV once in
+    a few runs. Off the main thread pysat leaves signals to Python, whose KeyboardInterrupt lands in the
+    main thread's join() as anywhere else (the helper thread is a daemon and is dropped with the run).
+    """
+    box: Dict[str, Any] = {}
+
+    def run() -> None:
+        try:
+            box["value"] = work()
+        except BaseException as exc:  # handed back to the caller, which raises it
+            box["error"] = exc
+
+    helper = threading.Thread(target=run, name="mineconv-cardenc", daemon=True)
+    helper.start()
+    helper.join()
+    if "error" in box:
+        raise box["error"]
+    return box["value"]
+
+
 def card_clauses(system: LinearSystem, encoding: Optional[str] = None) -> Tuple[ClauseArrays, int, Optional[str]]:
     """Clauses saying exactly `system.total` cell variables are true: (clauses, highest variable, encoding).
 
@@ -219,7 +246,8 @@ def card_clauses(system: LinearSystem, encoding: Optional[str] = None) -> Tuple[
     from pysat.card import CardEnc, EncType, UnsupportedBound
 
     try:
-        enc = CardEnc.equals(lits=list(range(1, k + 1)), bound=t, top_id=k, encoding=getattr(EncType, name))
+        enc = off_main_thread(lambda: CardEnc.equals(lits=list(range(1, k + 1)), bound=t, top_id=k,
+                                                     encoding=getattr(EncType, name)))
     except UnsupportedBound:
         raise FormatError(f"the {name} cardinality encoding cannot express 'exactly {t} of {k}' (it handles "
                           f"only bounds of 1); use one of seqcounter, totalizer, kmtotalizer, cardnetwrk, "
