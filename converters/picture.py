@@ -80,6 +80,31 @@ def _check_mark(x: float, y: float, cell: int) -> str:
             f'stroke-width="{max(1.0, cell / 9):g}" stroke-linecap="round" stroke-linejoin="round"/>')
 
 
+def _svg_frame(name: str, width: int, height: int, margin: float) -> List[str]:
+    """The opening of a picture: the svg element, its title, a white background and the caption."""
+    return [
+        '<?xml version="1.0" encoding="UTF-8"?>',
+        f'<svg xmlns="http://www.w3.org/2000/svg" version="1.1" width="{width}" height="{height}" '
+        f'viewBox="0 0 {width} {height}">',
+        f"<title>{escape(name)}</title>",
+        f'<rect class="background" x="0" y="0" width="{width}" height="{height}" fill="#ffffff"/>',
+        f'<text class="caption" x="{margin}" y="17" font-family="{FONT}" font-size="14" font-weight="bold" '
+        f'fill="#212121">{escape(name)}</text>',
+    ]
+
+
+def _coordinate_labels(R: int, C: int, x0: float, y0: float, cell: float, font: int) -> List[str]:
+    """Column numbers above the grid and row numbers left of it (every few on big boards)."""
+    out = [f'<g class="coordinates" font-family="{FONT}" font-size="{font}" fill="#616161">']
+    for c in range(0, C, _label_step(C)):
+        out.append(f'<text x="{x0 + (c + 0.5) * cell:g}" y="{y0 - 4:g}" text-anchor="middle">{c}</text>')
+    for r in range(0, R, _label_step(R)):
+        out.append(f'<text x="{x0 - 4:g}" y="{y0 + (r + 0.5) * cell:g}" text-anchor="end" '
+                   f'dominant-baseline="central">{r}</text>')
+    out.append("</g>")
+    return out
+
+
 def render_svg(puzzle: Puzzle, analysis: Optional[Analysis] = None, cell: int = 24,
                heat: bool = True, title: Optional[str] = None, percent: bool = False,
                coordinates: bool = True) -> str:
@@ -113,23 +138,9 @@ def render_svg(puzzle: Puzzle, analysis: Optional[Analysis] = None, cell: int = 
                     if p is not None:
                         probs[(r, c)] = p
 
-    out: List[str] = [
-        '<?xml version="1.0" encoding="UTF-8"?>',
-        f'<svg xmlns="http://www.w3.org/2000/svg" version="1.1" width="{width}" height="{height}" '
-        f'viewBox="0 0 {width} {height}">',
-        f"<title>{escape(name)}</title>",
-        f'<rect class="background" x="0" y="0" width="{width}" height="{height}" fill="#ffffff"/>',
-        f'<text class="caption" x="{margin}" y="17" font-family="{FONT}" font-size="14" font-weight="bold" '
-        f'fill="#212121">{escape(name)}</text>',
-    ]
+    out = _svg_frame(name, width, height, margin)
     if coordinates:
-        out.append(f'<g class="coordinates" font-family="{FONT}" font-size="{label_font}" fill="#616161">')
-        for c in range(0, C, _label_step(C)):
-            out.append(f'<text x="{x0 + (c + 0.5) * cell:g}" y="{y0 - 4:g}" text-anchor="middle">{c}</text>')
-        for r in range(0, R, _label_step(R)):
-            out.append(f'<text x="{x0 - 4:g}" y="{y0 + (r + 0.5) * cell:g}" text-anchor="end" '
-                       f'dominant-baseline="central">{r}</text>')
-        out.append("</g>")
+        out.extend(_coordinate_labels(R, C, x0, y0, cell, label_font))
     out.append(f'<g stroke="{GRID_LINE}" stroke-width="{0.5 if cell < 10 else 1}">')
     marks: List[str] = []
     texts: List[str] = []
@@ -289,22 +300,7 @@ def step_svg(puzzle: Puzzle, decided: Dict[Tuple[int, int], int], step, number: 
     new = {(c.row, c.col): (MINE if c.mine else SAFE) for c in step.cells}
     because = {(b.row, b.col) for b in step.because}
     name = f"Step {number} ({step.level})"
-    out: List[str] = [
-        '<?xml version="1.0" encoding="UTF-8"?>',
-        f'<svg xmlns="http://www.w3.org/2000/svg" version="1.1" width="{width}" height="{height}" '
-        f'viewBox="0 0 {width} {height}">',
-        f"<title>{escape(name)}</title>",
-        f'<rect class="background" x="0" y="0" width="{width}" height="{height}" fill="#ffffff"/>',
-        f'<text class="caption" x="{margin}" y="17" font-family="{FONT}" font-size="14" font-weight="bold" '
-        f'fill="#212121">{escape(name)}</text>',
-        f'<g class="coordinates" font-family="{FONT}" font-size="{label_font}" fill="#616161">',
-    ]
-    for c in range(0, C, _label_step(C)):
-        out.append(f'<text x="{x0 + (c + 0.5) * cell:g}" y="{y0 - 4:g}" text-anchor="middle">{c}</text>')
-    for r in range(0, R, _label_step(R)):
-        out.append(f'<text x="{x0 - 4:g}" y="{y0 + (r + 0.5) * cell:g}" text-anchor="end" '
-                   f'dominant-baseline="central">{r}</text>')
-    out.append("</g>")
+    out = _svg_frame(name, width, height, margin) + _coordinate_labels(R, C, x0, y0, cell, label_font)
     out.append(f'<g stroke="{GRID_LINE}" stroke-width="{0.5 if cell < 10 else 1}">')
     marks: List[str] = []
     texts: List[str] = []
