@@ -2,10 +2,8 @@
 from __future__ import annotations
 
 import argparse
-import os
 import secrets
 import sys
-from pathlib import Path
 from typing import Any, Optional
 
 from ..analysis.bounds import stderr_progress_wanted
@@ -16,6 +14,7 @@ from ..model.puzzle import Puzzle
 from ..registry import Format, dump, get_format, guess_format, losses, write
 from ..wording import plural
 from . import number_in, say, timeout_seconds
+from .generate import count_folder
 
 DEFAULT_TIMEOUT = 60.0
 # the search builds one SAT solver per layout in Python: 256 x 256 is far past what designs in minutes
@@ -125,21 +124,7 @@ def _refuse_losses(args: argparse.Namespace, fmt: Format) -> None:
 
 def _write_folder(args: argparse.Namespace, puzzles, bar: Optional[Any]) -> int:
     """Write each puzzle as it is found into the -o folder, numbered; how many were written."""
-    if os.sep in args.prefix or (os.altsep and os.altsep in args.prefix) or args.prefix in (".", ".."):
-        raise MineconvError(f"--prefix must be a plain file name prefix, got {args.prefix!r}")
-    if args.output == "-":
-        raise MineconvError("--count writes a folder of puzzles: give a folder with -o, not '-'")
-    fmt = get_format(args.to, direction="write") if args.to else get_format("native")
-    _refuse_losses(args, fmt)
-    folder = Path(args.output)
-    if folder.exists() and not folder.is_dir():
-        raise MineconvError("--count writes a folder of puzzles, but this is an existing file", source=str(folder))
-    try:
-        os.makedirs(folder, exist_ok=True)
-    except OSError as exc:
-        raise MineconvError(f"cannot create the folder: {exc.strerror or exc}", source=str(folder)) from None
-    width = max(4, len(str(args.count - 1)))
-    ext = fmt.extensions[0] if fmt.extensions else "." + fmt.name
+    folder, fmt, width, ext = count_folder(args, "puzzles", lambda fmt: _refuse_losses(args, fmt))
     made = 0
     for i, puzzle in enumerate(puzzles):
         # no fsync per puzzle (as generate --count): the rename alone keeps each file whole

@@ -8,7 +8,7 @@ import re
 import secrets
 import sys
 from pathlib import Path
-from typing import Optional, Tuple
+from typing import Callable, Optional, Tuple
 
 from ..analysis.bounds import stderr_progress_wanted
 from . import number_in, timeout_seconds
@@ -17,7 +17,7 @@ from ..generate import REVEALS, random_puzzle
 from ..fileio import atomic_output
 from ..model.puzzle import Puzzle
 from ..noguess import no_guess_puzzle
-from ..registry import dump, get_format, write
+from ..registry import Format, dump, get_format, write
 
 
 def board_name(rows: int, cols: int, reveal: str, seed: int) -> str:
@@ -94,20 +94,7 @@ def run(args: argparse.Namespace) -> int:
         fmt = args.to or (None if args.output != "-" else "native")
         write(puzzle, args.output, fmt, strict=args.strict)
         return 0
-    if os.sep in args.prefix or (os.altsep and os.altsep in args.prefix) or args.prefix in (".", ".."):
-        raise MineconvError(f"--prefix must be a plain file name prefix, got {args.prefix!r}")
-    if args.output == "-":
-        raise MineconvError("--count writes a folder of boards: give a folder with -o, not '-'")
-    fmt = get_format(args.to, direction="write") if args.to else get_format("native")
-    folder = Path(args.output)
-    if folder.exists() and not folder.is_dir():
-        raise MineconvError("--count writes a folder of boards, but this is an existing file", source=str(folder))
-    try:
-        os.makedirs(folder, exist_ok=True)
-    except OSError as exc:
-        raise MineconvError(f"cannot create the folder: {exc.strerror or exc}", source=str(folder)) from None
-    width = max(4, len(str(args.count - 1)))
-    ext = fmt.extensions[0] if fmt.extensions else "." + fmt.name
+    folder, fmt, width, ext = count_folder(args, "boards")
     bar = None
     if stderr_progress_wanted(getattr(args, "quiet", False)):
         from tqdm import tqdm
@@ -119,6 +106,29 @@ def run(args: argparse.Namespace) -> int:
         if bar is not None:
             bar.close()
     return 0
+
+
+def count_folder(args: argparse.Namespace, noun: str, check: Optional[Callable[[Format], None]] = None
+                 ) -> Tuple[Path, Format, int, str]:
+    """The --count folder of generate and design, made if needed: (folder, format, digits, extension).
+
+    `check(format)` runs before the folder is made, so a refused format leaves nothing behind.
+    """
+    if os.sep in args.prefix or (os.altsep and os.altsep in args.prefix) or args.prefix in (".", ".."):
+        raise MineconvError(f"--prefix must be a plain file name prefix, got {args.prefix!r}")
+    if args.output == "-":
+        raise MineconvError(f"--count writes a folder of {noun}: give a folder with -o, not '-'")
+    fmt = get_format(args.to, direction="write") if args.to else get_format("native")
+    if check is not None:
+        check(fmt)
+    folder = Path(args.output)
+    if folder.exists() and not folder.is_dir():
+        raise MineconvError(f"--count writes a folder of {noun}, but this is an existing file", source=str(folder))
+    try:
+        os.makedirs(folder, exist_ok=True)
+    except OSError as exc:
+        raise MineconvError(f"cannot create the folder: {exc.strerror or exc}", source=str(folder)) from None
+    return folder, fmt, max(4, len(str(args.count - 1))), fmt.extensions[0] if fmt.extensions else "." + fmt.name
 
 
 def _write_boards(args: argparse.Namespace, folder: Path, fmt, base: int, common: dict, width: int, ext: str,
