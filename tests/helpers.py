@@ -48,6 +48,19 @@ def require_module(name: str) -> Any:
         pytest.skip(msg)
 
 
+def session_processes(session: int) -> List[int]:
+    """Processes of a session still running (zombies excluded: they can write nothing), from /proc."""
+    alive = []
+    for stat_file in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat_file.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[3]) == session and fields[0] != "Z":  # fields: state, ppid, pgrp, session, ...
+            alive.append(int(stat_file.parent.name))
+    return alive
+
+
 # the command line ----------------------------------------------------------------------------------
 def run_cli(capsys: Any, *argv: Any) -> Tuple[int, str, str]:
     """Run `mineconv ARGV...` in-process; (exit status, stdout, stderr). Arguments may be paths or numbers."""

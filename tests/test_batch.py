@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from conftest import ROOT, require_module
+from helpers import session_processes
 from mineconv.batch import collect_inputs, format_error, output_extension, resolve_formats, run_batch
 from mineconv.cli import main
 from mineconv.errors import FormatError, MineconvError, PuzzleSyntaxError
@@ -398,24 +399,11 @@ def _wait_for_outputs(out: Path, proc: subprocess.Popen, at_least: int) -> None:
         time.sleep(0.005)
 
 
-def _job_processes(session: int) -> list:
-    """Processes of a session that are still running (zombies excluded: they can write nothing)."""
-    alive = []
-    for stat_file in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat_file.read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        if int(fields[3]) == session and fields[0] != "Z":  # fields: state, ppid, pgrp, session, ...
-            alive.append(int(stat_file.parent.name))
-    return alive
-
-
 def _wait_for_job_end(session: int, timeout: float = 30) -> list:
     deadline = time.monotonic() + timeout
-    while _job_processes(session) and time.monotonic() < deadline:
+    while session_processes(session) and time.monotonic() < deadline:
         time.sleep(0.01)
-    return _job_processes(session)
+    return session_processes(session)
 
 
 def _check_outputs_whole(out: Path, expected: dict) -> int:
@@ -466,7 +454,7 @@ def test_interrupted_batch_leaves_no_truncated_file_and_resumes(tmp_path, big_in
         left = _wait_for_job_end(proc.pid)
         assert not left, f"processes of the run still alive after it ended: {left}"
     finally:
-        if proc.poll() is None or _job_processes(proc.pid):
+        if proc.poll() is None or session_processes(proc.pid):
             os.killpg(proc.pid, signal.SIGKILL)
             proc.communicate()
     assert proc.returncode == (-signal.SIGKILL if sig == signal.SIGKILL else 128 + sig), err

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import IN_CI, ROOT, run_cli
+from helpers import ROOT, require_module, run_cli, session_processes
 from mineconv.formats.notations.native import canonical_text
 from mineconv.generate import random_puzzle
 
@@ -29,22 +29,6 @@ FORMATS = ["cnf", "lp", "mps"]
 EXTS = (".cnf", ".lp", ".mps")
 N_INPUTS = 300
 SIGNAL_AFTER = 45   # whole outputs on disk before the signal goes out
-
-
-def _has_dask() -> bool:
-    try:
-        import dask.distributed  # noqa: F401
-    except ImportError:
-        return False
-    return True
-
-
-def _dask_or_skip() -> None:
-    if not _has_dask():
-        msg = "Python module 'dask.distributed' is not installed (pip install -e .[dask])"
-        if IN_CI:
-            pytest.fail(msg + " -- under CI=true this is a failure")
-        pytest.skip(msg)
 
 
 @pytest.fixture(scope="module")
@@ -59,18 +43,6 @@ def boards(tmp_path_factory) -> Path:
 
 def _env() -> dict:
     return dict(os.environ, PYTHONPATH=str(ROOT))
-
-
-def _session_processes(session: int) -> list:
-    alive = []
-    for stat_file in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat_file.read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        if int(fields[3]) == session and fields[0] != "Z":
-            alive.append(int(stat_file.parent.name))
-    return alive
 
 
 def _interrupt(src: Path, out: Path, manifest: Path, sig: int, *extra: str) -> subprocess.CompletedProcess:
@@ -92,11 +64,11 @@ def _interrupt(src: Path, out: Path, manifest: Path, sig: int, *extra: str) -> s
             os.killpg(proc.pid, sig)        # Ctrl-C, or the terminal hanging up: the whole job
         _, err = proc.communicate(timeout=120)
         deadline = time.monotonic() + 30
-        while _session_processes(proc.pid) and time.monotonic() < deadline:
+        while session_processes(proc.pid) and time.monotonic() < deadline:
             time.sleep(0.02)
-        assert not _session_processes(proc.pid), "processes of the run outlived it"
+        assert not session_processes(proc.pid), "processes of the run outlived it"
     finally:
-        if proc.poll() is None or _session_processes(proc.pid):
+        if proc.poll() is None or session_processes(proc.pid):
             os.killpg(proc.pid, signal.SIGKILL)
             proc.communicate()
     return subprocess.CompletedProcess(proc.args, proc.returncode, "", err)
@@ -140,7 +112,7 @@ def test_an_interrupted_batch_reports_exactly_what_is_on_disk(tmp_path, boards, 
 
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
 def test_an_interrupted_dask_batch_reports_exactly_what_is_on_disk(tmp_path, boards, sig):
-    _dask_or_skip()
+    require_module("dask.distributed")
     out, manifest = tmp_path / "out", tmp_path / "m.jsonl"
     proc = _interrupt(boards, out, manifest, sig, "-j", "2", "--executor", "dask")
     _check_matches_disk(out, manifest, proc, sig)
@@ -177,7 +149,7 @@ def test_no_folder_is_made_through_a_symlink_leading_out_of_outdir(tmp_path, cap
 @pytest.mark.parametrize("executor", ["local-1", "local-2", "dask"])
 def test_max_cells_and_max_bytes_reach_every_worker(tmp_path, executor):
     if executor == "dask":
-        _dask_or_skip()
+        require_module("dask.distributed")
     src = tmp_path / "in"
     src.mkdir()
     (src / "small.txt").write_text(canonical_text(random_puzzle(5, 5, mines=3, seed=1)))
