@@ -5,7 +5,7 @@
     python benchmarks/bench_analyze.py --lattice 22x80 --out board.txt   # write issue 13's board
 
 Prints one line per board and level: unknown cells, cells decided, digits of the exact solution count,
-seconds. Boards come from mineconv.generate.random_puzzle(reveal="game") with fixed seeds, so runs are
+seconds. Boards come from mineconv.make.generate.random_puzzle(reveal="game") with fixed seeds, so runs are
 comparable across machines and versions.
 
 --lattice RxC writes issue 13's board instead: counts on a lattice (odd row, odd column; 30% mines around
@@ -21,7 +21,7 @@ import time
 from typing import List, Optional
 
 from mineconv.analysis import LEVELS, analyze, unlimited_int_digits
-from mineconv.generate import lattice_text, random_puzzle
+from mineconv.make.generate import lattice_text, random_puzzle
 
 
 def count_digits(n: int) -> int:

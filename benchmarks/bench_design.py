@@ -17,9 +17,9 @@ from typing import Dict, List, Optional, Tuple
 
 import numpy as np
 
-from mineconv.design import (LEVELS, DesignStats, DesignTimeout, LayoutSolver, design_puzzles, exact_grade,
+from mineconv.make.design import (LEVELS, DesignStats, DesignTimeout, LayoutSolver, design_puzzles, exact_grade,
                              minimal_unique)
-from mineconv.generate import place_mines
+from mineconv.make.generate import place_mines
 
 
 def run_level(rows: int, cols: int, level: str, puzzles: int, budget: float, density: float,

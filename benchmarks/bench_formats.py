@@ -92,8 +92,9 @@ def child(code: str, *args: str) -> Dict:
 def make_board(size: int, density: float, seed: int, folder: Path) -> Path:
     """Write the benchmark board in the native notation; return its path."""
     sys.path.insert(0, str(ROOT))
-    from mineconv import registry
-    from mineconv.generate import full_reveal, place_mines
+    from mineconv.formats import registry
+    from mineconv.make.generate import place_mines
+    from mineconv.core.layout import full_reveal
 
     puzzle = full_reveal(place_mines(size, size, density=density, seed=seed))
     path = folder / f"board-{size}.txt"

@@ -6,7 +6,7 @@
 For each generator the table gives boards per second (wall time over --count calls, first click at the
 centre), the success rate (calls that returned a no-guess board within their bound: mineconv's 1000 fresh
 layouts, ms-toollib's --max-times), and how many of the returned boards mineconv's own replay (full
-reasoning with the total, mineconv.noguess.replay) clears from the first click. A third row runs
+reasoning with the total, mineconv.make.noguess.replay) clears from the first click. A third row runs
 ms-toollib with max_times=1: the share of raw layouts its solver accepts, which is what its screening
 method pays for. mineconv's rows also give the mean number of local repairs per board and the share of
 boards whose first random layout needed none. ms-toollib is `pip install ms_toollib` (no extra
@@ -26,8 +26,8 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from mineconv.errors import MineconvError  # noqa: E402
-from mineconv.noguess import no_guess_layout, replay  # noqa: E402
+from mineconv.core.errors import MineconvError  # noqa: E402
+from mineconv.make.noguess import no_guess_layout, replay  # noqa: E402
 
 
 def run_mineconv(args: argparse.Namespace, start: Tuple[int, int]) -> Dict[str, float]:

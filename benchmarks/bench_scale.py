@@ -31,10 +31,10 @@ from typing import Dict, List, Optional, Tuple
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from mineconv.fileio import atomic_output  # noqa: E402
+from mineconv.core.fileio import atomic_output  # noqa: E402
 from mineconv.formats.notations.native import canonical_text  # noqa: E402
-from mineconv.generate import random_puzzle  # noqa: E402
-from mineconv.registry import formats  # noqa: E402
+from mineconv.make.generate import random_puzzle  # noqa: E402
+from mineconv.formats.registry import formats  # noqa: E402
 
 
 def measure(argv: List[str], mem_limit: Optional[int], timeout: float) -> Tuple[float, float, float, int, str]:

@@ -25,7 +25,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from mineconv import Puzzle, read, solve  # noqa: E402
-from mineconv.generate import random_puzzle  # noqa: E402
+from mineconv.make.generate import random_puzzle  # noqa: E402
 from mineconv.solvers.bridge import available, get_solver  # noqa: E402
 
 SOLVERS = ["pysat", "minisat", "glpsol", "cbc", "highs", "gecode", "cp-sat", "clingo"]

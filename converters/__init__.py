@@ -10,23 +10,32 @@
 """
 from __future__ import annotations
 
-__version__ = "0.1.0"
-
 from typing import Any, Optional, Union
 
-from .errors import (AmbiguousInputWarning, FormatError, LossyConversionError, LossyConversionWarning,
-                     MineconvError, PuzzleError, PuzzleSyntaxError, SolutionSyntaxError, SolverError, VerificationError)
-from .model.puzzle import Puzzle
-from .model.system import LinearSystem, Violation, build_system, check_assignment
-from .registry import dump, dumps, get_format, parse, read, register_format, write
-from .registry import formats as list_formats
-from .encode import to_cnf, to_cpsat, to_pulp
 from .analysis import Analysis, analyze
-from .analysis.grade import Grade, grade
 from .analysis.explain import Explanation, explain
-from .design import design_puzzles
+from .analysis.grade import Grade, grade
+from .core.about import __version__
+from .core.errors import (
+    AmbiguousInputWarning,
+    FormatError,
+    LossyConversionError,
+    LossyConversionWarning,
+    MineconvError,
+    PuzzleError,
+    PuzzleSyntaxError,
+    SolutionSyntaxError,
+    SolverError,
+    VerificationError,
+)
+from .core.puzzle import Puzzle
+from .core.system import LinearSystem, Violation, build_system, check_assignment
+from .encode import to_cnf, to_cpsat, to_pulp
+from .formats.registry import dump, dumps, get_format, parse, read, register_format, write
+from .formats.registry import formats as list_formats
+from .make.design import design_puzzles
+from .present.picture import render_svg as _render_svg
 from .solvers import Answer, Decoded, SolutionStream, decode, enumerate_solutions, read_answer, solve
-from .picture import render_svg as _render_svg
 
 
 def solutions(puzzle: Puzzle, limit: Optional[int] = None, *, timeout: Optional[float] = None) -> SolutionStream:

@@ -11,7 +11,7 @@ from itertools import combinations
 from typing import Callable, Dict, List, Optional, Tuple
 
 from mineconv import __version__
-from mineconv.model.puzzle import Puzzle
+from mineconv.core.puzzle import Puzzle
 
 Cell = Tuple[int, int]
 

@@ -8,8 +8,8 @@ from typing import Dict
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from mineconv import registry # noqa: E402
-from mineconv.model.puzzle import Puzzle  # noqa: E402
+from mineconv.formats import registry # noqa: E402
+from mineconv.core.puzzle import Puzzle  # noqa: E402
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 

@@ -11,12 +11,12 @@ import pytest
 
 from mineconv import parse
 from mineconv.analysis import AnalysisTimeout, Bounds, CountingMemoryError, analyze, parse_size
-from mineconv.analysis.bounds import layer_bytes
+from mineconv.core.bounds import layer_bytes
 from mineconv.analysis.propagation import UNDECIDED
 from mineconv.cli import main
 from mineconv.cli.analyze import StageProgress, memory_budget
-from mineconv.generate import lattice_text
-from mineconv.model.system import build_system
+from mineconv.make.generate import lattice_text
+from mineconv.core.system import build_system
 from tests.conftest import SAMPLES
 
 
@@ -173,7 +173,7 @@ def test_stage_progress_draws_a_bar_and_clears_it(monkeypatch):
 
 
 def test_progress_is_silent_when_quiet_or_not_a_terminal(monkeypatch, tmp_path, capsys):
-    from mineconv.analysis.bounds import stderr_progress_wanted
+    from mineconv.core.bounds import stderr_progress_wanted
     monkeypatch.setattr("sys.stderr", _Terminal())
     assert stderr_progress_wanted(False) and not stderr_progress_wanted(True)
     monkeypatch.setattr("sys.stderr", io.StringIO())

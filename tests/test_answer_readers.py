@@ -4,8 +4,8 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from mineconv.errors import MineconvError, SolutionSyntaxError
-from mineconv.registry import formats, get_format, guess_format
+from mineconv.core.errors import MineconvError, SolutionSyntaxError
+from mineconv.formats.registry import formats, get_format, guess_format
 
 from helpers import FIXTURES
 

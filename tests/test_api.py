@@ -69,7 +69,7 @@ def test_no_function_shadows_a_module():
     import importlib
     import pkgutil
 
-    import mineconv.picture as picture
+    import mineconv.present.picture as picture
     import mineconv.solvers.bridge as bridge
 
     assert callable(mineconv.solve) and callable(mineconv.render)

@@ -16,9 +16,9 @@ from mineconv.analysis.backbone import _open_parts, full_backbone, sat_backbone
 from mineconv.analysis.counting import count_solutions
 from mineconv.analysis.propagation import MINE, SAFE, UNDECIDED, propagate
 from mineconv.encode.cnf import to_cnf
-from mineconv.generate import random_puzzle
-from mineconv.model.puzzle import Puzzle
-from mineconv.model.system import build_system
+from mineconv.make.generate import random_puzzle
+from mineconv.core.puzzle import Puzzle
+from mineconv.core.system import build_system
 
 pytest.importorskip("pysat")
 

@@ -16,10 +16,10 @@ from conftest import ROOT, require_module
 from helpers import session_processes
 from mineconv.batch import collect_inputs, format_error, output_extension, resolve_formats, run_batch
 from mineconv.cli import main
-from mineconv.errors import FormatError, MineconvError, PuzzleSyntaxError
+from mineconv.core.errors import FormatError, MineconvError, PuzzleSyntaxError
 from mineconv.formats.notations.native import canonical_text
-from mineconv.generate import random_puzzle
-from mineconv.registry import dumps, get_format, parse, register_format, unregister_format
+from mineconv.make.generate import random_puzzle
+from mineconv.formats.registry import dumps, get_format, parse, register_format, unregister_format
 
 
 FORMATS = ["native", "cnf", "lp", "json"]

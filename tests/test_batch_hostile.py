@@ -22,7 +22,7 @@ import pytest
 
 from helpers import ROOT, require_module, run_cli, session_processes
 from mineconv.formats.notations.native import canonical_text
-from mineconv.generate import random_puzzle
+from mineconv.make.generate import random_puzzle
 
 # a CNF with its total is the slowest of the three: an output set takes long enough to be cut in half
 FORMATS = ["cnf", "lp", "mps"]

@@ -10,7 +10,7 @@ import pytest
 import mineconv
 from mineconv.cli import build_parser, main
 from tests.helpers import require_tool, run_cli
-from mineconv.registry import formats
+from mineconv.formats.registry import formats
 from tests.conftest import SAMPLES
 
 
@@ -145,7 +145,7 @@ def test_completion_refuses_other_shells(capsys):
 
 # counts and their nouns: one helper words every message ("1 certain mine", "1 input") ----------------------
 def test_plural_helper():
-    from mineconv.wording import plural
+    from mineconv.core.wording import plural
     assert [plural(n, "cell") for n in (0, 1, 2)] == ["0 cells", "1 cell", "2 cells"]
     assert plural(1, "certain mine") == "1 certain mine" and plural(3, "entry", "entries") == "3 entries"
 

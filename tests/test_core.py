@@ -8,11 +8,12 @@ import pytest
 
 from mineconv import (FormatError, LossyConversionError, MineconvError, Puzzle, PuzzleError,
                         build_system, check_assignment, dumps, get_format, parse, register_format)
-from mineconv.generate import full_reveal, mine_counts, place_mines
-from mineconv.model.system import Violation
+from mineconv.make.generate import place_mines
+from mineconv.core.layout import full_reveal, mine_counts
+from mineconv.core.system import Violation
 from mineconv.formats.header import header_text, read_header
-from mineconv import registry
-from mineconv.registry import guess_format
+from mineconv.formats import registry
+from mineconv.formats.registry import guess_format
 
 
 def test_puzzle_validation_messages():

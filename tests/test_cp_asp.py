@@ -16,10 +16,13 @@ import numpy as np
 import pytest
 
 from conftest import require_module, require_tool
-from mineconv import decode, registry, solve, to_cpsat
+from mineconv import decode
+from mineconv.formats import registry
+from mineconv import solve
+from mineconv import to_cpsat
 from tests.helpers import run_tool
-from mineconv.model.puzzle import Puzzle
-from mineconv.model.system import check_assignment
+from mineconv.core.puzzle import Puzzle
+from mineconv.core.system import check_assignment
 from test_real_solvers import BOARDS, feasible, mine_grid
 
 NAMES = sorted(BOARDS)

@@ -9,8 +9,11 @@ from pathlib import Path
 import pytest
 
 from helpers import run_cli
-from mineconv import Puzzle, decode, read_answer, registry
-from mineconv.errors import SolutionSyntaxError, VerificationError
+from mineconv import Puzzle
+from mineconv import decode
+from mineconv import read_answer
+from mineconv.formats import registry
+from mineconv.core.errors import SolutionSyntaxError, VerificationError
 
 # one board with a single solution: mines at (0, 1) (known), (0, 3), (2, 0), (3, 4)
 BOARD = Puzzle.from_rows(["1*2??", "?2.?1", "?1?11", "???.?"], mines=4)

@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from mineconv.solvers.answer import Answer, decode_answer
-from mineconv.errors import SolutionSyntaxError, VerificationError
+from mineconv.formats.answer import Answer, decode_answer
+from mineconv.core.errors import SolutionSyntaxError, VerificationError
 from mineconv.formats.notations.native import canonical_text
-from mineconv.model.puzzle import Puzzle
-from mineconv.registry import write
+from mineconv.core.puzzle import Puzzle
+from mineconv.formats.registry import write
 
 from helpers import require_tool, run_cli
 
@@ -304,7 +304,7 @@ def test_tampered_named_answer_exits_3(tmp_path, capsys):
 
 from hypothesis import given, settings, strategies as st  # noqa: E402
 
-from mineconv.errors import MineconvError  # noqa: E402
+from mineconv.core.errors import MineconvError  # noqa: E402
 
 
 @settings(max_examples=150, deadline=None)
@@ -318,7 +318,7 @@ def test_any_literal_list_decodes_or_raises_our_error(lits, mines):
         assert exc.exit_status in (2, 3)
         return
     assert dec.status == "solved"
-    from mineconv.model.system import check_assignment
+    from mineconv.core.system import check_assignment
     assert check_assignment(puzzle, dec.grid) is None
 
 

@@ -16,7 +16,7 @@ import pytest
 from grade_checker import checker_fixpoint
 from helpers import ROOT, brute_force, run_cli
 from mineconv import Puzzle, grade, parse, read
-from mineconv.design import DesignStats, DesignTimeout, LayoutSolver, design_puzzles, minimal_unique
+from mineconv.make.design import DesignStats, DesignTimeout, LayoutSolver, design_puzzles, minimal_unique
 
 Cell = Tuple[int, int]
 

@@ -9,8 +9,8 @@ import pytest
 from helpers import SAMPLES, run_cli
 from mineconv import Puzzle, parse, read
 from mineconv.analysis import analyze
-from mineconv.errors import FormatError, MineconvError
-from mineconv.registry import (LIKELY, NO, POSSIBLE, WEAK, AmbiguousInputWarning, get_format, parse_reading,
+from mineconv.core.errors import FormatError, MineconvError
+from mineconv.formats.registry import (LIKELY, NO, POSSIBLE, WEAK, AmbiguousInputWarning, get_format, parse_reading,
                                read_reading, register_format, resemblance, unregister_format)
 
 # Gecode's examples/minesweeper.cc problem 0, as a bare grid: '.' is an unknown cell

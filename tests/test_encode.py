@@ -10,9 +10,9 @@ import pytest
 
 from mineconv.encode import (CARD_ENCODINGS, DEFAULT_CARD_ENCODING, cnf_clauses, encode_cnf, to_cnf,
                              to_pulp)
-from mineconv.errors import FormatError, PuzzleError
-from mineconv.model.puzzle import Puzzle
-from mineconv.model.system import build_system, check_assignment
+from mineconv.core.errors import FormatError, PuzzleError
+from mineconv.core.puzzle import Puzzle
+from mineconv.core.system import build_system, check_assignment
 
 from helpers import brute_force, random_board, solution_set
 
@@ -141,7 +141,8 @@ def test_clauses_are_in_row_major_constraint_order() -> None:
 def test_big_board_encodes_fast() -> None:
     import time
 
-    from mineconv.generate import full_reveal, place_mines
+    from mineconv.make.generate import place_mines
+    from mineconv.core.layout import full_reveal
 
     puzzle = full_reveal(place_mines(300, 300, density=0.2, seed=3))
     t = time.perf_counter()
@@ -194,7 +195,8 @@ def test_to_pulp_edge_boards(rows: List[str], mines: Optional[int], verdict: str
 
 def twenty_unknowns(rng: random.Random) -> Puzzle:
     """A 6x6 board from a real mine placement with 18-20 unknown cells, the rest mostly counts."""
-    from mineconv.generate import full_reveal, place_mines
+    from mineconv.make.generate import place_mines
+    from mineconv.core.layout import full_reveal
 
     board = full_reveal(place_mines(6, 6, mines=rng.randint(5, 9), seed=rng.randint(0, 10 ** 6)))
     cells = list(board.cells)

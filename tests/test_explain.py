@@ -201,7 +201,7 @@ def test_a_contradiction_only_the_total_reveals_is_named_with_the_total():
 
 
 def test_a_timeout_keeps_the_steps_proven_so_far(capsys):
-    from mineconv.analysis.bounds import Bounds
+    from mineconv.core.bounds import Bounds
     p = mc.read(SAMPLES / "expert-16x30.txt")
     whole = explain(p)
     cut = explain(p, bounds=Bounds(None, 1e-9))

@@ -13,13 +13,13 @@ import numpy as np
 import pytest
 
 from mineconv.encode.cnf import ClauseArrays, _block_pattern, cnf_clauses, encode_cnf
-from mineconv.errors import PuzzleError
-from mineconv.bulk import engine
+from mineconv.core.errors import PuzzleError
+from mineconv.encode import engine
 from mineconv.formats.models.dimacs import clause_text
-from mineconv.generate import random_puzzle
+from mineconv.make.generate import random_puzzle
 from mineconv.formats.header import _var_lines, header_text
-from mineconv.model.puzzle import Puzzle
-from mineconv.model.system import LinearSystem, build_system
+from mineconv.core.puzzle import Puzzle
+from mineconv.core.system import LinearSystem, build_system
 
 
 def reference_cnf_clauses(system: LinearSystem) -> ClauseArrays:

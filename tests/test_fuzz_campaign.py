@@ -17,8 +17,8 @@ import warnings
 
 import pytest
 
-from mineconv.errors import MineconvError
-from mineconv.registry import formats
+from mineconv.core.errors import MineconvError
+from mineconv.formats.registry import formats
 from test_fuzz_readers import ALPHABET, SEEDS
 
 COUNT = int(os.environ.get("MINECONV_FUZZ_COUNT", "100000"))

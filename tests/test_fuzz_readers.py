@@ -13,9 +13,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from helpers import FIXTURES, SAMPLES
-from mineconv.errors import LossyConversionWarning, MineconvError
-from mineconv.generate import random_puzzle
-from mineconv.registry import dumps, formats, read
+from mineconv.core.errors import LossyConversionWarning, MineconvError
+from mineconv.make.generate import random_puzzle
+from mineconv.formats.registry import dumps, formats, read
 
 READERS = [f.name for f in formats() if f.reader is not None]
 SETTINGS = settings(max_examples=60, deadline=None, database=None, derandomize=True,

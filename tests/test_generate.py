@@ -5,11 +5,11 @@ import numpy as np
 import pytest
 
 from mineconv.cli import main
-from mineconv.errors import MineconvError
+from mineconv.core.errors import MineconvError
 from mineconv.formats.notations.native import read_native
-from mineconv.generate import (_label_regions, full_reveal, game_reveal, mine_counts, place_mines,
-                                 random_puzzle)
-from mineconv.model.system import check_assignment
+from mineconv.make.generate import game_reveal, place_mines, random_puzzle
+from mineconv.core.layout import full_reveal, label_regions, mine_counts
+from mineconv.core.system import check_assignment
 
 
 def _mine_grid(puzzle_cells: str, rows: int, cols: int) -> np.ndarray:
@@ -64,7 +64,7 @@ def test_label_regions_matches_a_flood_fill():
     rng = np.random.default_rng(0)
     for _ in range(30):
         mask = rng.random((rng.integers(1, 15), rng.integers(1, 15))) < 0.55
-        labels = _label_regions(mask)
+        labels = label_regions(mask)
         R, C = mask.shape
         for cell in np.flatnonzero(mask):
             region = np.zeros((R, C), dtype=bool)
@@ -177,7 +177,7 @@ def test_generate_count_writes_a_folder_of_reproducible_boards(tmp_path):
 
 
 def test_generate_count_in_another_format(tmp_path):
-    from mineconv.registry import dumps
+    from mineconv.formats.registry import dumps
 
     folder = tmp_path / "boards"
     assert main(["generate", "--rows", "5", "--cols", "5", "--mines", "4", "--seed", "3", "--count", "2",

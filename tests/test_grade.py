@@ -12,9 +12,9 @@ import pytest
 from grade_checker import expected_grade
 from helpers import random_board, run_cli
 from mineconv import parse
-from mineconv.analysis.bounds import Bounds
+from mineconv.core.bounds import Bounds
 from mineconv.analysis.grade import GRADE_LEVELS, grade
-from mineconv.generate import lattice_text
+from mineconv.make.generate import lattice_text
 
 SAMPLES = Path(__file__).resolve().parent.parent / "samples"
 

@@ -14,11 +14,11 @@ import pytest
 from lark import Lark
 from lark.exceptions import UnexpectedInput
 
-from mineconv.errors import MineconvError, PuzzleError, PuzzleSyntaxError
+from mineconv.core.errors import MineconvError, PuzzleError, PuzzleSyntaxError
 from mineconv.formats.notations.native import _HEADER_KEYS, _note, decode_row, read_native
-from mineconv.grammar import normalise_newlines, syntax_error
-from mineconv.model.puzzle import Puzzle
-from mineconv.wording import plural
+from mineconv.formats.grammar import normalise_newlines, syntax_error
+from mineconv.core.puzzle import Puzzle
+from mineconv.core.wording import plural
 
 ROW_GRAMMAR = r"""
 start: (_item? _NL)*

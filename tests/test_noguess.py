@@ -17,7 +17,7 @@ from pysat.solvers import Solver
 
 from helpers import run_cli
 from mineconv import parse
-from mineconv.noguess import no_guess_layout, replay
+from mineconv.make.noguess import no_guess_layout, replay
 
 Cell = Tuple[int, int]
 

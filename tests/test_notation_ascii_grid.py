@@ -7,9 +7,9 @@ import pytest
 
 from mineconv import PuzzleSyntaxError, parse
 from mineconv.cli import main
-from mineconv.errors import FormatError
+from mineconv.core.errors import FormatError
 from mineconv.formats.notations.ascii_grid import detect_ascii_grid
-from mineconv.registry import LIKELY, NO, POSSIBLE
+from mineconv.formats.registry import LIKELY, NO, POSSIBLE
 from tests.conftest import SAMPLES
 
 BOXED = "+---+---+---+\n| 1 |   | 2 |\n+---+---+---+\n| ? | * | 1 |\n+---+---+---+\n"

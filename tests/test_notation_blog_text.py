@@ -8,7 +8,7 @@ import pytest
 from mineconv import PuzzleSyntaxError, parse
 from mineconv.cli import main
 from mineconv.formats.notations.blog_text import detect_blog_text
-from mineconv.registry import LIKELY, NO, WEAK
+from mineconv.formats.registry import LIKELY, NO, WEAK
 from tests.conftest import SAMPLES
 
 SAMPLE = SAMPLES / "dusautoy-6x6.blog"

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from mineconv.registry import guess_format, rank_formats
+from mineconv.formats.registry import guess_format, rank_formats
 from tests.conftest import SAMPLES
 
 MINE = {"int-matrix", "int-csv", "puzzle-json", "blog-text", "quoted-rows", "leetcode", "kata", "ascii-grid"}

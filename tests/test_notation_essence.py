@@ -5,8 +5,8 @@ import pytest
 
 from helpers import SAMPLES, run_cli
 from mineconv import Puzzle, PuzzleSyntaxError, dumps, parse, read
-from mineconv.generate import random_puzzle
-from mineconv.registry import rank_formats
+from mineconv.make.generate import random_puzzle
+from mineconv.formats.registry import rank_formats
 
 
 def validate(text: str, rows: list, **expect) -> Puzzle:

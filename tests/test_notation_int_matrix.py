@@ -7,9 +7,9 @@ import pytest
 
 from mineconv import Puzzle, PuzzleSyntaxError, dumps, parse
 from mineconv.cli import main
-from mineconv.errors import FormatError
+from mineconv.core.errors import FormatError
 from mineconv.formats.notations.int_matrix import detect_int_matrix
-from mineconv.registry import LIKELY, NO, POSSIBLE, WEAK
+from mineconv.formats.registry import LIKELY, NO, POSSIBLE, WEAK
 from tests.conftest import SAMPLES
 
 
@@ -103,7 +103,7 @@ def test_writers_round_trip():
 
 
 def test_losses_warn_and_strict_refuses():
-    from mineconv.errors import LossyConversionError
+    from mineconv.core.errors import LossyConversionError
     p = Puzzle.from_rows(["1*?", "12?"], mines=3)
     with pytest.warns(UserWarning, match="known mine"):
         dumps(p, "int-matrix")

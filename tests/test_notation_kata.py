@@ -8,9 +8,9 @@ import pytest
 
 from mineconv import PuzzleSyntaxError, parse
 from mineconv.cli import main
-from mineconv.model.system import check_assignment
+from mineconv.core.system import check_assignment
 from mineconv.formats.notations.kata import detect_kata
-from mineconv.registry import LIKELY, NO, WEAK
+from mineconv.formats.registry import LIKELY, NO, WEAK
 from tests.conftest import SAMPLES
 
 

@@ -8,7 +8,7 @@ import pytest
 from mineconv import PuzzleSyntaxError, parse
 from mineconv.cli import main
 from mineconv.formats.notations.leetcode import detect_leetcode
-from mineconv.registry import LIKELY, NO, POSSIBLE
+from mineconv.formats.registry import LIKELY, NO, POSSIBLE
 from tests.conftest import SAMPLES
 
 

@@ -5,9 +5,9 @@ import pytest
 
 from mineconv import PuzzleSyntaxError, parse
 from mineconv.cli import main
-from mineconv.errors import FormatError, LossyConversionWarning
+from mineconv.core.errors import FormatError, LossyConversionWarning
 from mineconv.formats.notations.mbf import detect_mbf, read_mbf
-from mineconv.registry import CERTAIN, LIKELY, NO, dumps, read, write
+from mineconv.formats.registry import CERTAIN, LIKELY, NO, dumps, read, write
 from tests.conftest import SAMPLES
 
 # 3 wide, 2 high, 2 mines at (x=0, y=0) and (x=2, y=1), as JSMinesweeper's getFormatMBF lays it out
@@ -65,7 +65,7 @@ def test_writer_refuses_a_layout_it_would_have_to_invent(text):
         dumps(parse(text, "native"), "mbf")
 
 
-@pytest.mark.filterwarnings("ignore::mineconv.errors.LossyConversionWarning")
+@pytest.mark.filterwarnings("ignore::mineconv.core.errors.LossyConversionWarning")
 def test_writer_refuses_a_board_too_big():
     with pytest.raises(FormatError, match="at most 255 x 255"):
         dumps(parse(("." * 256 + "\n") * 1, "native"), "mbf")

@@ -8,7 +8,7 @@ import pytest
 from mineconv import PuzzleSyntaxError, parse
 from mineconv.cli import main
 from mineconv.formats.notations.puzzle_json import detect_puzzle_json
-from mineconv.registry import CERTAIN, NO
+from mineconv.formats.registry import CERTAIN, NO
 from tests.conftest import SAMPLES
 
 SAMPLE = SAMPLES / "dusautoy-6x6.puzzle.json"

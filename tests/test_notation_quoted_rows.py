@@ -8,7 +8,7 @@ import pytest
 from mineconv import PuzzleSyntaxError, parse
 from mineconv.cli import main
 from mineconv.formats.notations.quoted_rows import detect_quoted_rows
-from mineconv.registry import LIKELY, NO, WEAK
+from mineconv.formats.registry import LIKELY, NO, WEAK
 from tests.conftest import SAMPLES
 
 

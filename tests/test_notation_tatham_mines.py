@@ -7,9 +7,9 @@ import pytest
 
 from mineconv import PuzzleSyntaxError, parse
 from mineconv.cli import main
-from mineconv.errors import FormatError
+from mineconv.core.errors import FormatError
 from mineconv.formats.notations.tatham_mines import detect_tatham, obfuscate_bitmap
-from mineconv.registry import CERTAIN, LIKELY, NO
+from mineconv.formats.registry import CERTAIN, LIKELY, NO
 from tests.conftest import SAMPLES
 
 # printed by Tatham's own generator (`sgt-mines --generate 3 PARAMS`, Debian sgt-puzzles 20230122):

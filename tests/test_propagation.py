@@ -5,7 +5,8 @@ import numpy as np
 import pytest
 
 from mineconv import Puzzle
-from mineconv.generate import full_reveal, place_mines
+from mineconv.make.generate import place_mines
+from mineconv.core.layout import full_reveal
 from mineconv.analysis.propagation import LEVELS, propagate
 
 from helpers import brute_force, random_board

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from mineconv import LossyConversionWarning, MineconvError, Puzzle, dumps
-from mineconv.registry import format_names, get_format
+from mineconv.formats.registry import format_names, get_format
 from helpers import SAMPLES
 
 READERS = format_names("puzzle", "read")

@@ -1,5 +1,5 @@
 """Every solver file mineconv writes, read by the real tools: right verdict, and the printed answer meets
-every count (mineconv.model.system.check_assignment).
+every count (mineconv.core.system.check_assignment).
 
 The output parsing here is deliberately minimal (the strict answer readers live in converters/formats/sol_*):
 each helper returns (feasible, values) where values maps a DIMACS id, a column name or a cell to 0/1.
@@ -14,13 +14,14 @@ import numpy as np
 import pytest
 
 from conftest import require_module, require_tool
-from mineconv import registry
+from mineconv.formats import registry
 from tests.helpers import run_tool
 from mineconv.encode.cnf import to_cnf
-from mineconv.generate import full_reveal, place_mines
-from mineconv.model.naming import parse_var_name
-from mineconv.model.puzzle import Puzzle
-from mineconv.model.system import check_assignment
+from mineconv.make.generate import place_mines
+from mineconv.core.layout import full_reveal
+from mineconv.core.naming import parse_var_name
+from mineconv.core.puzzle import Puzzle
+from mineconv.core.system import check_assignment
 
 Answer = Tuple[bool, Dict]
 

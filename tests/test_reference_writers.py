@@ -15,11 +15,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from mineconv import registry
-from mineconv.bulk import engine
-from mineconv.errors import PuzzleError
-from mineconv.generate import random_puzzle
-from mineconv.model.puzzle import Puzzle
+from mineconv.formats import registry
+from mineconv.encode import engine
+from mineconv.core.errors import PuzzleError
+from mineconv.make.generate import random_puzzle
+from mineconv.core.puzzle import Puzzle
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from reference_writers import REFERENCES  # noqa: E402

@@ -10,9 +10,9 @@ import pytest
 
 from helpers import ROOT, SAMPLES, run_cli
 from mineconv import Puzzle, read
-from mineconv import registry
-from mineconv.errors import FormatError
-from mineconv.registry import (CERTAIN, LIKELY, AmbiguousInputWarning, NO, POSSIBLE, confidence, dumps, formats, get_format,
+from mineconv.formats import registry
+from mineconv.core.errors import FormatError
+from mineconv.formats.registry import (CERTAIN, LIKELY, AmbiguousInputWarning, NO, POSSIBLE, confidence, dumps, formats, get_format,
                                register_format, unregister_format, write)
 
 SEED = Puzzle.from_rows(["1??", "12?", "01?"], mines=2)

@@ -10,9 +10,9 @@ import pytest
 from mineconv import Puzzle
 from mineconv.analysis import analyze
 from mineconv.cli import main
-from mineconv.generate import random_puzzle
-from mineconv.registry import read
-from mineconv.picture import COLOURS, DIGIT_COLOURS, heat_colour, render_svg
+from mineconv.make.generate import random_puzzle
+from mineconv.formats.registry import read
+from mineconv.present.picture import COLOURS, DIGIT_COLOURS, heat_colour, render_svg
 
 from conftest import SAMPLES
 

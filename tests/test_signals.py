@@ -20,8 +20,8 @@ import pytest
 
 from helpers import require_tool
 from mineconv.cli import main
-from mineconv.errors import Terminated
-from mineconv.generate import lattice_text
+from mineconv.core.errors import Terminated
+from mineconv.make.generate import lattice_text
 
 ROOT = Path(__file__).resolve().parent.parent
 SIGNALS = [pytest.param(signal.SIGTERM, id="SIGTERM"), pytest.param(signal.SIGHUP, id="SIGHUP")]

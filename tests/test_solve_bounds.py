@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from mineconv.formats.notations.native import canonical_text
-from mineconv.model.puzzle import Puzzle
+from mineconv.core.puzzle import Puzzle
 from mineconv.solvers import bridge
 
 from helpers import SAMPLES, require_module, require_tool, run_cli

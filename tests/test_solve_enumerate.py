@@ -19,9 +19,9 @@ from pathlib import Path
 
 import pytest
 
-from mineconv.errors import SolverError
+from mineconv.core.errors import SolverError
 from mineconv.formats.notations.native import canonical_text
-from mineconv.model.puzzle import Puzzle
+from mineconv.core.puzzle import Puzzle
 from mineconv.solvers import bridge
 
 from helpers import SAMPLES, mine_sets, require_module, require_tool, run_cli

@@ -7,11 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from mineconv import registry
+from mineconv.formats import registry
 from mineconv.cli import main
-from mineconv.generate import full_reveal, place_mines
+from mineconv.make.generate import place_mines
+from mineconv.core.layout import full_reveal
 from mineconv.formats.header import read_header
-from mineconv.model.puzzle import Puzzle
+from mineconv.core.puzzle import Puzzle
 
 HERE = Path(__file__).resolve().parent
 GOLDEN = HERE / "golden"
@@ -171,7 +172,7 @@ def test_columns_in_id_order() -> None:
 
 @pytest.mark.parametrize("fmt", ["lp", "mps", "fixed-mps", "smt2"])
 def test_names_are_the_naming_module_s_and_legal_everywhere(fmt: str) -> None:
-    from mineconv.model.naming import con_name, var_name
+    from mineconv.core.naming import con_name, var_name
 
     puzzle = Puzzle.from_rows(["1??*?", "12?.?", "01???"], mines=5)
     text = registry.dumps(puzzle, fmt)
@@ -182,7 +183,7 @@ def test_names_are_the_naming_module_s_and_legal_everywhere(fmt: str) -> None:
     assert {w for w in words if re.fullmatch(r"x\d+_\d+", w)} == cells
     if fmt != "smt2":
         from mineconv.encode.linear import constraint_rows
-        from mineconv.model.system import build_system
+        from mineconv.core.system import build_system
 
         system = build_system(puzzle)
         # every count with an unknown neighbour; (2, 0) shows 0 with none around it: nothing to state
@@ -196,7 +197,7 @@ def test_names_are_the_naming_module_s_and_legal_everywhere(fmt: str) -> None:
 def test_bulk_number_text_matches_str() -> None:
     import numpy as np
 
-    from mineconv.bulk import engine
+    from mineconv.encode import engine
 
     values = np.array([0, 1, 9, 10, 99, 100, 999, 1000, 9999, 10000, 10001, 99999999, 100000000,
                        123456789012, 16000000])
@@ -222,7 +223,7 @@ def test_mps_names_do_not_depend_on_the_machine_s_byte_order() -> None:
     # the packed 8-byte names say '<u8': the bytes of a name are the same on any machine
     import numpy as np
 
-    from mineconv.bulk import engine
+    from mineconv.encode import engine
     from mineconv.formats.models.mps import _name_items
 
     r, c = np.array([0, 12, 999, 5]), np.array([7, 345, 999, 0])
@@ -256,7 +257,7 @@ def test_every_text_writer_follows_the_stream_s_newline(tmp_path: Path) -> None:
     import io
     import warnings
 
-    from mineconv.errors import MineconvError
+    from mineconv.core.errors import MineconvError
 
     puzzle = Puzzle.from_rows(["1??*", "12?.", "01??"], mines=4, name="crlf")
     checked = []

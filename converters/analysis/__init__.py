@@ -5,13 +5,14 @@ full), `counting` counts solutions exactly per component (with `polynomials` for
 `marginals` gives double-precision probabilities where exact ones cost too much. `report` ties them
 together: `analyze()` and its `Analysis`.
 """
+from ..core.bounds import DEFAULT_MEMORY_BUDGET, AnalysisTimeout, Bounds, CountingMemoryError, parse_size
 from .backbone import SAT_SOLVER, full_backbone, sat_backbone
-from .bounds import DEFAULT_MEMORY_BUDGET, AnalysisTimeout, Bounds, CountingMemoryError, parse_size
 from .counting import DEFAULT_MAX_STATES, Count, CountingLimitError, count_component, count_solutions
-from .propagation import Propagation, propagate
-from .report import LEVELS, Analysis, analyze, count_text, unlimited_int_digits
+
 # the function stays mineconv.analysis.explain.explain (and mineconv.explain): here its name would hide its module
 from .explain import Explanation, Step
+from .propagation import Propagation, propagate
+from .report import LEVELS, Analysis, analyze, count_text, unlimited_int_digits
 
 __all__ = ["DEFAULT_MAX_STATES", "DEFAULT_MEMORY_BUDGET", "LEVELS", "SAT_SOLVER", "Analysis", "AnalysisTimeout",
            "Bounds", "Count", "CountingLimitError", "CountingMemoryError", "Explanation", "Propagation", "Step", "analyze", "count_component", "count_solutions", "count_text", "full_backbone",

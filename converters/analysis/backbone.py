@@ -15,9 +15,9 @@ from typing import List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from ..model.puzzle import Puzzle
-from ..model.system import LinearSystem, build_system
-from .bounds import UNBOUNDED, AnalysisTimeout, Bounds
+from ..core.bounds import UNBOUNDED, AnalysisTimeout, Bounds
+from ..core.puzzle import Puzzle
+from ..core.system import LinearSystem, build_system
 from .counting import DEFAULT_MAX_STATES, Count, CountingLimitError, count_solutions
 from .propagation import MINE, SAFE, UNDECIDED
 

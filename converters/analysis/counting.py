@@ -19,8 +19,8 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from ..model.system import LinearSystem
-from .bounds import UNBOUNDED, Bounds, CountingLimitError, CountingMemoryError, int_bytes, layer_bytes  # noqa: F401 (re-exported)
+from ..core.bounds import UNBOUNDED, Bounds, CountingLimitError, CountingMemoryError, int_bytes, layer_bytes  # noqa: F401 (re-exported)
+from ..core.system import LinearSystem
 from .marginals import approx_marginals
 from .polynomials import Poly, binomial_bits, binomial_window, oadd, oplain, pdiv_exact, pmul
 from .propagation import MINE, SAFE, UNDECIDED

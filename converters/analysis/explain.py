@@ -22,11 +22,11 @@ from typing import Dict, List, NamedTuple, Optional, Sequence, Set, Tuple
 
 import numpy as np
 
-from ..model.puzzle import Puzzle
-from ..model.system import LinearSystem, build_system
-from ..wording import plural
+from ..core.bounds import UNBOUNDED, AnalysisTimeout, Bounds
+from ..core.puzzle import Puzzle
+from ..core.system import LinearSystem, build_system
+from ..core.wording import plural
 from .backbone import full_backbone
-from .bounds import UNBOUNDED, AnalysisTimeout, Bounds
 from .propagation import MINE, SAFE, UNDECIDED, _Contradiction, _join_forced
 
 LEVELS = ("gac", "2rc", "3rc", "full")

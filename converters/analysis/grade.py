@@ -16,10 +16,10 @@ from typing import Dict, Optional
 
 import numpy as np
 
-from ..model.puzzle import Puzzle
-from ..model.system import LinearSystem, build_system
+from ..core.bounds import UNBOUNDED, AnalysisTimeout, Bounds, CountingLimitError
+from ..core.puzzle import Puzzle
+from ..core.system import LinearSystem, build_system
 from .backbone import FALLBACK_CUT, full_backbone
-from .bounds import UNBOUNDED, AnalysisTimeout, Bounds, CountingLimitError
 from .counting import DEFAULT_MAX_STATES, count_solutions
 from .propagation import LEVELS as PROPAGATION_LEVELS
 from .propagation import UNDECIDED, propagate

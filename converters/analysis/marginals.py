@@ -12,6 +12,7 @@ import numpy as np
 
 from .polynomials import Poly
 
+
 def _log2(x: int) -> float:
     """log2 of a non-negative integer of any size (-inf for 0)."""
     if x <= 0:

@@ -7,7 +7,6 @@ touches the occupied span.
 from __future__ import annotations
 
 import math
-
 from typing import List
 
 Poly = List[int]  # coefficient j = number of solutions placing j mines

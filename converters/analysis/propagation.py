@@ -18,10 +18,10 @@ from typing import Dict, Iterable, List, Optional, Sequence, Set, Tuple
 
 import numpy as np
 
-from ..model._compat import callable_list
-from ..model.puzzle import Puzzle
-from ..model.system import LinearSystem, build_system
-from .bounds import UNBOUNDED, AnalysisTimeout, Bounds
+from ..core._compat import callable_list
+from ..core.bounds import UNBOUNDED, AnalysisTimeout, Bounds
+from ..core.puzzle import Puzzle
+from ..core.system import LinearSystem, build_system
 
 LEVELS = ("gac", "2rc", "3rc")
 UNDECIDED, SAFE, MINE = -1, 0, 1

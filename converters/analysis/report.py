@@ -15,11 +15,12 @@ from typing import Dict, Iterator, List, Optional, Tuple
 
 import numpy as np
 
-from ..model._compat import callable_array, callable_list, callable_optional_list
-from ..model.puzzle import Puzzle
-from ..model.system import LinearSystem, build_system
+from ..core._compat import callable_array, callable_list, callable_optional_list
+from ..core.bounds import DEFAULT_MEMORY_BUDGET, AnalysisTimeout, Bounds, ProgressCallback
+from ..core.display import svg_picture
+from ..core.puzzle import Puzzle
+from ..core.system import LinearSystem, build_system
 from .backbone import FALLBACK_CUT, full_backbone
-from .bounds import DEFAULT_MEMORY_BUDGET, AnalysisTimeout, Bounds, ProgressCallback
 from .counting import DEFAULT_MAX_STATES, CountingLimitError, count_solutions
 from .propagation import LEVELS as PROPAGATION_LEVELS
 from .propagation import MINE, SAFE, UNDECIDED, propagate
@@ -139,8 +140,7 @@ class Analysis:
 
     def _repr_svg_(self) -> str:
         """Jupyter shows an analysis as the board's probability picture."""
-        from ..picture import render_svg
-        return render_svg(self.puzzle, self)
+        return svg_picture(self.puzzle, self)
 
     @property
     def probability_grid(self) -> List[List[Optional[float]]]:

@@ -17,8 +17,18 @@ conversion itself, and the rename is what "no truncated file" needs. What an fsy
 durability: without it the newest outputs of a run may be lost, or on some filesystems appear empty, after
 the whole machine crashes; rerun such a batch without --skip-existing (or use --fsync from the start).
 """
-from .inputs import (CONVERTED, FAILED, SKIPPED, Item, Settings, collect_inputs, find_collisions,
-                     output_extension, output_paths, resolve_formats)
+from .inputs import (
+                     CONVERTED,
+                     FAILED,
+                     SKIPPED,
+                     Item,
+                     Settings,
+                     collect_inputs,
+                     find_collisions,
+                     output_extension,
+                     output_paths,
+                     resolve_formats,
+)
 from .runner import BatchResult, default_jobs, run_batch, stderr_is_terminal, write_manifest
 from .worker import chunked, convert_chunk, format_error
 

@@ -7,8 +7,8 @@ import stat
 from dataclasses import dataclass, field
 from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
 
-from ..errors import FormatError
-from ..registry import Format, candidates_for_path, formats, get_format
+from ..core.errors import FormatError
+from ..formats.registry import Format, candidates_for_path, formats, get_format
 
 #: status of one input in the results and the manifest
 CONVERTED, SKIPPED, FAILED = "converted", "skipped", "failed"

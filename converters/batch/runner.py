@@ -13,13 +13,14 @@ import time
 from dataclasses import dataclass
 from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Tuple
 
-from ..errors import MineconvError, Terminated
+from ..core.errors import MineconvError, Terminated
+from ..core.fileio import max_bytes, max_cells, write_text_atomic
+from ..core.wording import plural
 from ..encode.cnf import check_card_encoding
-from ..fileio import max_bytes, max_cells, write_text_atomic
-from ..registry import get_format, read_option_names
+from ..formats.registry import get_format, read_option_names
 from .inputs import CONVERTED, FAILED, SKIPPED, Item, Settings, collect_inputs, find_collisions, resolve_formats
 from .worker import STOP_SIGNALS, chunked, convert_chunk, hold_stop, init_worker, pool_chunk
-from ..wording import plural
+
 
 @dataclass
 class BatchResult:

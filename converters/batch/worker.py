@@ -12,10 +12,10 @@ import stat
 import threading
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
-from ..errors import LINE_EXCERPT, LossyConversionError, MineconvError  # noqa: F401  (LINE_EXCERPT re-exported)
-from ..fileio import atomic_output, decode_bytes, read_bytes, set_limits
-from ..model.system import build_system
-from ..registry import Format, get_format, identify, losses
+from ..core.errors import LINE_EXCERPT, LossyConversionError, MineconvError  # noqa: F401  (LINE_EXCERPT re-exported)
+from ..core.fileio import atomic_output, decode_bytes, read_bytes, set_limits
+from ..core.system import build_system
+from ..formats.registry import Format, get_format, identify, losses
 from .inputs import CONVERTED, FAILED, SKIPPED, Item, Settings, _inside, output_extension
 
 

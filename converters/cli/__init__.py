@@ -17,11 +17,11 @@ import warnings
 from importlib import metadata
 from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence
 
-from .. import __version__
-from ..errors import MineconvError, Terminated
-from ..fileio import guard_inputs, source_name
-from ..model.puzzle import Puzzle
-from ..registry import Reading, read_reading
+from ..core.about import __version__
+from ..core.errors import MineconvError, Terminated
+from ..core.fileio import guard_inputs, source_name
+from ..core.puzzle import Puzzle
+from ..formats.registry import Reading, read_reading
 
 MAX_TIMEOUT = 365 * 24 * 3600.0   # seconds; past this, threading.Timer and solver flags overflow
 
@@ -88,12 +88,12 @@ def timeout_seconds(text: str) -> float:
 
 def add_input_options(p: argparse.ArgumentParser) -> None:
     """Add one --flag per reader option that some puzzle notation declares (e.g. --codes, --blank)."""
-    from ..registry import read_option_names
+    from ..formats.registry import read_option_names
     g = p.add_argument_group("notation options (each applies to the notations named in its help)")
     for opt, users in sorted(read_option_names().items()):
         helps = "; ".join(f"{name}: {text}" if text else name for name, text in users)
         g.add_argument("--" + opt.replace("_", "-"), dest="read_" + opt, metavar="VALUE", help=helps)
-    from ..fileio import DEFAULT_MAX_BYTES, DEFAULT_MAX_CELLS
+    from ..core.fileio import DEFAULT_MAX_BYTES, DEFAULT_MAX_CELLS
     lim = p.add_argument_group("input limits")
     lim.add_argument("--max-bytes", dest="limit_bytes", type=_positive_int, metavar="N",
                      help=f"refuse an input longer than N bytes, read no further (default {DEFAULT_MAX_BYTES})")
@@ -245,7 +245,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     if not getattr(args, "func", None):
         ap.print_help(sys.stderr)
         return 2
-    from ..fileio import set_limits
+    from ..core.fileio import set_limits
     set_limits(getattr(args, "limit_bytes", None), getattr(args, "limit_cells", None))
     global _verbose
     old, old_verbose = warnings.showwarning, _verbose

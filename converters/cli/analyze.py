@@ -7,11 +7,11 @@ import sys
 from typing import Any, List, Optional
 
 from ..analysis import LEVELS, Analysis, analyze, count_text, unlimited_int_digits
-from ..analysis.bounds import DEFAULT_MEMORY_BUDGET, parse_size, size_text, stderr_progress_wanted
-from . import add_input_options, input_options, load_puzzle, timeout_seconds
-from ..fileio import atomic_output
+from ..core.bounds import DEFAULT_MEMORY_BUDGET, parse_size, size_text, stderr_progress_wanted
+from ..core.fileio import atomic_output
+from ..core.wording import plural
 from ..formats.notations.native import canonical_text
-from ..wording import plural
+from . import add_input_options, input_options, load_puzzle, timeout_seconds
 
 EPILOG = """levels (what decides the cells shown as '.' and '*'):
   gac   each count on its own (and the total mine count)

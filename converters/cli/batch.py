@@ -8,8 +8,8 @@ import time
 from typing import Any, Dict
 
 from ..batch import FAILED, default_jobs, run_batch, stderr_is_terminal
+from ..core.errors import MineconvError
 from ..encode.cnf import DEFAULT_CARD_ENCODING
-from ..errors import MineconvError
 from . import add_input_options, input_options
 
 

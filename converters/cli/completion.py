@@ -9,9 +9,9 @@ from __future__ import annotations
 import argparse
 from typing import Dict, List
 
+from ..core.errors import MineconvError
 from ..encode.cnf import CARD_ENCODINGS
-from ..errors import MineconvError
-from ..registry import formats
+from ..formats.registry import formats
 
 SHELLS = ("bash", "zsh")
 

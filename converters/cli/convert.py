@@ -4,11 +4,11 @@ from __future__ import annotations
 import argparse
 import sys
 
-from . import add_input_options, input_options, load_reading
+from ..core.errors import MineconvError
+from ..core.fileio import STDIO
 from ..encode.cnf import CARD_ENCODINGS, DEFAULT_CARD_ENCODING
-from ..errors import MineconvError
-from ..fileio import STDIO
-from ..registry import get_format, guess_format, write
+from ..formats.registry import get_format, guess_format, write
+from . import add_input_options, input_options, load_reading
 
 EPILOG = f"""examples:
   mineconv convert puzzle.txt puzzle.cnf

@@ -5,9 +5,9 @@ import argparse
 import json
 import sys
 
-from ..fileio import source_name
+from ..core.fileio import source_name
+from ..formats.answer import Decoded, decode_answer
 from ..formats.notations.native import canonical_text
-from ..solvers.answer import Decoded, decode_answer
 from ..solvers.decoding import read_answer_how, read_puzzle_reading
 from . import add_input_options, describe_reading, input_options, say
 

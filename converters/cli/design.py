@@ -6,13 +6,13 @@ import secrets
 import sys
 from typing import Any, Optional
 
-from ..analysis.bounds import stderr_progress_wanted
-from ..design import DEFAULT_DENSITY, LEVELS, DesignStats, DesignTimeout, design_puzzles
-from ..errors import MineconvError
-from ..fileio import atomic_output
-from ..model.puzzle import Puzzle
-from ..registry import Format, dump, get_format, guess_format, losses, write
-from ..wording import plural
+from ..core.bounds import stderr_progress_wanted
+from ..core.errors import MineconvError
+from ..core.fileio import atomic_output
+from ..core.puzzle import Puzzle
+from ..core.wording import plural
+from ..formats.registry import Format, dump, get_format, guess_format, losses, write
+from ..make.design import DEFAULT_DENSITY, LEVELS, DesignStats, DesignTimeout, design_puzzles
 from . import number_in, say, timeout_seconds
 from .generate import count_folder
 
@@ -118,7 +118,7 @@ def _refuse_losses(args: argparse.Namespace, fmt: Format) -> None:
                    mines=1 if args.total else None)
     lost = losses(probe, fmt)
     if lost:
-        from ..errors import LossyConversionError
+        from ..core.errors import LossyConversionError
         raise LossyConversionError(f"{fmt.name} cannot express {lost[0]} (refused under --strict)")
 
 

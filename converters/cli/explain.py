@@ -5,10 +5,10 @@ import argparse
 import json
 import os
 
-from ..analysis.bounds import Bounds
 from ..analysis.explain import LEVELS, Explanation, explain
-from ..errors import MineconvError
-from ..wording import plural
+from ..core.bounds import Bounds
+from ..core.errors import MineconvError
+from ..core.wording import plural
 from . import add_input_options, input_options, load_puzzle, timeout_seconds
 
 EPILOG = """Each step names the cells it decides (safe or mine), the level it needs and the revealed counts
@@ -64,8 +64,8 @@ def run(args: argparse.Namespace) -> int:
         svg_folder(args.svg)  # refused before any work
     e = explain(puzzle, args.level, bounds=Bounds(None, args.timeout))
     if args.svg is not None:
-        from ..fileio import atomic_output
-        from ..picture import step_svgs
+        from ..core.fileio import atomic_output
+        from ..present.picture import step_svgs
         folder = svg_folder(args.svg)
         for i, svg in enumerate(step_svgs(e), 1):
             with atomic_output(os.path.join(folder, f"step-{i:03d}.svg")) as out:

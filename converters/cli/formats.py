@@ -5,7 +5,7 @@ import argparse
 import json
 
 from ..encode.cnf import CARD_ENCODINGS, DEFAULT_CARD_ENCODING
-from ..registry import formats
+from ..formats.registry import formats
 
 EPILOG = f"""Each row: name, r (reads) / w (writes), extensions, what it is; aliases and writer options below it.
 Inputs are recognised by their content (the extension breaks ties); outputs by extension; name either

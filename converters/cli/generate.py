@@ -10,14 +10,14 @@ import sys
 from pathlib import Path
 from typing import Callable, Optional, Tuple
 
-from ..analysis.bounds import stderr_progress_wanted
+from ..core.bounds import stderr_progress_wanted
+from ..core.errors import MineconvError
+from ..core.fileio import atomic_output
+from ..core.puzzle import Puzzle
+from ..formats.registry import Format, dump, get_format, write
+from ..make.generate import REVEALS, random_puzzle
+from ..make.noguess import no_guess_puzzle
 from . import number_in, timeout_seconds
-from ..errors import MineconvError
-from ..generate import REVEALS, random_puzzle
-from ..fileio import atomic_output
-from ..model.puzzle import Puzzle
-from ..noguess import no_guess_puzzle
-from ..registry import Format, dump, get_format, write
 
 
 def board_name(rows: int, cols: int, reveal: str, seed: int) -> str:

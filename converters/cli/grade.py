@@ -7,10 +7,10 @@ import sys
 from typing import List
 
 from ..analysis import count_text, unlimited_int_digits
-from ..analysis.bounds import Bounds, stderr_progress_wanted
 from ..analysis.grade import GRADE_LEVELS, Grade, grade
-from ..fileio import atomic_output
-from ..wording import plural
+from ..core.bounds import Bounds, stderr_progress_wanted
+from ..core.fileio import atomic_output
+from ..core.wording import plural
 from . import add_input_options, input_options, load_puzzle
 from .analyze import StageProgress, add_bound_options
 

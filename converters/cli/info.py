@@ -4,8 +4,8 @@ from __future__ import annotations
 import argparse
 import json
 
+from ..core.wording import plural
 from . import add_input_options, describe_reading, input_options, load_reading
-from ..wording import plural
 
 
 def run(args: argparse.Namespace) -> int:

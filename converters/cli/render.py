@@ -4,9 +4,9 @@ from __future__ import annotations
 import argparse
 
 from ..analysis import LEVELS
+from ..present.picture import picture_kind, render_svg, write_picture
 from . import add_input_options, input_options, load_puzzle, number_in
 from .analyze import add_bound_options, run_analysis
-from ..picture import picture_kind, render_svg, write_picture
 
 EPILOG = """examples:
   mineconv render samples/kaye-splitter.txt -o splitter.svg

@@ -6,8 +6,8 @@ import json
 import sys
 from typing import Optional
 
-from ..errors import MineconvError, SolverError, Terminated
-from ..fileio import source_name
+from ..core.errors import MineconvError, SolverError, Terminated
+from ..core.fileio import source_name
 from ..formats.notations.native import canonical_text
 from ..solvers.bridge import EMBEDDED, NATIVE_ENUMERATION, Deadline, SolutionStream, solve, solver_names
 from ..solvers.decoding import read_puzzle_reading
@@ -61,7 +61,7 @@ def _total(puzzle, deadline: Deadline) -> Optional[int]:
     """The exact number of solutions when the counter gets it (None when it gives up)."""
     from ..analysis.counting import CountingLimitError, count_solutions
     from ..analysis.report import unlimited_int_digits
-    from ..model.system import build_system
+    from ..core.system import build_system
     try:
         with unlimited_int_digits():
             return count_solutions(build_system(puzzle), None, exact_budget=0).solutions

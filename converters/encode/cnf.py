@@ -20,10 +20,10 @@ from typing import TYPE_CHECKING, Any, Callable, Dict, Iterator, List, Optional,
 
 import numpy as np
 
-from ..errors import FormatError
-from ..model.puzzle import Puzzle
-from ..model.system import LinearSystem, build_system
-from ..wording import plural
+from ..core.errors import FormatError
+from ..core.puzzle import Puzzle
+from ..core.system import LinearSystem, build_system
+from ..core.wording import plural
 
 T = TypeVar("T")
 

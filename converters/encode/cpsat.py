@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Dict, List, Optional, Tuple
 
-from ..errors import SolverError
-from ..model.puzzle import Puzzle
-from ..model.system import build_system
+from ..core.errors import SolverError
+from ..core.puzzle import Puzzle
+from ..core.system import build_system
 from .linear import constraint_rows
 
 if TYPE_CHECKING:   # ortools is imported when a model is made, not with mineconv

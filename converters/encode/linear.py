@@ -11,12 +11,12 @@ from typing import TYPE_CHECKING, List, Optional
 
 import numpy as np
 
-from ..bulk import engine
-from ..bulk.engine import Section
-from ..errors import FormatError, SolverError, VerificationError
-from ..model.naming import CON_FORM, TOTAL_CONSTRAINT, con_name, parse_var_name, var_name
-from ..model.puzzle import Puzzle
-from ..model.system import LinearSystem, build_system, check_assignment
+from ..core.errors import FormatError, SolverError, VerificationError
+from ..core.grid import centres, padded, scatter_neighbours
+from ..core.naming import CON_FORM, TOTAL_CONSTRAINT, con_name, parse_var_name, var_name
+from ..core.puzzle import Puzzle
+from ..core.system import LinearSystem, build_system, check_assignment
+from .engine import Section
 
 if TYPE_CHECKING:   # pulp is imported when a model is made, not with mineconv
     from pulp import LpProblem
@@ -104,8 +104,8 @@ class LinearModel:
         begins = ends - per_line
         index = np.empty(int(ends[-1]), dtype=np.int64)
         grid, width = self._padded_ids()
-        centre = engine.centres(self.system.con_rc[rows], width)
-        engine.scatter_neighbours(grid, width, centre, index, begins + h, offset=terms.at(-1))
+        centre = centres(self.system.con_rc[rows], width)
+        scatter_neighbours(grid, width, centre, index, begins + h, offset=terms.at(-1))
         index[begins[lens == 0] + h] = empty  # a sum with no term: its only slot
         if first is not None:
             index[begins[lens > 0] + h] += first.base - terms.base
@@ -118,7 +118,7 @@ class LinearModel:
         """The variable ids on the grid with a border of zeros (flat), and its row width."""
         cached = self.__dict__.get("_padded")
         if cached is None:
-            cached = engine.padded(self.system.var_grid, 0)
+            cached = padded(self.system.var_grid, 0)
             object.__setattr__(self, "_padded", cached)
         return cached
 

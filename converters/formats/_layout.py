@@ -6,9 +6,9 @@ from typing import Optional, Tuple
 
 import numpy as np
 
-from ..errors import FormatError, MineconvError
-from ..generate import full_reveal, opened_state
-from ..model.puzzle import Puzzle, neighbour_count
+from ..core.errors import FormatError, MineconvError
+from ..core.layout import full_reveal, opened_state
+from ..core.puzzle import Puzzle, neighbour_count
 
 REVEAL_HELP = ("read the layout as the game state after opening this cell, 'R,C' 0-based row,col (a zero "
                "flood-fills as in the game); default: every safe cell shows its count")

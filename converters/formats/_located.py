@@ -5,8 +5,8 @@ import json
 import re
 from typing import Any, Dict, List, Optional, Tuple, Type
 
-from ..errors import MineconvError, PuzzleSyntaxError
-from ..fileio import locate
+from ..core.errors import MineconvError, PuzzleSyntaxError
+from ..core.fileio import locate
 
 
 def error_at(message: str, text: str, offset: int, source: Optional[str],

@@ -5,7 +5,7 @@ from typing import Dict, List, Optional, Tuple
 
 import numpy as np
 
-from ..model.puzzle import Puzzle
+from ..core.puzzle import Puzzle
 
 
 def symbol_table(mapping: Dict[str, str]) -> np.ndarray:

@@ -19,12 +19,12 @@ from typing import Any, Iterable, List, Optional, Tuple
 
 import numpy as np
 
-from .. import __version__
-from ..errors import SolutionSyntaxError
-from ..bulk import engine
-from ..model.naming import VAR_FORM, VAR_PREFIX, name_pieces
-from ..model.puzzle import Puzzle
-from ..model.system import LinearSystem
+from ..core.about import __version__
+from ..core.errors import SolutionSyntaxError
+from ..core.naming import VAR_FORM, VAR_PREFIX, name_pieces
+from ..core.puzzle import Puzzle
+from ..core.system import LinearSystem
+from ..encode import engine
 
 PREFIXES = ("c", "\\", "*", "#", ";")
 _FIRST = re.compile(r"(c|\\|\*|#|;) mineconv (\S+)")

@@ -24,13 +24,13 @@ from typing import IO, Callable, Dict, FrozenSet, Iterator, List, Optional, Tupl
 
 import numpy as np
 
-from .answer import Answer, Decoded, decode_answer, literal_answer
+from ..core.errors import MineconvError, SolverError
+from ..core.fileio import PathLike
+from ..core.puzzle import Puzzle
+from ..core.system import LinearSystem, build_system
+from ..formats.answer import Answer, Decoded, decode_answer, literal_answer
+from ..formats.registry import get_format, write
 from .decoding import read_puzzle_or_model
-from ..errors import MineconvError, SolverError
-from ..fileio import PathLike
-from ..model.puzzle import Puzzle
-from ..registry import get_format, write
-from ..model.system import LinearSystem, build_system
 
 EMBEDDED = "pysat"
 PYSAT_SOLVER = "glucose4"   # interruptible (pysat's CaDiCaL ignores interrupt(), so a timeout could not stop it)
@@ -520,6 +520,7 @@ class _Embedded:
 
     def __init__(self, puzzle: Puzzle, mines: Optional[int] = None) -> None:
         from pysat.solvers import Solver
+
         from ..encode.cnf import encode_cnf
         enc = encode_cnf(puzzle, mines)
         self.nv = enc.nv

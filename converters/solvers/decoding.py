@@ -5,12 +5,12 @@ import os
 import re
 from typing import Any, Optional, Tuple, Union
 
-from ..errors import MineconvError
-from ..fileio import STDIO, PathLike, decode_bytes, read_bytes, read_input
+from ..core.errors import MineconvError
+from ..core.fileio import STDIO, PathLike, decode_bytes, read_bytes, read_input
+from ..core.puzzle import Puzzle
+from ..formats.answer import Answer, Decoded, decode_answer
 from ..formats.header import read_header
-from ..model.puzzle import Puzzle
-from ..registry import Reading, get_format, guess_format, parse_reading, read_reading, rank_formats
-from .answer import Answer, Decoded, decode_answer
+from ..formats.registry import Reading, get_format, guess_format, parse_reading, rank_formats, read_reading
 
 # the variable count a DIMACS or OPB model declares (auxiliary variables of a total-count encoding included)
 _NVARS = (re.compile(r"^p cnf (\d+) ", re.M), re.compile(r"^\* #variable= (\d+)", re.M))

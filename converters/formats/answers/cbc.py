@@ -3,9 +3,9 @@ from __future__ import annotations
 
 import re
 
-from ...solvers.answer import Answer, named_answer, parse_value
-from ...errors import SolutionSyntaxError
-from ...registry import register_format
+from ...core.errors import SolutionSyntaxError
+from ..answer import Answer, named_answer, parse_value
+from ..registry import register_format
 
 _HEAD = re.compile(r"^(?P<phrase>.*?) - objective value (?P<obj>\S+)\s*$")
 # matched by prefix: stopped runs carry extra text, e.g. "(no integer solution - continuous used)"

@@ -10,10 +10,10 @@ from typing import List, Optional, Tuple
 
 import numpy as np
 
-from ...errors import SolutionSyntaxError
-from ...fileio import line_of
-from ...registry import CERTAIN, NO, register_format
-from ...solvers.answer import Answer
+from ...core.errors import SolutionSyntaxError
+from ...core.fileio import line_of
+from ..answer import Answer
+from ..registry import CERTAIN, NO, register_format
 
 _RESULTS = {"SATISFIABLE": "solved", "OPTIMUM FOUND": "solved", "UNSATISFIABLE": "infeasible", "UNKNOWN": "unknown"}
 _ANSWER = re.compile(r"Answer: (\d+)\Z")

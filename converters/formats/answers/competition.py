@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import re
 
-from ...solvers.answer import Answer, literal_answer, parse_literals
-from ...errors import SolutionSyntaxError
-from ...fileio import line_of
-from ...registry import register_format
+from ...core.errors import SolutionSyntaxError
+from ...core.fileio import line_of
+from ..answer import Answer, literal_answer, parse_literals
+from ..registry import register_format
 
 # status word -> our status; PB solvers say OPTIMUM FOUND when they also optimised an objective
 _STATUS = {

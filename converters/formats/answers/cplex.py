@@ -4,11 +4,11 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as ET
 
-from ...solvers.answer import Answer, named_answer, parse_value
-from ...errors import SolutionSyntaxError
-from ...fileio import locate
-from ...registry import CERTAIN, register_format
+from ...core.errors import SolutionSyntaxError
+from ...core.fileio import locate
 from .._located import symbol_name
+from ..answer import Answer, named_answer, parse_value
+from ..registry import CERTAIN, register_format
 
 # CPLEX solution status codes: 1 optimal (LP), 101 integer optimal, 102 optimal within tolerance;
 # 3 and 103 infeasible; other codes are limits/aborts, which keep a solution when the file has values

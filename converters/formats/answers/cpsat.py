@@ -10,10 +10,10 @@ from typing import List, Optional
 
 import numpy as np
 
-from ...errors import SolutionSyntaxError
-from ...fileio import line_of
-from ...registry import CERTAIN, NO, register_format
-from ...solvers.answer import Answer
+from ...core.errors import SolutionSyntaxError
+from ...core.fileio import line_of
+from ..answer import Answer
+from ..registry import CERTAIN, NO, register_format
 
 _STATUS = {"OPTIMAL": "solved", "FEASIBLE": "solved", "INFEASIBLE": "infeasible", "UNKNOWN": "unknown"}
 _FIELD = re.compile(r"\s*([A-Za-z_][A-Za-z0-9_]*)\s*(:?)\s*(.*?)\s*\Z")

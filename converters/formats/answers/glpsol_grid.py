@@ -6,10 +6,10 @@ import re
 
 import numpy as np
 
-from ...solvers.answer import Answer
-from ...errors import SolutionSyntaxError
-from ...registry import CERTAIN, register_format
-from ...wording import plural
+from ...core.errors import SolutionSyntaxError
+from ...core.wording import plural
+from ..answer import Answer
+from ..registry import CERTAIN, register_format
 
 _INFEASIBLE = ("PROBLEM HAS NO PRIMAL FEASIBLE SOLUTION", "PROBLEM HAS NO INTEGER FEASIBLE SOLUTION",
                "LP RELAXATION HAS NO PRIMAL FEASIBLE SOLUTION")

@@ -5,11 +5,11 @@ import re
 
 import numpy as np
 
-from ...solvers.answer import Answer, parse_value
-from ...errors import SolutionSyntaxError
-from ...fileio import ascii_int
-from ...registry import register_format
-from ...wording import plural
+from ...core.errors import SolutionSyntaxError
+from ...core.fileio import ascii_int
+from ...core.wording import plural
+from ..answer import Answer, parse_value
+from ..registry import register_format
 
 # status letters per solution kind (GLPK manual, glp_write_mip / glp_write_sol / glp_write_ipt)
 _MIP = {"o": "solved", "f": "solved", "n": "infeasible", "u": "unknown"}

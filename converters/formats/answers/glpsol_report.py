@@ -3,10 +3,10 @@ from __future__ import annotations
 
 import re
 
-from ...solvers.answer import Answer, named_answer, parse_value
-from ...errors import SolutionSyntaxError
-from ...registry import register_format
-from ...wording import plural
+from ...core.errors import SolutionSyntaxError
+from ...core.wording import plural
+from ..answer import Answer, named_answer, parse_value
+from ..registry import register_format
 
 _STATUS = {
     "INTEGER OPTIMAL": "solved",

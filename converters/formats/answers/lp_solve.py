@@ -3,9 +3,9 @@ from __future__ import annotations
 
 import re
 
-from ...solvers.answer import Answer, named_answer, parse_value
-from ...errors import SolutionSyntaxError
-from ...registry import register_format
+from ...core.errors import SolutionSyntaxError
+from ..answer import Answer, named_answer, parse_value
+from ..registry import register_format
 
 _MESSAGES = {
     "This problem is infeasible": ("infeasible", ""),

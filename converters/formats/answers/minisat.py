@@ -1,9 +1,9 @@
 """minisat's result file (`minisat in.cnf out.txt`): SAT / UNSAT / INDET, then one line of literals."""
 from __future__ import annotations
 
-from ...solvers.answer import Answer, first_content_line, literal_answer, parse_literals
-from ...errors import SolutionSyntaxError
-from ...registry import register_format
+from ...core.errors import SolutionSyntaxError
+from ..answer import Answer, first_content_line, literal_answer, parse_literals
+from ..registry import register_format
 
 _STATUS = {"SAT": "solved", "UNSAT": "infeasible", "INDET": "unknown"}
 

@@ -11,11 +11,11 @@ from typing import List, Optional, Tuple
 
 import numpy as np
 
-from ...errors import SolutionSyntaxError
-from ...fileio import line_of
-from ...registry import CERTAIN, LIKELY, NO, register_format
-from ...solvers.answer import Answer, named_answer
-from ...wording import plural
+from ...core.errors import SolutionSyntaxError
+from ...core.fileio import line_of
+from ...core.wording import plural
+from ..answer import Answer, named_answer
+from ..registry import CERTAIN, LIKELY, NO, register_format
 
 SEPARATOR = "----------"
 COMPLETE = "=========="

@@ -3,10 +3,10 @@ from __future__ import annotations
 
 import re
 
-from ...solvers.answer import Answer, literal_answer
-from ...errors import SolutionSyntaxError
-from ...fileio import locate
-from ...registry import POSSIBLE, register_format
+from ...core.errors import SolutionSyntaxError
+from ...core.fileio import locate
+from ..answer import Answer, literal_answer
+from ..registry import POSSIBLE, register_format
 
 _LIST = re.compile(r"\s*\[([\s0-9,+-]*)\]\s*\Z")
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 import re
 from typing import List, Tuple, Union
 
-from ...solvers.answer import Answer, named_answer
-from ...errors import SolutionSyntaxError
-from ...fileio import locate
-from ...registry import register_format
+from ...core.errors import SolutionSyntaxError
+from ...core.fileio import locate
+from ..answer import Answer, named_answer
+from ..registry import register_format
 
 _TOKEN = re.compile(r'\s+|;[^\n]*|\(|\)|"(?:[^"]|"")*"|\|[^|]*\||[^\s()";|]+')
 _STATUS = {"sat": "solved", "unsat": "infeasible", "unknown": "unknown", "timeout": "unknown"}

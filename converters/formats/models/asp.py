@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from typing import Any, List, Optional, TextIO
 
-from ...model.puzzle import CODE_MINE, CODE_SAFE, Puzzle
-from ...model.system import build_system
-from ...registry import register_format
+from ...core.puzzle import CODE_MINE, CODE_SAFE, Puzzle
+from ...core.system import build_system
 from ..header import header_text
+from ..registry import register_format
 from .mzn import comment_safe
 
 TITLE = "ASP (clingo)"

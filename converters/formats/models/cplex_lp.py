@@ -11,14 +11,14 @@ from typing import Any, Optional, TextIO
 
 import numpy as np
 
-from ...bulk import engine
-from ...bulk.engine import emit
+from ...core.naming import CON_PREFIX, TOTAL_CONSTRAINT, VAR_PREFIX, name_pieces
+from ...core.puzzle import Puzzle
+from ...core.system import LinearSystem
+from ...encode import engine
+from ...encode.engine import emit
 from ...encode.linear import EMPTY_ROW, PLACEHOLDER, LinearModel, linear_model, rows_prose
-from ...model.naming import CON_PREFIX, TOTAL_CONSTRAINT, VAR_PREFIX, name_pieces
-from ...model.puzzle import Puzzle
-from ...model.system import LinearSystem
-from ...registry import register_format
 from ..header import header_text
+from ..registry import register_format
 
 TERMS_PER_LINE = 8    # '+ 0 x3999_3999' is 14 characters: 8 terms stay far below 255 on any board
 NAMES_PER_LINE = 10

@@ -6,13 +6,13 @@ from typing import Any, List, Optional, TextIO
 
 import numpy as np
 
-from ...bulk import engine
-from ...bulk.engine import emit
+from ...core.puzzle import Puzzle
+from ...core.system import LinearSystem
+from ...encode import engine
 from ...encode.cnf import ClauseArrays, CnfEncoding, encode_cnf
-from ...model.puzzle import Puzzle
-from ...model.system import LinearSystem
-from ...registry import register_format
+from ...encode.engine import emit
 from ..header import header_text
+from ..registry import register_format
 
 
 def clause_text(clauses: ClauseArrays, start: int = 0, stop: Optional[int] = None) -> bytes:

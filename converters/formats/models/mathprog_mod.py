@@ -12,11 +12,11 @@ from __future__ import annotations
 
 from typing import Any, TextIO
 
+from ...core.puzzle import Puzzle
+from ...core.system import build_system
 from ..header import header_text
-from ...model.puzzle import Puzzle
-from ...registry import register_format
-from ...model.system import build_system
 from ..notations.mathprog_dat import dat_section
+from ..registry import register_format
 
 GRID_PREFIX = "grid: "
 

@@ -15,14 +15,15 @@ from typing import Any, List, Optional, TextIO, Tuple
 
 import numpy as np
 
-from ...bulk import engine
-from ...bulk.engine import emit
+from ...core.errors import FormatError
+from ...core.grid import centres, padded, scatter_neighbours
+from ...core.naming import CON_PREFIX, SEPARATOR, TOTAL_CONSTRAINT, VAR_FORM, VAR_PREFIX
+from ...core.puzzle import NEIGHBOUR_OFFSETS, Puzzle
+from ...encode import engine
+from ...encode.engine import emit
 from ...encode.linear import PLACEHOLDER, LinearModel, linear_model, rows_prose
-from ...errors import FormatError
-from ...model.naming import CON_PREFIX, SEPARATOR, TOTAL_CONSTRAINT, VAR_FORM, VAR_PREFIX
-from ...model.puzzle import NEIGHBOUR_OFFSETS, Puzzle
-from ...registry import register_format
 from ..header import header_text
+from ..registry import register_format
 
 PROBLEM_NAME = "MINES"
 OBJ = "obj"
@@ -183,8 +184,8 @@ def _columns_section(style: _Style, model: LinearModel, names: _Names, out: Text
     con_grid = np.full(system.var_grid.shape, blank, dtype=np.int32)
     con_rc = system.con_rc[model.rows]
     con_grid[con_rc[:, 0], con_rc[:, 1]] = names.rows.at(np.arange(n, dtype=np.int32))
-    grid, width = engine.padded(con_grid, blank)
-    centre = engine.centres(system.var_rc, width)
+    grid, width = padded(con_grid, blank)
+    centre = centres(system.var_rc, width)
     # the column heads: the variable's name (in fixed MPS padded to its field) between its gaps, then a
     # blank head for the line slots a column does not use
     r, c = system.var_rc[:, 0], system.var_rc[:, 1]
@@ -206,7 +207,7 @@ def _columns_section(style: _Style, model: LinearModel, names: _Names, out: Text
         entry = np.full((nv, slots), blank, dtype=np.int32)
         packed = entry.ravel()
         packed[::slots] = obj
-        slot = engine.scatter_neighbours(grid, width, centre[v0:v1], packed,
+        slot = scatter_neighbours(grid, width, centre[v0:v1], packed,
                                          np.arange(1, nv * slots, slots, dtype=np.int64), blank=blank)
         if system.total is not None:
             packed[slot] = total

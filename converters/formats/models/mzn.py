@@ -10,12 +10,12 @@ from __future__ import annotations
 
 from typing import Any, List, Optional, TextIO
 
-from ...model.naming import VAR_FORM
-from ...model.puzzle import Puzzle
-from ...model.system import build_system
+from ...core.naming import VAR_FORM
+from ...core.puzzle import Puzzle
+from ...core.system import build_system
 from ...encode.linear import constraint_rows, rows_prose
-from ...registry import register_format
 from ..header import header_text
+from ..registry import register_format
 
 GRID_PREFIX = "grid: "
 TITLE = "MiniZinc"

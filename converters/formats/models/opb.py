@@ -10,12 +10,12 @@ from typing import Any, Optional, TextIO
 
 import numpy as np
 
-from ...bulk import engine
-from ...bulk.engine import emit
+from ...core.puzzle import Puzzle
+from ...encode import engine
+from ...encode.engine import emit
 from ...encode.linear import linear_model, rows_prose
-from ...model.puzzle import Puzzle
-from ...registry import register_format
 from ..header import header_text
+from ..registry import register_format
 
 
 def write_opb(puzzle: Puzzle, out: TextIO, *, mines: Optional[int] = None, **_: Any) -> None:

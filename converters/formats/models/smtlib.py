@@ -10,13 +10,13 @@ from typing import Any, Optional, TextIO
 
 import numpy as np
 
-from ...bulk import engine
-from ...bulk.engine import emit
+from ...core.naming import VAR_FORM, VAR_PREFIX, name_pieces, var_name
+from ...core.puzzle import Puzzle
+from ...encode import engine
+from ...encode.engine import emit
 from ...encode.linear import linear_model, rows_prose
-from ...model.naming import VAR_FORM, VAR_PREFIX, name_pieces, var_name
-from ...model.puzzle import Puzzle
-from ...registry import register_format
 from ..header import header_text
+from ..registry import register_format
 
 NAMES_PER_LINE = 10
 

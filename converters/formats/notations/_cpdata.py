@@ -9,8 +9,8 @@ from __future__ import annotations
 import re
 from typing import Dict, List, Optional, Sequence, Tuple
 
-from ...errors import PuzzleError, PuzzleSyntaxError
-from ...model.puzzle import Puzzle
+from ...core.errors import PuzzleError, PuzzleSyntaxError
+from ...core.puzzle import Puzzle
 from .._located import error_at, symbol_name
 
 UNKNOWN = -1

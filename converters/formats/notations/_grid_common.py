@@ -9,8 +9,8 @@ from __future__ import annotations
 import re
 from typing import Callable, Iterable, List, Optional, Sequence, Tuple
 
-from ...errors import MineconvError, PuzzleError
-from ...model.puzzle import Puzzle
+from ...core.errors import MineconvError, PuzzleError
+from ...core.puzzle import Puzzle
 from .._located import error_at
 
 Where = Callable[[int, int], int]   # (row, col) of the grid -> character offset in the text

@@ -18,12 +18,12 @@ from __future__ import annotations
 import re
 from typing import List, Optional
 
-from ...errors import FormatError
-from ...grammar import normalise_newlines
-from ...model.puzzle import Puzzle
-from ...registry import LIKELY, NO, POSSIBLE, register_format
+from ...core.errors import FormatError
+from ...core.puzzle import Puzzle
+from ...core.wording import plural
+from ..grammar import normalise_newlines
+from ..registry import LIKELY, NO, POSSIBLE, register_format
 from ._grid_common import fail, lines_with_offsets, puzzle_at
-from ...wording import plural
 
 _RULE = re.compile(r"[ \t]*[-=+|:]*[-=][-=+|: \t]*")
 _CELLS = {**{str(d): str(d) for d in range(9)}, "?": "?", "#": "?", "*": "*", "X": "*", "x": "*", "F": "*",

@@ -27,14 +27,14 @@ from typing import Any, Dict, List, Optional, TextIO, Tuple
 
 from lark.exceptions import UnexpectedInput
 
-from ... import __version__
-from ...errors import PuzzleError
-from ...fileio import too_many_cells
-from ...grammar import normalise_newlines, parser, syntax_error
-from ...model.puzzle import Puzzle
-from ...registry import LIKELY, NO, POSSIBLE, register_format
+from ...core.about import __version__
+from ...core.errors import PuzzleError
+from ...core.fileio import too_many_cells
+from ...core.puzzle import Puzzle
 from .._located import error_at, symbol_name
 from .._rows import lost_parts
+from ..grammar import normalise_newlines, parser, syntax_error
+from ..registry import LIKELY, NO, POSSIBLE, register_format
 from ._cpdata import blank_comments, notes_before
 
 _COMMENTS = re.compile(r'(?P<string>"(?:[^"\\\n]|\\.)*")|%\*[\s\S]*?\*%|%[^\n]*')

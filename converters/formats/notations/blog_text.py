@@ -17,12 +17,12 @@ from __future__ import annotations
 import re
 from typing import List, Optional
 
-from ...grammar import normalise_newlines
-from ...model.puzzle import Puzzle
-from ...registry import LIKELY, NO, WEAK, register_format
+from ...core.puzzle import Puzzle
+from ...core.wording import plural
 from .._rows import decode, symbol_table
+from ..grammar import normalise_newlines
+from ..registry import LIKELY, NO, WEAK, register_format
 from ._grid_common import fail, lines_with_offsets, puzzle_at
-from ...wording import plural
 
 _TABLE = symbol_table({**{str(d): str(d) for d in range(9)}, ".": "?", "*": "*", "#": "."})
 _ROW = re.compile(r"[0-8.*#]+")

@@ -26,12 +26,12 @@ from typing import Any, List, TextIO, Tuple
 
 from lark.exceptions import UnexpectedInput
 
-from ...errors import PuzzleError, PuzzleSyntaxError
-from ...grammar import normalise_newlines, parser, syntax_error
-from ...model.puzzle import Puzzle
-from ...registry import LIKELY, NO, POSSIBLE, WEAK, register_format
+from ...core.errors import PuzzleError, PuzzleSyntaxError
+from ...core.puzzle import Puzzle
+from ...core.wording import plural
 from .._rows import decode, lost_parts, symbol_table
-from ...wording import plural
+from ..grammar import normalise_newlines, parser, syntax_error
+from ..registry import LIKELY, NO, POSSIBLE, WEAK, register_format
 
 _TABLE = symbol_table({**{str(d): str(d) for d in range(9)}, ".": "?"})
 _QUOTED = re.compile(r'"([^"]*)"[ \t]*,?')

@@ -27,12 +27,12 @@ from typing import Any, Dict, List, TextIO, Tuple
 from lark import Tree
 from lark.exceptions import UnexpectedInput
 
-from ... import __version__
-from ...grammar import normalise_newlines, parser, syntax_error
-from ...model.puzzle import Puzzle
-from ...registry import LIKELY, NO, POSSIBLE, register_format
+from ...core.about import __version__
+from ...core.puzzle import Puzzle
 from .._located import error_at
 from .._rows import lost_parts
+from ..grammar import normalise_newlines, parser, syntax_error
+from ..registry import LIKELY, NO, POSSIBLE, register_format
 from ._cpdata import WRITE_VALUE, blank_comments, build, check_shape, int_value, notes_before, split_items
 
 _COMMENTS = re.compile(r"(?P<string>(?!))|\$[^\n]*")

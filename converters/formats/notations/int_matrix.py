@@ -26,13 +26,13 @@ import json
 import re
 from typing import Any, Dict, List, Optional, TextIO, Tuple
 
-from ...errors import FormatError
-from ...grammar import normalise_newlines
-from ...model.puzzle import Puzzle
-from ...registry import LIKELY, NO, POSSIBLE, WEAK, register_format
+from ...core.errors import FormatError
+from ...core.puzzle import Puzzle
+from ...core.wording import plural
 from .._rows import lost_parts
+from ..grammar import normalise_newlines
+from ..registry import LIKELY, NO, POSSIBLE, WEAK, register_format
 from ._grid_common import code_tokens, comment_note, fail, puzzle_at
-from ...wording import plural
 
 UNKNOWN = -1000   # what a name such as X stands for before the scheme is applied
 

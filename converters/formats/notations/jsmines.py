@@ -24,12 +24,12 @@ from typing import Any, List, TextIO
 
 from lark.exceptions import UnexpectedInput
 
-from ...errors import FormatError, PuzzleError, PuzzleSyntaxError
-from ...grammar import normalise_newlines, parser, syntax_error
-from ...model.puzzle import Puzzle
-from ...registry import register_format
+from ...core.errors import FormatError, PuzzleError, PuzzleSyntaxError
+from ...core.puzzle import Puzzle
+from ...core.wording import plural
 from .._rows import decode, lost_parts, symbol_table
-from ...wording import plural
+from ..grammar import normalise_newlines, parser, syntax_error
+from ..registry import register_format
 
 _TABLE = symbol_table({**{str(d): str(d) for d in range(9)}, "H": "?", "F": "*", "M": "*", "O": "*", "I": "*",
                        "h": "?", "m": "*", "?": "?"})

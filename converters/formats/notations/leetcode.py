@@ -16,11 +16,11 @@ from __future__ import annotations
 import re
 from typing import List, Tuple
 
-from ...grammar import normalise_newlines
-from ...model.puzzle import Puzzle
-from ...registry import LIKELY, NO, POSSIBLE, register_format
+from ...core.puzzle import Puzzle
+from ...core.wording import plural
+from ..grammar import normalise_newlines
+from ..registry import LIKELY, NO, POSSIBLE, register_format
 from ._grid_common import code_tokens, comment_note, fail, lines_with_offsets, puzzle_at
-from ...wording import plural
 
 _CELL = {"E": "?", "M": "?", "B": "0", "X": "*", **{str(d): str(d) for d in range(1, 9)}}
 _WHAT = "a LeetCode cell (E or M unrevealed, B blank, 1-8, X revealed mine)"

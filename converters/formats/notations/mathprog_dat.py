@@ -39,13 +39,13 @@ from typing import Any, Dict, List, Optional, TextIO, Tuple
 import numpy as np
 from lark.exceptions import UnexpectedInput, UnexpectedToken
 
-from ... import __version__
-from ...errors import PuzzleError, PuzzleSyntaxError
-from ...grammar import normalise_newlines, parser, syntax_error
-from ...model.puzzle import Puzzle
-from ...registry import LIKELY, NO, register_format
+from ...core.about import __version__
+from ...core.errors import PuzzleError, PuzzleSyntaxError
+from ...core.puzzle import Puzzle
+from ...core.wording import plural
 from .._located import error_at, symbol_name
-from ...wording import plural
+from ..grammar import normalise_newlines, parser, syntax_error
+from ..registry import LIKELY, NO, register_format
 
 _SCALARS = {"n": "cols", "cols": "cols", "c": "cols", "m": "rows", "rows": "rows", "r": "rows", "mines": "mines"}
 _TABLES = ("R", "M")

@@ -22,11 +22,11 @@ from typing import Any, BinaryIO, List, Optional, Union
 
 import numpy as np
 
-from ...errors import FormatError, PuzzleSyntaxError
-from ...model.puzzle import Puzzle
-from ...registry import CERTAIN, LIKELY, NO, register_format
+from ...core.errors import FormatError, PuzzleSyntaxError
+from ...core.puzzle import Puzzle
+from ...core.wording import plural
 from .._layout import REVEAL_HELP, known_layout, layout_puzzle, parse_reveal_from
-from ...wording import plural
+from ..registry import CERTAIN, LIKELY, NO, register_format
 
 MAX_SIDE = 255
 MAX_MINES = 0xFFFF

@@ -22,12 +22,12 @@ import json
 import re
 from typing import Any, Optional, TextIO
 
-from ...errors import PuzzleError, PuzzleSyntaxError
-from ...grammar import normalise_newlines
-from ...model.puzzle import Puzzle
-from ...registry import register_format
+from ...core.errors import PuzzleError, PuzzleSyntaxError
+from ...core.puzzle import Puzzle
+from ...core.wording import plural
 from .._located import error_at, is_whole, json_item_offset, json_key_offset, load_json
-from ...wording import plural
+from ..grammar import normalise_newlines
+from ..registry import register_format
 
 FORMAT_TAG = "mineconv-puzzle"
 VERSION = 1

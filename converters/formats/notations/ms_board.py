@@ -47,12 +47,12 @@ from typing import Any, Dict, List, Optional, TextIO, Tuple
 import numpy as np
 from lark.exceptions import UnexpectedInput
 
-from ...errors import PuzzleError, PuzzleSyntaxError
-from ...grammar import normalise_newlines, parser, syntax_error
-from ...model.puzzle import Puzzle, neighbour_count
-from ...registry import CERTAIN, LIKELY, NO, register_format
+from ...core.errors import PuzzleError, PuzzleSyntaxError
+from ...core.puzzle import Puzzle, neighbour_count
+from ...core.wording import plural
 from .._layout import known_layout
-from ...wording import plural
+from ..grammar import normalise_newlines, parser, syntax_error
+from ..registry import CERTAIN, LIKELY, NO, register_format
 
 HEADER = "# MINESWEEPER-BOARD v0.1"
 REAL_NOTE = "[real] "

@@ -8,11 +8,11 @@ from typing import Any, List, Optional, TextIO, Tuple
 from lark import Lark
 from lark.exceptions import UnexpectedInput
 
-from ...errors import MineconvError, PuzzleError, PuzzleSyntaxError
-from ...grammar import grammar_text, normalise_newlines, syntax_error
-from ...model.puzzle import Puzzle
-from ...registry import LIKELY, NO, POSSIBLE, WEAK, register_format
-from ...wording import plural
+from ...core.errors import MineconvError, PuzzleError, PuzzleSyntaxError
+from ...core.puzzle import Puzzle
+from ...core.wording import plural
+from ..grammar import grammar_text, normalise_newlines, syntax_error
+from ..registry import LIKELY, NO, POSSIBLE, WEAK, register_format
 
 _BAD_CELL = re.compile(r"[^?0-8*.]")
 _NOT_PLAIN_BLOCK = re.compile(r"[^?0-8*.\n]")  # a block of plain rows holds only cell symbols and line ends

@@ -18,13 +18,13 @@ from typing import Any, List, Optional, TextIO
 
 import numpy as np
 
-from ...errors import PuzzleError, PuzzleSyntaxError
-from ...fileio import too_many_cells
-from ...grammar import normalise_newlines
-from ...model.puzzle import CODE_MINE, CODE_SAFE, CODE_UNKNOWN, Puzzle
-from ...registry import register_format
+from ...core.errors import PuzzleError, PuzzleSyntaxError
+from ...core.fileio import too_many_cells
+from ...core.puzzle import CODE_MINE, CODE_SAFE, CODE_UNKNOWN, Puzzle
 from .._located import error_at, is_whole, json_item_offset, json_key_offset, load_json
 from .._rows import lost_parts
+from ..grammar import normalise_newlines
+from ..registry import register_format
 
 _DATA_KEYS = ("rows", "cols", "revealed", "unrevealed")
 

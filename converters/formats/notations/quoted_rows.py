@@ -17,12 +17,12 @@ from __future__ import annotations
 
 from typing import List
 
-from ...grammar import normalise_newlines
-from ...model.puzzle import Puzzle
-from ...registry import LIKELY, NO, WEAK, register_format
+from ...core.puzzle import Puzzle
+from ...core.wording import plural
 from .._rows import decode, symbol_table
+from ..grammar import normalise_newlines
+from ..registry import LIKELY, NO, WEAK, register_format
 from ._grid_common import code_tokens, comment_note, fail, puzzle_at
-from ...wording import plural
 
 _TABLE = symbol_table({ch: ch for ch in "?012345678*."})
 

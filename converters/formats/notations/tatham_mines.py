@@ -27,11 +27,11 @@ from typing import List, Optional, Tuple
 import numpy as np
 from lark.exceptions import UnexpectedInput
 
-from ...errors import FormatError, PuzzleSyntaxError
-from ...grammar import normalise_newlines, parser, syntax_error
-from ...model.puzzle import Puzzle
-from ...registry import CERTAIN, LIKELY, NO, register_format
+from ...core.errors import FormatError, PuzzleSyntaxError
+from ...core.puzzle import Puzzle
 from .._layout import layout_puzzle, parse_reveal_from
+from ..grammar import normalise_newlines, parser, syntax_error
+from ..registry import CERTAIN, LIKELY, NO, register_format
 
 _PARAMS = re.compile(r"([0-9]+)(?:x([0-9]+))?(?:n([0-9]+))?(.*)")
 _DESC = re.compile(r"(?:([0-9]+),([0-9]+),)?([mu]?)(.*)")

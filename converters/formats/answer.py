@@ -21,14 +21,15 @@ from typing import List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from ..errors import SolutionSyntaxError, VerificationError
-from ..fileio import line_of
+from ..core._compat import callable_list
+from ..core.display import svg_picture
+from ..core.errors import SolutionSyntaxError, VerificationError
+from ..core.fileio import line_of
+from ..core.naming import VAR_FORM, VAR_RE, var_name
+from ..core.puzzle import CODE_MINE, Puzzle
+from ..core.system import LinearSystem, build_system, check_assignment
+from ..core.wording import plural
 from ..encode.linear import PLACEHOLDER as LINEAR_PLACEHOLDER
-from ..model._compat import callable_list
-from ..model.naming import VAR_FORM, VAR_RE, var_name
-from ..model.puzzle import CODE_MINE, Puzzle
-from ..model.system import LinearSystem, build_system, check_assignment
-from ..wording import plural
 
 STATUSES = ("solved", "infeasible", "unknown")
 KEYINGS = ("id", "name", "index")
@@ -100,8 +101,7 @@ class Decoded:
         """Jupyter shows a solved answer as the solved board's picture (nothing when unsolved)."""
         if self.status != "solved":
             return None
-        from ..picture import render_svg
-        return render_svg(self.solved_puzzle())
+        return svg_picture(self.solved_puzzle())
 
     def to_json(self, **extra) -> dict:
         """The JSON contract: {"status", "mines"} plus extra keys."""

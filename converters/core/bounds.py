@@ -16,7 +16,7 @@ from typing import Callable, Iterable, Optional, Set
 
 import numpy as np
 
-from ..errors import MineconvError
+from .errors import MineconvError
 
 DEFAULT_MEMORY_BUDGET = 2 << 30  # 2 GiB: far below the 24 GiB machines the toolkit is run on, above any
                                  # board of the samples (expert boards count in a few MB)

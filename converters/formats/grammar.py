@@ -9,16 +9,16 @@ from typing import Type
 from lark import Lark
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
-from .errors import MineconvError, PuzzleSyntaxError
-from .fileio import line_of
+from ..core.errors import MineconvError, PuzzleSyntaxError
+from ..core.fileio import line_of
 
 
 def grammar_text(name: str) -> str:
     """The text of grammars/<name>.lark (from the wheel, or from the source tree)."""
     try:
-        return resources.files(f"{__package__}.grammars").joinpath(f"{name}.lark").read_text("utf-8")
+        return resources.files("mineconv.grammars").joinpath(f"{name}.lark").read_text("utf-8")
     except (ModuleNotFoundError, FileNotFoundError):
-        here = Path(__file__).resolve().parent.parent / "grammars" / f"{name}.lark"
+        here = Path(__file__).resolve().parents[2] / "grammars" / f"{name}.lark"
         return here.read_text("utf-8")
 
 

@@ -7,8 +7,9 @@ from typing import Optional, Tuple
 import numpy as np
 
 from ._compat import callable_array, callable_list
+from .grid import centres, padded, scatter_neighbours
 from .puzzle import CODE_MINE, CODE_UNKNOWN, Puzzle, neighbour_count
-from ..wording import plural
+from .wording import plural
 
 
 @dataclass(frozen=True)
@@ -112,8 +113,6 @@ def build_system(puzzle: Puzzle, mines: Optional[int] = None) -> LinearSystem:
 
 def _constraint_vars(var_grid: np.ndarray, con_rc: np.ndarray) -> np.ndarray:
     """(m, 8) int32: the variable ids around each constraint's cell, ascending, padded with 0."""
-    from ..bulk.engine import centres, padded, scatter_neighbours
-
     grid, width = padded(var_grid, 0)
     m = con_rc.shape[0]
     # each row's non-zero ids packed to its front, ascending (the one neighbour scatter: no sort)

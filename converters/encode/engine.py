@@ -32,8 +32,6 @@ from typing import Any, Iterator, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
-from ..model.puzzle import NEIGHBOUR_OFFSETS
-
 # chunk sizes (lines per numpy pass), looked up at call time: bounded memory on million-line files, and
 # small pieces where the index arithmetic is heavy (fewer page faults, warm caches)
 CHUNK = 1 << 16         # simple lines: names, bounds, the variable map, clauses, sums over every variable
@@ -266,34 +264,7 @@ def cell_items(shape: Tuple[int, int], pieces: Tuple[Any, ...], r: np.ndarray, c
     return _pieces_at(pieces, r, c)
 
 
-# the grid ----------------------------------------------------------------------------------------
-def padded(grid: np.ndarray, fill: int) -> Tuple[np.ndarray, int]:
-    """A (rows, cols) grid with a border of `fill` around it, flattened, and its row width (cols + 2)."""
-    R, C = grid.shape
-    out = np.full((R + 2, C + 2), fill, dtype=grid.dtype)
-    out[1:-1, 1:-1] = grid
-    return out.ravel(), C + 2
-
-
-def centres(rc: np.ndarray, width: int) -> np.ndarray:
-    """Flat positions of cells (rows of rc) in a grid padded by `padded`."""
-    return (rc[:, 0].astype(np.int64) + 1) * width + rc[:, 1] + 1
-
-
-def scatter_neighbours(grid: np.ndarray, width: int, centre: np.ndarray, dest: np.ndarray, slot: np.ndarray,
-                       blank: int = 0, offset: int = 0) -> np.ndarray:
-    """Pack each centre's neighbour values that are not `blank` (plus offset) into dest[slot[i]],
-    dest[slot[i] + 1], ...; return each centre's next free slot. The neighbours come in row-major order,
-    so ids come out ascending without a sort; a blank is written too, then overwritten by the next value
-    (or left as padding)."""
-    slot = slot.copy()
-    for dr, dc in NEIGHBOUR_OFFSETS:
-        found = grid.take(centre + (dr * width + dc))
-        dest[slot] = found + offset if offset else found
-        slot += found != blank
-    return slot
-
-
+# the grid ------------------------------------------------------------------------------------------
 def distinct(values: np.ndarray) -> Tuple[List[int], np.ndarray]:
     """The distinct integers (ascending) of a small-range array, and each value's index among them
     (bincount, not a sort of every value)."""

@@ -17,11 +17,12 @@ import os
 from typing import Dict, List, Optional, Sequence, Tuple
 from xml.sax.saxutils import escape
 
-from .analysis import Analysis, count_text
-from .analysis.propagation import MINE, SAFE
-from .errors import MineconvError
-from .fileio import PathLike, atomic_output
-from .model.puzzle import Puzzle
+from ..analysis import Analysis, count_text
+from ..analysis.propagation import MINE, SAFE
+from ..core.display import register_svg_renderer
+from ..core.errors import MineconvError
+from ..core.fileio import PathLike, atomic_output
+from ..core.puzzle import Puzzle
 
 COLOURS = {
     "unknown": "#bdbdbd",
@@ -385,3 +386,6 @@ def step_svgs(explanation) -> List[str]:
         for c in step.cells:
             decided[(c.row, c.col)] = MINE if c.mine else SAFE
     return pictures
+
+
+register_svg_renderer(render_svg)

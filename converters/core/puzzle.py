@@ -7,9 +7,10 @@ from typing import Iterable, Iterator, Optional, Sequence, Tuple
 
 import numpy as np
 
-from ..errors import PuzzleError
 from ._compat import callable_array, callable_list
-from ..wording import plural
+from .display import svg_picture
+from .errors import PuzzleError
+from .wording import plural
 
 UNKNOWN = "?"
 MINE = "*"
@@ -234,8 +235,7 @@ class Puzzle:
 
     def _repr_svg_(self) -> str:
         """Jupyter shows a puzzle as its picture."""
-        from ..picture import render_svg
-        return render_svg(self)
+        return svg_picture(self)
 
     def __repr__(self) -> str:
         extra = "".join(f", {k}={getattr(self, k)!r}" for k in ("mines", "name", "start") if getattr(self, k) is not None)

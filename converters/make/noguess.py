@@ -37,14 +37,14 @@ from typing import Optional, Tuple
 
 import numpy as np
 
-from .analysis.backbone import full_backbone
-from .analysis.bounds import UNBOUNDED, AnalysisTimeout, Bounds
-from .analysis.propagation import MINE, SAFE, propagate
-from .errors import MineconvError
-from .generate import _dilate, _label_regions, mine_counts
-from .model.puzzle import Puzzle
-from .model.system import build_system
-from .wording import plural
+from ..analysis.backbone import full_backbone
+from ..analysis.propagation import MINE, SAFE, propagate
+from ..core.bounds import UNBOUNDED, AnalysisTimeout, Bounds
+from ..core.errors import MineconvError
+from ..core.layout import dilate, label_regions, mine_counts
+from ..core.puzzle import Puzzle
+from ..core.system import build_system
+from ..core.wording import plural
 
 # repairs in a row that open no more cells than the best replay of this layout so far, before a new layout
 REPAIR_PATIENCE = 12
@@ -107,7 +107,7 @@ def replay(mine_grid: np.ndarray, start: Tuple[int, int], bounds: Bounds = UNBOU
         raise MineconvError(f"the first click ({r0}, {c0}) holds a mine")
     counts = mine_counts(mine_grid).astype(np.int16)
     zero = (counts == 0) & ~mine_grid
-    labels = _label_regions(zero)
+    labels = label_regions(zero)
     total = int(mine_grid.sum())
     safe_total = R * C - total
     opened = np.zeros((R, C), dtype=bool)
@@ -119,7 +119,7 @@ def replay(mine_grid: np.ndarray, start: Tuple[int, int], bounds: Bounds = UNBOU
         hit = zero[cells[:, 0], cells[:, 1]]
         if hit.any():
             regions = np.unique(labels[cells[hit, 0], cells[hit, 1]])
-            opened[...] |= _dilate(zero & np.isin(labels, regions))
+            opened[...] |= dilate(zero & np.isin(labels, regions))
 
     open_cells(np.array([start]))
     rounds = sat_rounds = 0
@@ -155,7 +155,7 @@ def _stuck_set(opened: np.ndarray, flagged: np.ndarray, rng: np.random.Generator
     unknown = ~opened & ~flagged
     R, C = opened.shape
     # counts that still border an undecided cell
-    border = opened & _dilate(unknown)
+    border = opened & dilate(unknown)
     cells = np.argwhere(border)
     if not len(cells):
         return unknown
@@ -176,7 +176,7 @@ def repair(mine_grid: np.ndarray, stuck: Replay, start: Tuple[int, int], rng: np
     target = _stuck_set(stuck.opened, stuck.proven_mines, rng)
     known = stuck.opened | stuck.proven_mines
     usable = ~target & ~start_block(R, C, start)
-    border = ~known & _dilate(stuck.opened)
+    border = ~known & dilate(stuck.opened)
     klass = np.where(known, 3, np.where(border, 1, 2))
     cand = np.flatnonzero(usable.ravel())
     order = np.lexsort((rng.random(cand.size), klass.ravel()[cand]))

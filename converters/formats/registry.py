@@ -10,11 +10,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
-from .errors import (AmbiguousInputWarning, FormatError, LossyConversionError, LossyConversionWarning, MineconvError,
-                     PuzzleSyntaxError)
-from .fileio import PathLike, STDIO, atomic_output, decode_bytes, guard_reader, read_bytes, source_name
-from .model.puzzle import Puzzle
-from .wording import plural
+from ..core.errors import (
+    AmbiguousInputWarning,
+    FormatError,
+    LossyConversionError,
+    LossyConversionWarning,
+    MineconvError,
+    PuzzleSyntaxError,
+)
+from ..core.fileio import STDIO, PathLike, atomic_output, decode_bytes, guard_reader, read_bytes, source_name
+from ..core.puzzle import Puzzle
+from ..core.wording import plural
 
 KINDS = ("puzzle", "model", "solution")
 
@@ -136,15 +142,21 @@ def unregister_format(name: str) -> None:
                 del _ALIASES[alias]
 
 
+# the folders whose modules register formats: puzzle notations, solver-file writers, answer readers
+_FAMILIES = ("notations", "models", "answers")
+
+
 def _load_all() -> None:
     # importing each module below mineconv.formats (notations/, models/, answers/) runs its register_format
     global _loaded
     if _loaded:
         return
     _loaded = True
-    pkg = importlib.import_module(f"{__package__}.formats")
-    names = sorted(m.name for m in pkgutil.walk_packages(pkg.__path__, prefix=f"{pkg.__name__}."))
-    for name in names:
+    names = []
+    for family in _FAMILIES:
+        pkg = importlib.import_module(f"{__package__}.{family}")
+        names += [m.name for m in pkgutil.walk_packages(pkg.__path__, prefix=f"{pkg.__name__}.")]
+    for name in sorted(names):
         importlib.import_module(name)
 
 
@@ -290,7 +302,7 @@ def _vocabulary(fmt: Format) -> frozenset:
     if fmt.name not in _vocabularies:
         words: frozenset = frozenset()
         if fmt.writer is not None and fmt.kind == "puzzle" and not fmt.binary:
-            from .model.puzzle import Puzzle  # the model imports nothing from here; late to keep startup light
+            from ..core.puzzle import Puzzle  # the model imports nothing from here; late to keep startup light
             buf = io.StringIO()
             try:
                 with warnings.catch_warnings():

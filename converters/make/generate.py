@@ -5,14 +5,10 @@ from typing import Optional
 
 import numpy as np
 
-from .errors import MineconvError
-from .model.puzzle import NEIGHBOUR_OFFSETS, Puzzle, neighbour_count
-from .wording import plural
-
-
-def mine_counts(mine_grid: np.ndarray) -> np.ndarray:
-    """Number of mines around each cell of a bool grid."""
-    return neighbour_count(mine_grid)
+from ..core.errors import MineconvError
+from ..core.layout import dilate, full_reveal, label_regions, mine_counts
+from ..core.puzzle import Puzzle
+from ..core.wording import plural
 
 
 def place_mines(rows: int, cols: int, *, density: Optional[float] = None, mines: Optional[int] = None,
@@ -33,59 +29,6 @@ def place_mines(rows: int, cols: int, *, density: Optional[float] = None, mines:
     flat = np.zeros(n, dtype=bool)
     flat[rng.choice(n, size=mines, replace=False)] = True
     return flat.reshape(rows, cols)
-
-
-def full_reveal(mine_grid: np.ndarray, *, with_total: bool = True) -> Puzzle:
-    """Chlond's setting: every safe cell shows its count, every mine is an unknown cell."""
-    counts = mine_counts(mine_grid)
-    codes = np.where(mine_grid, ord("?"), counts + ord("0")).astype(np.uint8)
-    R, C = mine_grid.shape
-    return Puzzle(R, C, codes.tobytes().decode("ascii"), mines=int(mine_grid.sum()) if with_total else None)
-
-
-def _label_regions(mask: np.ndarray) -> np.ndarray:
-    """Label the 8-connected regions of a bool grid: each True cell gets the smallest flat index of its region.
-
-    Vectorised union-find (hook the larger root onto the smaller, then pointer jumping), so a 4000 x 4000
-    board takes a few seconds rather than a Python loop per cell.
-    """
-    R, C = mask.shape
-    parent = np.arange(R * C, dtype=np.int64)
-    flat = np.arange(R * C, dtype=np.int64).reshape(R, C)
-    pairs = []
-    # each undirected neighbour pair once: right, down-left, down, down-right
-    for dr, dc in ((0, 1), (1, -1), (1, 0), (1, 1)):
-        r0, r1 = 0, R - dr
-        c0, c1 = max(0, -dc), C - max(0, dc)
-        a = mask[r0:r1, c0:c1] & mask[r0 + dr:r1 + dr, c0 + dc:c1 + dc]
-        pairs.append((flat[r0:r1, c0:c1][a], flat[r0 + dr:r1 + dr, c0 + dc:c1 + dc][a]))
-    a = np.concatenate([p[0] for p in pairs])
-    b = np.concatenate([p[1] for p in pairs])
-    while a.size:
-        ra, rb = parent[a], parent[b]
-        differ = ra != rb
-        a, b, ra, rb = a[differ], b[differ], ra[differ], rb[differ]
-        if not a.size:
-            break
-        # any smaller root will do: labels only ever decrease, so no cycle can form
-        parent[np.maximum(ra, rb)] = np.minimum(ra, rb)
-        while True:
-            grand = parent[parent]
-            if np.array_equal(grand, parent):
-                break
-            parent = grand
-    return parent.reshape(R, C)
-
-
-def _dilate(mask: np.ndarray) -> np.ndarray:
-    """The cells of mask and their 8 neighbours."""
-    R, C = mask.shape
-    pad = np.zeros((R + 2, C + 2), dtype=bool)
-    pad[1:-1, 1:-1] = mask
-    out = mask.copy()
-    for dr, dc in NEIGHBOUR_OFFSETS:
-        out |= pad[1 + dr:1 + dr + R, 1 + dc:1 + dc + C]
-    return out
 
 
 def default_openings(rows: int, cols: int) -> int:
@@ -116,11 +59,11 @@ def game_reveal(mine_grid: np.ndarray, *, openings: Optional[int] = None, seed: 
     zero_cells = np.flatnonzero(zero)
     if zero_cells.size:
         picks = rng.choice(zero_cells, size=min(openings, zero_cells.size), replace=False)
-        labels = _label_regions(zero)
+        labels = label_regions(zero)
         chosen = np.zeros(R * C, dtype=bool)
         chosen[labels.ravel()[picks]] = True
         opened = zero & chosen[labels]
-        revealed = _dilate(opened)
+        revealed = dilate(opened)
     else:
         safe = np.flatnonzero(~mine_grid)
         revealed = np.zeros(R * C, dtype=bool)
@@ -146,30 +89,6 @@ def random_puzzle(rows: int, cols: int, *, density: Optional[float] = None, mine
     else:
         raise MineconvError(f"unknown reveal {reveal!r}; valid: {', '.join(REVEALS)}")
     return puzzle.replace(name=name) if name is not None else puzzle
-
-
-def opened_state(mine_grid: np.ndarray, row: int, col: int, *, with_total: bool = True) -> Puzzle:
-    """What the player sees after opening (row, col) on a fresh board: a zero flood-fills as in the game.
-
-    Opening a zero reveals its 8-connected region of zeros and every count bordering it; opening any
-    other safe cell reveals only its own count. Raises MineconvError when (row, col) is off the board or
-    holds a mine.
-    """
-    R, C = mine_grid.shape
-    if not (0 <= row < R and 0 <= col < C):
-        raise MineconvError(f"cell ({row}, {col}) is outside the {R} x {C} board")
-    if mine_grid[row, col]:
-        raise MineconvError(f"cell ({row}, {col}) holds a mine: opening it loses the game")
-    counts = mine_counts(mine_grid)
-    if counts[row, col] == 0:
-        zero = (counts == 0) & ~mine_grid
-        labels = _label_regions(zero)
-        revealed = _dilate(zero & (labels == labels[row, col]))
-    else:
-        revealed = np.zeros((R, C), dtype=bool)
-        revealed[row, col] = True
-    codes = np.where(revealed & ~mine_grid, counts + ord("0"), ord("?")).astype(np.uint8)
-    return Puzzle(R, C, codes.tobytes().decode("ascii"), mines=int(mine_grid.sum()) if with_total else None)
 
 
 def lattice_text(rows: int, cols: int, density: float = 0.3, total: bool = True, seed: int = 1) -> str:

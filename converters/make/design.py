@@ -5,7 +5,7 @@ solution, is graded exactly at the requested level (that level of mineconv.analy
 unknown cell and the level below it does not), and is minimal: hiding any one of its clues (turning a
 count into an unknown cell) lets a second solution in.
 
-The method. Place mines at random (mineconv.generate.place_mines) and start from the full reveal: every
+The method. Place mines at random (mineconv.make.generate.place_mines) and start from the full reveal: every
 safe cell shows its count, every mine is unknown. Visit the clues in a random order and hide each one
 whose hiding keeps the puzzle unique. One pass is enough for minimality: a clue kept at its turn was
 needed with the clues present then, which include every clue left at the end, and fewer clues cannot
@@ -48,15 +48,15 @@ from typing import Callable, Dict, Iterator, List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from .analysis.bounds import UNBOUNDED, AnalysisTimeout, Bounds
-from .analysis.grade import GRADE_LEVELS
-from .analysis.propagation import LEVELS as PROPAGATION_LEVELS
-from .analysis.propagation import propagate
-from .errors import MineconvError
+from ..analysis.grade import GRADE_LEVELS
+from ..analysis.propagation import LEVELS as PROPAGATION_LEVELS
+from ..analysis.propagation import propagate
+from ..core.bounds import UNBOUNDED, AnalysisTimeout, Bounds
+from ..core.errors import MineconvError
+from ..core.puzzle import NEIGHBOUR_OFFSETS, Puzzle
+from ..core.system import build_system
+from ..core.wording import plural
 from .generate import mine_counts, place_mines
-from .model.puzzle import NEIGHBOUR_OFFSETS, Puzzle
-from .model.system import build_system
-from .wording import plural
 
 LEVELS = GRADE_LEVELS
 # a fifth of the cells: dense enough that counts interlock (sparser boards are mostly zeros, which one
