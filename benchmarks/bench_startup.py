@@ -1,0 +1,103 @@
+"""Start-up: CPU seconds of whole `mineconv` processes, side by side with the interpreter's own floor.
+
+    python benchmarks/bench_startup.py                        # this install
+    python benchmarks/bench_startup.py --python /path/to/other/venv/bin/python --label before
+
+Each task runs in a fresh process, `--repeat` times (interleaved across installs, so a busy machine
+slows every install alike); the median of the child's user + system CPU is reported. Bytecode is
+compiled first (`compileall`), because this machine sets PYTHONDONTWRITEBYTECODE and would otherwise
+measure the compiler on every run. Tasks:
+
+- `python -c pass` and `import numpy, pysat.solvers`: the floors nothing of ours can beat;
+- `mineconv --version`;
+- `mineconv solve` on a 3x3 board (embedded solver);
+- `mineconv convert` of a 1000x1000 board (20% mines, fully revealed) to .lp, .mps, .cnf and .mod.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Dict, List, Sequence, Tuple
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+BOARD_3X3 = ROOT / "samples" / "seed-3x3.txt"
+
+
+def cpu_of(cmd: Sequence[str], cwd: Path) -> float:
+    """User + system CPU seconds of one child process running cmd."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    subprocess.run(list(cmd), cwd=cwd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def big_board(folder: Path, python: str) -> Path:
+    """A 1000x1000 fully revealed board with 20% mines, written once in the native notation."""
+    path = folder / "big.txt"
+    script = ("import numpy as np, mineconv; from mineconv.core.layout import full_reveal;"
+              "g = np.random.default_rng(7).random((1000, 1000)) < 0.2;"
+              f"mineconv.write(full_reveal(g), {str(path)!r})")
+    legacy = script.replace("from mineconv.core.layout import full_reveal",
+                            "from mineconv.generate import full_reveal")
+    if subprocess.run([python, "-c", script], capture_output=True).returncode != 0:
+        subprocess.run([python, "-c", legacy], check=True)
+    return path
+
+
+def tasks(python: str, folder: Path, board: Path) -> List[Tuple[str, List[str]]]:
+    """(label, command) of every measured task for one install."""
+    cli = [python, "-m", "mineconv"]
+    out = []
+    out.append(("python -c pass", [python, "-c", "pass"]))
+    out.append(("import numpy, pysat", [python, "-c", "import numpy, pysat.solvers"]))
+    out.append(("mineconv --version", cli + ["--version"]))
+    out.append(("mineconv solve 3x3", cli + ["solve", str(BOARD_3X3)]))
+    for ext in ("lp", "mps", "cnf", "mod"):
+        out.append((f"convert 1000x1000 .{ext}", cli + ["convert", str(board), "-o", str(folder / f"big.{ext}")]))
+    return out
+
+
+def main(argv: Sequence[str] = ()) -> int:
+    """Measure every task for each install and print a table of median CPU seconds."""
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--python", action="append", default=[], help="another install's python (repeatable)")
+    ap.add_argument("--label", action="append", default=[], help="a label for each --python")
+    ap.add_argument("--repeat", type=int, default=7)
+    ap.add_argument("--skip-big", action="store_true", help="leave out the 1000x1000 conversions")
+    args = ap.parse_args(list(argv) or None)
+    pythons = [sys.executable] + args.python
+    labels = ["this"] + (args.label + [f"other{i}" for i in range(len(args.label), len(args.python))])
+    for python in pythons:  # bytecode once, so no run pays for compiling
+        code = "import mineconv, os, compileall; compileall.compile_dir(os.path.dirname(mineconv.__file__), quiet=1)"
+        subprocess.run([python, "-c", code], check=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        board = big_board(folder, sys.executable)
+        plan = {label: tasks(python, folder, board) for label, python in zip(labels, pythons)}
+        names = [name for name, _ in plan[labels[0]] if not (args.skip_big and name.startswith("convert"))]
+        times: Dict[Tuple[str, str], List[float]] = {}
+        for _ in range(args.repeat):
+            for label in labels:
+                for name, cmd in plan[label]:
+                    if name in names:
+                        times.setdefault((label, name), []).append(cpu_of(cmd, ROOT))
+    print(f"# {time.strftime('%Y-%m-%d %H:%M')} median CPU seconds of {args.repeat} runs, "
+          f"load average {os.getloadavg()[0]:.1f}")
+    print("| task | " + " | ".join(labels) + " |")
+    print("|---|" + "---:|" * len(labels))
+    for name in names:
+        cells = [f"{statistics.median(times[(label, name)]):.3f}" for label in labels]
+        print(f"| {name} | " + " | ".join(cells) + " |")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
