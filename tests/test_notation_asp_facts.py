@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from helpers import SAMPLES, run_cli
-from mineconv import Puzzle, PuzzleSyntaxError, dumps, parse, read
+from mineconv import Puzzle, PuzzleSyntaxError, dumps, parse
 from mineconv.make.generate import random_puzzle
 from mineconv.formats.registry import rank_formats
 
