@@ -16,9 +16,11 @@ from ..answer import Answer
 from ..registry import CERTAIN, NO, register_format
 
 _RESULTS = {"SATISFIABLE": "solved", "OPTIMUM FOUND": "solved", "UNSATISFIABLE": "infeasible", "UNKNOWN": "unknown"}
-_ANSWER = re.compile(r"Answer: (\d+)\Z")
+# clingo 5.6+ (PyPI's `python -m clingo` 5.8 among them) adds the time: `Answer: 1 (Time: 0.016s)`
+_ANSWER = re.compile(r"Answer: (\d+)(?: \(Time: [0-9.]+s\))?\Z")
 _MINE = re.compile(r"mine\((\d+),(\d+)\)\Z")
-_BANNER = re.compile(r"(clingo|clasp) version \S+")
+# Debian's clingo 5.4 says `clingo version 5.4.1`; the PyPI build says `pyclingo version 5.8.3`
+_BANNER = re.compile(r"(py)?(clingo|clasp) version \S+")
 
 
 def _error(message: str, source: str, text: str, line: Optional[int], column: Optional[int] = None
@@ -126,7 +128,7 @@ def detect_clingo(text: str) -> float:
     head = text[:4096]
     if _BANNER.match(head) and ("\nSolving..." in head or "\nReading from" in head):
         return CERTAIN
-    if head.lstrip().startswith("{") and re.search(r'"Solver"\s*:\s*"(clingo|clasp) version', head):
+    if head.lstrip().startswith("{") and re.search(r'"Solver"\s*:\s*"(py)?(clingo|clasp) version', head):
         return CERTAIN
     return NO
 
