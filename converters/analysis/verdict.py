@@ -86,8 +86,8 @@ def named_cell(puzzle: Puzzle, a: Analysis, timeout: Optional[float]) -> Tuple[C
         return (chosen.row, chosen.col), "mine" if chosen.mine else "safe", first.to_json(1)
     # explain ran out of time: name a decided cell with the analysis's own word for it
     safe = sorted(a.safe_cells)
-    first = safe[0] if safe else sorted(a.mine_cells)[0]
-    return (int(first[0]), int(first[1])), "safe" if safe else "mine", {"level": "full", "text": "decided in every solution "
+    decided = safe[0] if safe else sorted(a.mine_cells)[0]
+    return (int(decided[0]), int(decided[1])), "safe" if safe else "mine", {"level": "full", "text": "decided in every solution "
                                                       "(the SAT backbone); no step proof within the time limit"}
 
 
