@@ -1,0 +1,103 @@
+"""mineconv verdict: "must I guess?" on a position, answered with a proof or a certificate."""
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any, Dict, List
+
+from ..analysis import unlimited_int_digits
+from ..analysis.verdict import Verdict, check_certificate, verdict
+from ..core.errors import PuzzleSyntaxError
+from ..core.fileio import atomic_output, read_input
+from . import add_input_options, input_options, load_puzzle
+from .analyze import add_bound_options
+
+EPILOG = """verdicts:
+  no-guess  some unknown cell is decided in every solution: one is named (a safe one when the first
+            deduction has one) with its proof, the step `explain` finds (counts used, level, words)
+  guess     no unknown cell is decided: the certificate is a list of solutions (every mine cell, known
+            mines included), each meeting every count and the total, that together put a mine and no mine
+            on every unknown cell; --check re-verifies it with no solver
+  solved    no unknown cell is left
+The first two also give the best guess: the unknown cell most likely safe (ties: the most unknown neighbours, then
+row-major) and the exact solution count.
+
+JSON: {"verdict": "no-guess"|"guess"|"solved", "cell": [r, c], "value": "safe"|"mine", "proof": {...},
+       "solutions": [[[r, c], ...], ...], "certificate_size": n,
+       "best_guess": {"cell": [r, c], "p_safe": p, "rule": "..."}, "count": "N", "status": "complete"}
+
+examples:
+  mineconv verdict samples/seed-3x3.txt
+  mineconv verdict position.txt --json -o cert.json && mineconv verdict position.txt --check cert.json
+
+exit status: 0 a verdict (either), 1 no solution or timed out, 2 bad input, 3 a certificate that does not
+hold (--check)
+"""
+
+
+def report_text(v: Verdict) -> str:
+    """The text report."""
+    lines: List[str] = []
+    if v.verdict == "solved":
+        lines.append("verdict: solved: no unknown cell is left")
+    elif v.verdict == "no-guess" and v.cell is not None and v.proof is not None:
+        lines.append(f"verdict: no guess needed: ({v.cell[0]}, {v.cell[1]}) is {'a mine' if v.value == 'mine' else 'safe'}")
+        lines.append(f"proof ({v.proof.get('level')}): {v.proof.get('text')}")
+    else:
+        lines.append("verdict: a guess is forced: no unknown cell is decided")
+        lines.append(f"certificate: {len(v.solutions)} solutions that together put a mine and no mine on every "
+                     "unknown cell (--json lists them)")
+    if v.best_guess is not None:
+        r, c = v.best_guess["cell"]
+        lines.append(f"best guess: ({r}, {c}), safe with probability {v.best_guess['p_safe']:.6g}")
+    lines.append(f"solutions: {v.count if v.count is not None else 'not counted'}")
+    if v.status != "complete":
+        lines.append(f"status: {v.status}")
+    return "\n".join(lines) + "\n"
+
+
+def run(args: argparse.Namespace) -> int:
+    """Give the verdict on one position, or check a certificate."""
+    puzzle = load_puzzle(args.input, args.from_, args.mines, input_options(args))
+    if args.check:
+        text, source = read_input(args.check)
+        try:
+            certificate: Dict[str, Any] = json.loads(text)
+        except ValueError as exc:
+            raise PuzzleSyntaxError(f"the certificate is not JSON: {exc}", source=source) from None
+        if not isinstance(certificate, dict):
+            raise PuzzleSyntaxError("the certificate is not a JSON object", source=source)
+        print(f"certificate holds: {check_certificate(puzzle, certificate)}")
+        return 0
+    v = verdict(puzzle, timeout=args.timeout, memory_budget=args.memory_budget)
+    if v is None:
+        text = (json.dumps({"verdict": None, "feasible": False}) + "\n" if args.json
+                else "no solution: the counts contradict each other\n")
+        with atomic_output(args.output) as out:
+            out.write(text)
+        return 1
+    if args.json:
+        with unlimited_int_digits():
+            text = json.dumps(v.to_json()) + "\n"
+    else:
+        text = report_text(v)
+    with atomic_output(args.output) as out:
+        out.write(text)
+    return 0 if v.status != "timeout" else 1
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    """Add the subcommand."""
+    p = sub.add_parser("verdict", help="must I guess here? a proof, or a certificate that a guess is forced",
+                       description="Say whether a position has a safe move (or a certain mine) and prove it, "
+                                   "or certify that every move is a guess; name the best guess.",
+                       epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("input", help="position file (any notation), or - for stdin")
+    p.add_argument("--from", dest="from_", metavar="NAME", help="input notation (see `mineconv formats`)")
+    add_input_options(p)
+    p.add_argument("--mines", type=int, metavar="N", help="total number of mines (overrides the position's)")
+    p.add_argument("--json", action="store_true", help="print one JSON object (the certificate)")
+    p.add_argument("--check", metavar="CERT.json", help="re-verify a verdict's JSON on the position, no solver")
+    p.add_argument("-o", "--output", default="-", help="write the verdict here (default: stdout)")
+    add_bound_options(p)
+    p.set_defaults(func=run)
