@@ -12,8 +12,10 @@ from __future__ import annotations
 import os
 import re
 import shlex
+import signal
 import subprocess
 import sys
+import urllib.request
 from pathlib import Path
 from typing import List, Tuple
 
@@ -102,11 +104,32 @@ def _env():
     return env
 
 
+def run_server(cmd: str, workdir: Path, line: int) -> None:
+    """A command that serves until stopped (`mineconv serve`): its first line is the page's address,
+    the page answers, and Ctrl-C stops it with exit 130."""
+    require_tool("mineconv")
+    proc = subprocess.Popen(["bash", "-c", f"exec {cmd}"], cwd=workdir, env=_env(), stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        url = proc.stdout.readline().strip()
+        assert url.startswith("http://127.0.0.1:"), f"README.md:{line}: `{cmd}` printed {url!r}"
+        with urllib.request.urlopen(url, timeout=30) as page:
+            assert b"data-action" in page.read()
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(timeout=30) == 130, f"README.md:{line}: `{cmd}` did not stop on Ctrl-C"
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+
+
 @pytest.mark.parametrize("start,cmds", CASES, ids=[f"README.md:{s}" for s, _ in CASES])
 def test_shell_block_runs_as_written(workdir, start, cmds):
     for line, cmd in cmds:
         cmd = runnable(cmd)
         if not cmd:
+            continue
+        if cmd.startswith("mineconv serve"):
+            run_server(cmd, workdir, line)
             continue
         for prog in programs(cmd):
             if prog in SOLVER_PROGRAMS:
