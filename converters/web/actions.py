@@ -14,7 +14,6 @@ import base64
 import io
 import tempfile
 import warnings
-from importlib import resources
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional
 
@@ -119,14 +118,12 @@ def samples(request: Request) -> Answer:
 
 
 def samples_folder() -> Path:
-    """The shipped samples: inside the wheel (mineconv/samples), or the source tree's samples/ folder."""
-    try:
-        folder = Path(str(resources.files("mineconv.samples")))
+    """The shipped samples: inside the installed package (mineconv/samples), or the source tree's samples/."""
+    package = Path(__file__).resolve().parents[1]
+    for folder in (package / "samples", package.parent / "samples"):
         if folder.is_dir():
             return folder
-    except (ModuleNotFoundError, TypeError):
-        pass
-    return Path(__file__).resolve().parents[2] / "samples"
+    raise FormatError("the samples are not installed with this copy of mineconv")
 
 
 def export_formats() -> List[str]:
