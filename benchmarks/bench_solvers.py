@@ -26,7 +26,7 @@ sys.path.insert(0, str(ROOT))
 
 from mineconv import Puzzle, read, solve  # noqa: E402
 from mineconv.make.generate import random_puzzle  # noqa: E402
-from mineconv.solvers.bridge import available, get_solver  # noqa: E402
+from mineconv.solvers.table import available, get_solver  # noqa: E402
 
 SOLVERS = ["pysat", "minisat", "glpsol", "cbc", "highs", "gecode", "cp-sat", "clingo"]
 

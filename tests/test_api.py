@@ -70,10 +70,10 @@ def test_no_function_shadows_a_module():
     import pkgutil
 
     import mineconv.present.picture as picture
-    import mineconv.solvers.bridge as bridge
+    import mineconv.solvers.solving as solving
 
     assert callable(mineconv.solve) and callable(mineconv.render)
-    assert bridge.solve is mineconv.solve
+    assert solving.solve is mineconv.solve
     assert picture.render_svg(mineconv.read(SEED)) == mineconv.render(mineconv.read(SEED))
     for mod in pkgutil.walk_packages(mineconv.__path__, prefix="mineconv."):
         public = mod.name.rsplit(".", 1)[-1]

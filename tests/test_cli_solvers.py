@@ -9,7 +9,7 @@ import pytest
 
 from mineconv.cli import main
 from mineconv.cli.solvers import VERSION_PROBES, program_version
-from mineconv.solvers.bridge import SOLVERS
+from mineconv.solvers.table import SOLVERS
 from tests.conftest import require_tool
 
 

@@ -242,17 +242,17 @@ def test_decode_answer_from_stdin(tmp_path, capsys, monkeypatch):
 
 
 # every external solver's own answer file, decoded against the model file mineconv wrote ----------
-from mineconv.solvers import bridge # noqa: E402
+from mineconv.solvers import table # noqa: E402
 
-# one program on the model file; clasp-asp runs gringo first (bridge.run_clasp_asp), so it has no single command
-EXTERNAL = [s for s in bridge.solver_names() if bridge.get_solver(s).program and s != "clasp-asp"]
+# one program on the model file; clasp-asp runs gringo first (runners.run_clasp_asp), so it has no single command
+EXTERNAL = [s for s in table.solver_names() if table.get_solver(s).program and s != "clasp-asp"]
 LIVE_BOARDS = [(UNIQUE, "solved"), (UNIQUE.replace(mines=8), "solved"), (SEED.replace(mines=3), "infeasible"),
                (Puzzle.from_rows(["?1?", "?0?", "???"]), "infeasible")]
 
 
 @pytest.mark.parametrize("solver", EXTERNAL)
 def test_live_answer_of_every_solver_decodes_against_the_model_file(tmp_path, capsys, solver):
-    spec = bridge.get_solver(solver)
+    spec = table.get_solver(solver)
     exe = require_tool(spec.program)
     for i, (puzzle, status) in enumerate(LIVE_BOARDS):
         model = tmp_path / f"m{i}{spec.suffix}"

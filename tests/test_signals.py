@@ -172,7 +172,7 @@ def test_solve_with_minisat_stopped_kills_the_solver(tmp_path, big, signum):
     run.wait_for(solver_running, "minisat process")
     err = run.stop(signum)
     assert_stopped(run, signum, err, set())
-    # the solver ran in a process group of its own (bridge.run_process): the whole group is gone
+    # the solver ran in a process group of its own (process.run_process): the whole group is gone
     deadline = time.monotonic() + 5
     while _group_alive(solver[0]) and time.monotonic() < deadline:
         time.sleep(0.05)
@@ -241,11 +241,11 @@ def test_a_solver_pipe_closed_under_its_reader_ends_the_reader_quietly():
     # a signal unwinds the waiting thread, which kills the solver and closes its pipes while the reader
     # thread is still in read1: that must end the thread, not print its traceback on the user's stderr
     import threading
-    from mineconv.solvers.bridge import _pump
+    from mineconv.solvers.process import pump
     r, w = os.pipe()
     stream = os.fdopen(r, "rb")
     stream.close()
     os.close(w)
     chunks: list = []
-    _pump(stream, chunks, threading.Event(), 1 << 20)
+    pump(stream, chunks, threading.Event(), 1 << 20)
     assert chunks == []

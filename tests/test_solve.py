@@ -9,7 +9,7 @@ import sys
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from mineconv.solvers import bridge
+from mineconv.solvers import embedded, enumeration, solving, table
 from mineconv.formats.notations.native import canonical_text
 from mineconv.core.puzzle import Puzzle
 
@@ -36,7 +36,7 @@ brute = functools.lru_cache(maxsize=None)(mine_sets)   # every solution, each a 
 
 
 def need(name: str) -> None:
-    spec = bridge.get_solver(name)
+    spec = table.get_solver(name)
     if spec.program:
         require_tool(spec.program)
     if spec.module:
@@ -51,20 +51,20 @@ def test_embedded_matches_brute_force(board):
 def _embedded_matches_brute_force(puzzle: Puzzle) -> None:
     """The embedded solver's verdict, answer and full enumeration agree with brute force."""
     expected = brute(puzzle)
-    dec = bridge.solve(puzzle)
+    dec = solving.solve(puzzle)
     assert dec.status == ("solved" if expected else "infeasible")
     if expected:
         assert frozenset(map(tuple, dec.mines)) in expected
-    found, complete = bridge.enumerate_solutions(puzzle)
+    found, complete = enumeration.enumerate_solutions(puzzle)
     assert complete and {frozenset(map(tuple, d.mines)) for d in found} == expected
 
 
-@pytest.mark.parametrize("solver", [s for s in bridge.solver_names() if s != bridge.EMBEDDED])
+@pytest.mark.parametrize("solver", [s for s in table.solver_names() if s != table.EMBEDDED])
 def test_every_solver_agrees_with_the_embedded_one(solver):
     need(solver)
     for name, puzzle in BOARDS.items():
-        embedded = bridge.solve(puzzle)
-        dec = bridge.solve(puzzle, solver, timeout=60)
+        embedded = solving.solve(puzzle)
+        dec = solving.solve(puzzle, solver, timeout=60)
         assert dec.status == embedded.status, (solver, name)
         if dec.status == "solved":
             # decode already verified every count; a unique puzzle must give the same grid
@@ -78,10 +78,10 @@ def test_cli_solve_text_and_json(tmp_path, capsys):
     p = tmp_path / "u.txt"
     p.write_text(canonical_text(BOARDS["unique"]))
     rc, out, _ = run_cli(capsys, "solve", p)
-    assert rc == 0 and out == canonical_text(bridge.solve(BOARDS["unique"]).solved_puzzle())
+    assert rc == 0 and out == canonical_text(solving.solve(BOARDS["unique"]).solved_puzzle())
     rc, out, _ = run_cli(capsys, "solve", p, "--json")
     data = json.loads(out)
-    assert rc == 0 and data["status"] == "solved" and data["mines"] == bridge.solve(BOARDS["unique"]).mines
+    assert rc == 0 and data["status"] == "solved" and data["mines"] == solving.solve(BOARDS["unique"]).mines
     p.write_text(canonical_text(BOARDS["infeasible"]))
     rc, out, err = run_cli(capsys, "solve", p, "--json")
     assert rc == 1 and json.loads(out)["status"] == "infeasible" and json.loads(out)["mines"] == []
@@ -130,9 +130,9 @@ def test_external_timeout_gives_unknown(tmp_path, capsys, monkeypatch):
     slow = tmp_path / "slow-solver"
     slow.write_text(f"#!{sys.executable}\nimport time\ntime.sleep(60)\n")
     slow.chmod(slow.stat().st_mode | stat.S_IEXEC)
-    spec = bridge.SolverSpec("slow", "a solver that never answers", "cnf", ".cnf", str(slow), "none",
+    spec = table.SolverSpec("slow", "a solver that never answers", "cnf", ".cnf", str(slow), "none",
                              "competition", None, lambda m, a, t: [m])
-    monkeypatch.setitem(bridge.SOLVERS, "slow", spec)
+    monkeypatch.setitem(table.SOLVERS, "slow", spec)
     p = tmp_path / "s.txt"
     p.write_text(canonical_text(BOARDS["two-solutions"]))
     rc, out, _ = run_cli(capsys, "solve", p, "--solver", "slow", "--timeout", "0.2", "--json")
@@ -143,9 +143,9 @@ def test_external_timeout_gives_unknown(tmp_path, capsys, monkeypatch):
 def test_embedded_timeout_interrupts(monkeypatch):
     from pysat.examples.genhard import PHP
     from pysat.solvers import Solver
-    emb = bridge._Embedded(BOARDS["two-solutions"])
+    emb = embedded.EmbeddedSolver(BOARDS["two-solutions"])
     emb.solver.delete()
-    emb.solver = Solver(name=bridge.PYSAT_SOLVER, bootstrap_with=PHP(10).clauses)  # hard: minutes
+    emb.solver = Solver(name=embedded.PYSAT_SOLVER, bootstrap_with=PHP(10).clauses)  # hard: minutes
     try:
         ans = emb.next(0.3)
     finally:
@@ -157,7 +157,7 @@ def test_solver_failure_is_reported(tmp_path, capsys, monkeypatch):
     bad = tmp_path / "crash"
     bad.write_text("#!/bin/sh\necho 'segmentation fault' >&2\nexit 139\n")
     bad.chmod(bad.stat().st_mode | stat.S_IEXEC)
-    monkeypatch.setitem(bridge.SOLVERS, "crash", bridge.SolverSpec(
+    monkeypatch.setitem(table.SOLVERS, "crash", table.SolverSpec(
         "crash", "crashes", "cnf", ".cnf", str(bad), "none", "competition", None, lambda m, a, t: [m]))
     p = tmp_path / "s.txt"
     p.write_text(canonical_text(BOARDS["two-solutions"]))
@@ -169,7 +169,7 @@ def test_solver_answering_garbage_is_a_solver_error(tmp_path, capsys, monkeypatc
     bad = tmp_path / "garbage"
     bad.write_text("#!/bin/sh\necho 'models/x.cnf:15: expected number'\n")   # like picosat, rc 0
     bad.chmod(bad.stat().st_mode | stat.S_IEXEC)
-    monkeypatch.setitem(bridge.SOLVERS, "garbage", bridge.SolverSpec(
+    monkeypatch.setitem(table.SOLVERS, "garbage", table.SolverSpec(
         "garbage", "prints garbage", "cnf", ".cnf", str(bad), "none", "competition", None, lambda m, a, t: [m]))
     p = tmp_path / "s.txt"
     p.write_text(canonical_text(BOARDS["two-solutions"]))
@@ -182,7 +182,7 @@ def test_solve_takes_the_model_file_mineconv_wrote(tmp_path, capsys):
     cnf = tmp_path / "u.cnf"
     write(BOARDS["unique"], cnf, "cnf")
     rc, out, _ = run_cli(capsys, "solve", cnf, "--json")
-    assert rc == 0 and json.loads(out)["mines"] == bridge.solve(BOARDS["unique"]).mines
+    assert rc == 0 and json.loads(out)["mines"] == solving.solve(BOARDS["unique"]).mines
 
 
 @pytest.mark.parametrize("fmt, extra", [("native", []), ("cnf", []), ("native", ["--from", "native"])])
@@ -195,7 +195,7 @@ def test_solve_reads_the_puzzle_or_model_from_stdin_once(capsys, monkeypatch, fm
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(text)))
     rc, out, err = run_cli(capsys, "solve", "-", "--json", *extra)
     assert rc == 0, err
-    assert json.loads(out)["mines"] == bridge.solve(BOARDS["unique"]).mines
+    assert json.loads(out)["mines"] == solving.solve(BOARDS["unique"]).mines
 
 
 @settings(max_examples=40, deadline=None)
@@ -210,7 +210,7 @@ def test_random_boards_embedded_agrees_with_brute_force(rows, cols, data):
     _embedded_matches_brute_force(puzzle)
 
 
-@pytest.mark.parametrize("solver", [s for s in bridge.solver_names() if s != bridge.EMBEDDED])
+@pytest.mark.parametrize("solver", [s for s in table.solver_names() if s != table.EMBEDDED])
 def test_random_boards_every_solver_agrees(solver):
     need(solver)
 
@@ -224,7 +224,7 @@ def test_random_boards_every_solver_agrees(solver):
         except Exception:
             return
         expected = brute(puzzle)
-        dec = bridge.solve(puzzle, solver, timeout=60)
+        dec = solving.solve(puzzle, solver, timeout=60)
         assert dec.status == ("solved" if expected else "infeasible"), puzzle
         if expected:
             assert frozenset(map(tuple, dec.mines)) in expected
@@ -237,8 +237,8 @@ def test_solver_that_writes_no_answer_file(tmp_path, capsys, monkeypatch):
     fake = tmp_path / "fake-cbc"
     fake.write_text("#!/bin/sh\necho '** Current model not valid'\nexit 0\n")
     fake.chmod(fake.stat().st_mode | stat.S_IEXEC)
-    spec = bridge.get_solver("cbc")
-    monkeypatch.setitem(bridge.SOLVERS, "cbc", bridge.SolverSpec(
+    spec = table.get_solver("cbc")
+    monkeypatch.setitem(table.SOLVERS, "cbc", table.SolverSpec(
         "cbc", spec.description, spec.model_format, spec.suffix, str(fake), spec.package, spec.answer_format,
         spec.answer_file, spec.args, spec.ok_codes))
     p = tmp_path / "s.txt"

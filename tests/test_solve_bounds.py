@@ -19,7 +19,7 @@ import pytest
 
 from mineconv.formats.notations.native import canonical_text
 from mineconv.core.puzzle import Puzzle
-from mineconv.solvers import bridge
+from mineconv.solvers import process, solving, table
 
 from helpers import SAMPLES, require_module, require_tool, run_cli
 
@@ -115,7 +115,7 @@ def test_timeout_accepts_only_finite_positive_seconds(tmp_path, value):
 def test_library_refuses_a_timeout_without_meaning():
     for bad in (float("nan"), float("inf"), 0, -5):
         with pytest.raises(ValueError, match="finite number of seconds"):
-            bridge.solve(UNIQUE, timeout=bad)
+            solving.solve(UNIQUE, timeout=bad)
 
 
 def test_pulp_cbc_with_a_time_limit_never_says_infeasible(tmp_path, capsys):
@@ -124,7 +124,7 @@ def test_pulp_cbc_with_a_time_limit_never_says_infeasible(tmp_path, capsys):
                            "--json")
     data = json.loads(out)
     assert rc == 0 and data["status"] == "solved" and data["unique"] is True, err
-    assert data["mines"] == bridge.solve(UNIQUE).mines
+    assert data["mines"] == solving.solve(UNIQUE).mines
 
 
 def test_the_timeout_covers_building_the_model(tmp_path, capsys):
@@ -143,7 +143,7 @@ def test_the_timeout_covers_building_the_model(tmp_path, capsys):
 # uniqueness ------------------------------------------------------------------------------------------
 @pytest.mark.parametrize("solver", ["pysat", "minisat", "cbc", "glpsol"])
 def test_solve_says_whether_the_solution_is_unique(tmp_path, capsys, solver):
-    spec = bridge.get_solver(solver)
+    spec = table.get_solver(solver)
     if spec.program:
         require_tool(spec.program)
     rc, out, err = run_cli(capsys, "solve", _board(tmp_path, TWO), "--solver", solver)
@@ -187,9 +187,9 @@ def test_signals_stop_the_solver_and_remove_the_folder(tmp_path, env, sig, statu
 
 
 def test_a_solver_that_prints_forever_is_stopped(tmp_path, capsys, monkeypatch):
-    monkeypatch.setattr(bridge, "OUTPUT_CAP", 2**20)
+    monkeypatch.setattr(process, "OUTPUT_CAP", 2**20)
     _fake(tmp_path / "bin", "chatty", f'echo $$ > "{tmp_path}/chatty.pid"\nexec yes "c still thinking"\n')
-    monkeypatch.setitem(bridge.SOLVERS, "chatty", bridge.SolverSpec(
+    monkeypatch.setitem(table.SOLVERS, "chatty", table.SolverSpec(
         "chatty", "prints forever", "cnf", ".cnf", str(tmp_path / "bin" / "chatty"), "none", "competition",
         None, lambda m, a, t: [m]))
     t0 = time.monotonic()

@@ -22,7 +22,7 @@ import pytest
 from mineconv.core.errors import SolverError
 from mineconv.formats.notations.native import canonical_text
 from mineconv.core.puzzle import Puzzle
-from mineconv.solvers import bridge
+from mineconv.solvers import enumeration, process, solving
 
 from helpers import SAMPLES, mine_sets, require_module, require_tool, run_cli
 
@@ -134,7 +134,7 @@ def test_solvers_without_an_all_solutions_mode_are_refused(tmp_path, capsys):
     rc, out, err = run_cli(capsys, "solve", _board(tmp_path, BOARDS["two"]), "--solver", "minisat", "--all")
     assert rc == 2 and out == "" and all(name in err for name in NATIVE) and "minisat has none" in err
     with pytest.raises(SolverError, match="no all-solutions mode"):
-        bridge.SolutionStream(BOARDS["two"], solver="cbc")
+        enumeration.SolutionStream(BOARDS["two"], solver="cbc")
     assert main_help_names_the_enumerators(capsys)
 
 
@@ -148,7 +148,7 @@ def main_help_names_the_enumerators(capsys) -> bool:
 @pytest.mark.parametrize("solver", NATIVE)
 def test_the_library_stream_says_complete(solver):
     need(solver)
-    found, complete = bridge.enumerate_solutions(BOARDS["six-total"], solver=solver)
+    found, complete = enumeration.enumerate_solutions(BOARDS["six-total"], solver=solver)
     assert complete and {frozenset(map(tuple, d.mines)) for d in found} == mine_sets(BOARDS["six-total"])
 
 
@@ -251,10 +251,10 @@ def test_an_answer_file_past_the_cap_is_not_read(tmp_path, env):
 
 def test_the_output_cap_scales_with_the_board():
     small, big = Puzzle(3, 3, "?" * 9), Puzzle(1000, 1000, "?" * 10**6)
-    assert bridge.answer_cap(small) == bridge.OUTPUT_CAP
-    assert bridge.answer_cap(big) == bridge.ANSWER_BYTES_PER_CELL * 10**6 > bridge.OUTPUT_CAP
+    assert process.answer_cap(small) == process.OUTPUT_CAP
+    assert process.answer_cap(big) == process.ANSWER_BYTES_PER_CELL * 10**6 > process.OUTPUT_CAP
     # auxiliary variables (a total's cardinality encoding) are in the model file: it raises the cap too
-    assert bridge.answer_cap(small, 10**9) == bridge.ANSWER_BYTES_PER_CELL * 9 + 2 * 10**9
+    assert process.answer_cap(small, 10**9) == process.ANSWER_BYTES_PER_CELL * 9 + 2 * 10**9
 
 
 # -v says what read the inputs -------------------------------------------------------------------------
@@ -280,7 +280,7 @@ def test_decode_v_names_the_puzzle_notation_and_the_answer_format(tmp_path, caps
     cnf = tmp_path / "b.cnf"
     assert run_cli(capsys, "convert", board, cnf)[0] == 0
     answer = tmp_path / "b.out"
-    mines = {tuple(m) for m in bridge.solve(BOARDS["one"]).mines}
+    mines = {tuple(m) for m in solving.solve(BOARDS["one"]).mines}
     ids = [i + 1 for i, rc in enumerate(BOARDS["one"].unknown_cells)]
     answer.write_text("SAT\n" + " ".join(str(i if tuple(rc) in mines else -i) for i, rc in
                                            zip(ids, BOARDS["one"].unknown_cells)) + " 0\n")

@@ -9,8 +9,11 @@ from typing import Optional
 from ..core.errors import MineconvError, SolverError, Terminated
 from ..core.fileio import source_name
 from ..formats.notations.native import canonical_text
-from ..solvers.bridge import EMBEDDED, NATIVE_ENUMERATION, Deadline, SolutionStream, solve, solver_names
 from ..solvers.decoding import read_puzzle_reading
+from ..solvers.enumeration import NATIVE_ENUMERATION, SolutionStream
+from ..solvers.process import Deadline
+from ..solvers.solving import solve
+from ..solvers.table import EMBEDDED, solver_names
 from . import add_input_options, describe_reading, input_options, say, timeout_seconds
 from .decode import emit
 

@@ -9,7 +9,7 @@ import subprocess
 from importlib import metadata
 from typing import Any, Dict, List, Optional, Tuple
 
-from ..solvers.bridge import SOLVERS, SolverSpec, available
+from ..solvers.table import SOLVERS, SolverSpec, available
 
 # How each program states its version: (arguments, pattern whose group 1 is the version). Programs that
 # print none (minisat) fall back to the Debian package's version.

@@ -1,8 +1,11 @@
-"""From a solver's answer back to the grid: the Answer model and its verification (answer), reading answer
-files and model headers (decoding), and running solvers, embedded or external (solvers)."""
+"""The solve floor: from a puzzle to a solver and back. The solver table (table), the process runner with its
+caps and clock (process), one run of one solver (runners; the embedded pysat solver: embedded), solve() with
+its uniqueness check (solving), the enumeration streams (enumeration), and reading answer files (decoding)."""
 from ..formats.answer import Answer, Decoded, decode_answer
-from .bridge import EMBEDDED, SolutionStream, enumerate_solutions, solve, solver_names
 from .decoding import decode, read_answer, read_puzzle_or_model
+from .enumeration import SolutionStream, enumerate_solutions
+from .solving import solve
+from .table import EMBEDDED, solver_names
 
 __all__ = ["EMBEDDED", "SolutionStream", "Answer", "Decoded", "decode", "decode_answer", "enumerate_solutions", "read_answer",
            "read_puzzle_or_model", "solve", "solver_names"]

@@ -1,0 +1,103 @@
+"""The embedded solver: the CNF encoding in pysat, kept open so that solutions can be blocked one by one.
+
+Also what the CNF encoding costs: `model_too_slow` refuses, before anything is built, a time limit too
+short for the total mine count's cardinality encoding (which every CNF model carries, embedded or written).
+"""
+from __future__ import annotations
+
+import threading
+from typing import List, Optional, Union
+
+import numpy as np
+
+from ..core.puzzle import Puzzle
+from ..core.system import LinearSystem, build_system
+from ..formats.answer import Answer, Decoded, literal_answer
+from .process import Deadline
+
+PYSAT_SOLVER = "glucose4"   # interruptible (pysat's CaDiCaL ignores interrupt(), so a timeout could not stop it)
+CARD_UNITS_PER_SECOND = 1e8  # an upper bound on pysat's cardinality-encoding speed (measured: ~1e7 units/s)
+
+
+class EmbeddedSolver:
+    """The CNF encoding in a pysat solver, kept open so that blocking clauses can be added.
+
+    Each solve runs in a worker thread while the calling thread waits: the wait can be interrupted (by
+    the clock, Ctrl-C, SIGTERM), and then the solver is interrupted too.
+    """
+
+    def __init__(self, puzzle: Puzzle, mines: Optional[int] = None) -> None:
+        from pysat.solvers import Solver
+
+        from ..encode.cnf import encode_cnf
+        enc = encode_cnf(puzzle, mines)
+        self.nv = enc.nv
+        self.k = puzzle.unknown_count
+        self.solver = Solver(name=PYSAT_SOLVER)
+        # the encoder's clause arrays, fed by clause length in bulk: building a pysat CNF object first
+        # costs seconds on a 1000 x 1000 board
+        for arrays in (enc.cells, enc.card):
+            for n in np.unique(arrays.lens).tolist():
+                self.solver.append_formula(arrays.lits[arrays.lens == n, :n].tolist())
+
+    def next(self, timeout: Union[None, float, Deadline]) -> Answer:
+        """Solve once: a model over every variable, or unsat, or unknown when the time ran out."""
+        deadline = timeout if isinstance(timeout, Deadline) else Deadline(timeout)
+        if deadline.expired():
+            return Answer("unknown", why=deadline.why("before the solver started"), format="pysat",
+                          source="<pysat>")
+        box: List[Optional[bool]] = []
+        worker = threading.Thread(target=lambda: box.append(self.solver.solve_limited(expect_interrupt=True)),
+                                  daemon=True)
+        worker.start()
+        try:
+            while worker.is_alive():
+                left = deadline.remaining()
+                if left is not None and left <= 0:
+                    break
+                worker.join(0.05 if left is None else min(0.05, left))
+        finally:
+            if worker.is_alive():
+                self.solver.interrupt()
+                worker.join()
+        result = box[0] if box else None
+        if result is None:
+            self.solver.clear_interrupt()
+            return Answer("unknown", why=f"pysat did not finish within {deadline.seconds:g} s", format="pysat",
+                          source="<pysat>")
+        if not result:
+            return Answer("infeasible", format="pysat", source="<pysat>")
+        model = self.solver.get_model() or []
+        return literal_answer(model, [], format="pysat", source="<pysat>")
+
+    def block(self, grid_values: np.ndarray) -> None:
+        """Forbid this assignment of the cell variables (ids 1..k) from now on."""
+        ids = np.arange(1, self.k + 1)
+        self.solver.add_clause(np.where(grid_values, -ids, ids).tolist())
+
+    def close(self) -> None:
+        """Free the solver."""
+        self.solver.delete()
+
+
+def cell_values(dec: Decoded, system: LinearSystem) -> np.ndarray:
+    """The decoded mines of the system's cells, in variable order (what `block` forbids)."""
+    return dec.grid[system.var_rc[:, 0], system.var_rc[:, 1]]  # type: ignore[index]
+
+
+def model_too_slow(puzzle: Puzzle, fmt: Optional[str], deadline: Deadline) -> Optional[str]:
+    """Why building the model surely takes longer than the time left (None: go ahead, checking the clock)."""
+    left = deadline.remaining()
+    if left is None or fmt != "cnf":
+        return None
+    system = build_system(puzzle)
+    k, t = system.num_vars, system.total
+    if t is None or not 0 < t < k:
+        return None
+    work = k * min(t, k - t)
+    # pysat's cardinality encoding does about 1e7 units a second here; 1e8 is a bound no machine beats,
+    # so a refusal is never a guess
+    if work / CARD_UNITS_PER_SECOND > left:
+        return (f"the time limit of {deadline.seconds:g} s is too short to build the CNF model (the total "
+                f"mine count's encoding, {t} of {k} cells, takes seconds); nothing was run")
+    return None
