@@ -56,6 +56,7 @@ from ..core.errors import MineconvError
 from ..core.puzzle import NEIGHBOUR_OFFSETS, Puzzle
 from ..core.system import build_system
 from ..core.wording import plural
+from ..encode.cardinality import exactly
 from .generate import mine_counts, place_mines
 
 LEVELS = GRADE_LEVELS
@@ -154,11 +155,9 @@ class LayoutSolver:
             for combo in _combos(d, d - k + 1) if k > 0 else ():
                 add([-s] + [around[i] for i in combo])
         if total:
-            from pysat.card import CardEnc, EncType
-            top = n + len(self.selector)
-            enc = CardEnc.equals(lits=list(range(1, n + 1)), bound=int(mine.sum()), top_id=top,
-                                 encoding=EncType.seqcounter)
-            for cl in enc.clauses:
+            clauses, _ = exactly(range(1, n + 1), int(mine.sum()), top=n + len(self.selector),
+                                 encoding="seqcounter")
+            for cl in clauses:
                 add(cl)
         # the planted layout is a solution; any other must differ from it somewhere
         add([-(i + 1) if m else i + 1 for i, m in enumerate(mine.tolist())])
