@@ -18,7 +18,7 @@ is in analysis/steps.py, the SAT proofs of the full level in analysis/proofs.py.
 from __future__ import annotations
 
 import heapq
-from typing import Dict, List, Optional, Sequence, Set, Tuple
+from typing import Dict, Iterable, List, Optional, Sequence, Set, Tuple
 
 import numpy as np
 
@@ -55,10 +55,10 @@ class _Engine:
         self.rank = LEVELS.index(level)
         k = system.num_vars
         self.val = np.full(k + 1, UNDECIDED, dtype=np.int8)   # index 0: the padding of con_vars
-        self.rc = [(-1, -1)] + [tuple(x) for x in system.var_rc.tolist()]   # by variable id
+        self.rc: List[Tuple[int, int]] = [(-1, -1)] + [(r, c) for r, c in system.var_rc.tolist()]   # by variable
         self.cvars = [tuple(x for x in row if x) for row in system.con_vars.tolist()]
         self.rhs = system.con_rhs.astype(int).tolist()
-        self.crc = [tuple(x) for x in system.con_rc.tolist()]
+        self.crc: List[Tuple[int, int]] = [(r, c) for r, c in system.con_rc.tolist()]
         self.shown = [int(puzzle[r, c]) for r, c in self.crc]
         self.known_mines = [[(r + dr, c + dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1)
                              if (dr or dc) and 0 <= r + dr < puzzle.rows and 0 <= c + dc < puzzle.cols
@@ -68,7 +68,8 @@ class _Engine:
             for x in vs:
                 self.var_cons[x].append(ci)
         self.total = system.total
-        self.total_shown = None if system.total is None else system.total + puzzle.known_mine_count
+        # the total as the board states it (known mines included); read only when there is a total
+        self.total_shown = 0 if system.total is None else system.total + puzzle.known_mine_count
         self.steps: List[Step] = []
         self.consistent = True
         self.conflict: Optional[str] = None
@@ -137,7 +138,7 @@ class _Engine:
         out.discard(ci)
         return out
 
-    def seed_groups(self, seeds: Sequence[int]) -> None:
+    def seed_groups(self, seeds: Iterable[int]) -> None:
         """Queue every connected pair (and, at 3rc and above, triple) of open constraints holding a seed."""
         m = 3 if self.rank >= 2 else 2
         nb: Dict[int, Set[int]] = {}
@@ -399,14 +400,12 @@ class _Engine:
         targets = np.flatnonzero((self.backbone != UNDECIDED) & (self.val[1:] == UNDECIDED)) + 1
         if targets.size == 0:
             return False
-        best = None
+        proofs = []
         for x in targets.tolist():
             b = int(self.backbone[x - 1])
             core, total = self.prover.core(self.decided_lits(), x, b)
-            key = (len(core) + total, x)
-            if best is None or key < best[0]:
-                best = (key, x, b, core, total)
-        _, x, b, core, total = best
+            proofs.append(((len(core) + total, x), x, b, core, total))
+        _, x, b, core, total = min(proofs, key=lambda proof: proof[0])
         # the other targets the same counts prove, each by its own contradiction, join this step
         forced = [(x, b)]
         for y in targets.tolist():

@@ -44,7 +44,7 @@ import secrets
 import time
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Callable, Dict, Iterator, List, Optional, Sequence, Tuple
+from typing import Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -167,7 +167,7 @@ class LayoutSolver:
         self.calls += 1
         return not self._solver.solve(assumptions=[self.selector[c] for c in shown])
 
-    def puzzle(self, shown: Sequence[int], name: Optional[str] = None) -> Puzzle:
+    def puzzle(self, shown: Iterable[int], name: Optional[str] = None) -> Puzzle:
         """The puzzle showing exactly these clues (counts, or '*' on a mine), every other cell unknown."""
         R, C = self.mine_grid.shape
         codes = np.full(R * C, ord("?"), dtype=np.uint8)
