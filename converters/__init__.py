@@ -13,8 +13,9 @@ from __future__ import annotations
 from typing import Any, Optional, Union
 
 from .analysis import Analysis, analyze
-from .analysis.explain import Explanation, explain
+from .analysis.explain import explain
 from .analysis.grade import Grade, grade
+from .analysis.steps import Explanation
 from .core.about import __version__
 from .core.errors import (
     AmbiguousInputWarning,

@@ -197,7 +197,7 @@ def test_a_contradiction_only_the_total_reveals_is_named_with_the_total():
                                        "because": [{"row": 0, "col": 1, "count": 1}, {"row": 0, "col": 5, "count": 1}]}
     # a contradiction of one count alone names that count and not the total
     e = explain(mc.Puzzle.from_rows(["*1*?"], mines=3))
-    assert e.conflict_because == (mc.analysis.explain.Clue(0, 1, 1),) and not e.conflict_total
+    assert e.conflict_because == (mc.analysis.steps.Clue(0, 1, 1),) and not e.conflict_total
 
 
 def test_a_timeout_keeps_the_steps_proven_so_far(capsys):

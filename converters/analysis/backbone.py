@@ -152,7 +152,7 @@ def _roots(n: int, lits: np.ndarray) -> np.ndarray:
         np.minimum.at(parent, hi, lo)
 
 
-def _solve(sat, assumptions: List[int], bounds: Bounds) -> bool:
+def solve_within(sat, assumptions: List[int], bounds: Bounds) -> bool:
     """One SAT call; under a deadline it is interrupted when the deadline passes (AnalysisTimeout)."""
     if bounds.deadline is None:
         return sat.solve(assumptions=assumptions)
@@ -183,7 +183,7 @@ def _part_backbone(local_clauses: List[List[int]], cells: np.ndarray, local_id: 
         for i, v in zip(local_id[known].tolist(), values[cells][known].tolist()):
             if i:  # a known cell in no clause constrains nothing
                 sat.add_clause([i if v == MINE else -i])
-        if not _solve(sat, [], bounds):
+        if not solve_within(sat, [], bounds):
             return False
         is_open = ~known
         open_cells = cells[is_open]
@@ -215,7 +215,7 @@ def _part_backbone(local_clauses: List[List[int]], cells: np.ndarray, local_id: 
                 except NotImplementedError:
                     pass
                 steer = False
-            if _solve(sat, [-lit], bounds):
+            if solve_within(sat, [-lit], bounds):
                 model, _ = _model_array(sat.get_model(), lits)
                 seen[np.arange(open_cells.size), model.astype(np.int64)] = True
                 steer = True

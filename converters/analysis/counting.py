@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from operator import itemgetter, le
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, List, NamedTuple, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -86,16 +86,13 @@ def _picker(idx: Sequence[int]):
     return itemgetter(*idx)
 
 
-def count_component(vars_: Sequence[int], cons: Sequence[Tuple[Tuple[int, ...], int]], var_rc: np.ndarray,
-                    weighted: bool = True, max_states: int = DEFAULT_MAX_STATES, bounds: Bounds = UNBOUNDED):
-    """Exact count of one component: (P, M) where P[j] = solutions with j mines, M[v] the same with v a mine.
+Step = Tuple[Tuple[int, ...], List[int], List[int], List[int], List[int]]
 
-    Unweighted, P and M[v] are plain integers (solutions regardless of their number of mines). `bounds`
-    stops the counter (CountingMemoryError, AnalysisTimeout) before its kept layers pass the memory budget
-    or the deadline.
-    """
-    order = _order(vars_, cons, var_rc)
-    n = len(order)
+
+def _schedule(order: Sequence[int], cons: Sequence[Tuple[Tuple[int, ...], int]]) -> List[Step]:
+    """Per cell i of the order: (rhs of the counts starting at i, positions in the state extended by them
+    of the counts containing i, positions kept after i, how many cells each kept count has left after i,
+    positions of the counts ending at i)."""
     pos = {v: i for i, v in enumerate(order)}
     first, last, rhs, members = [], [], [], []
     for vs, r in cons:
@@ -110,7 +107,7 @@ def count_component(vars_: Sequence[int], cons: Sequence[Tuple[Tuple[int, ...], 
     by_first: Dict[int, List[int]] = {}
     for ci in range(len(cons)):
         by_first.setdefault(first[ci], []).append(ci)
-    for i in range(n):
+    for i in range(len(order)):
         ext = active + by_first.get(i, [])
         start_rhs = tuple(rhs[ci] for ci in by_first.get(i, []))
         contains = [j for j, ci in enumerate(ext) if i in members[ci]]
@@ -122,13 +119,21 @@ def count_component(vars_: Sequence[int], cons: Sequence[Tuple[Tuple[int, ...], 
         ends = [where[ci] for ci in ext if last[ci] == i]
         steps.append((start_rhs, contains, keep, cap, ends))
         active = nxt
+    return steps
 
+
+State = Tuple[int, ...]
+Move = Tuple[Optional[State], Optional[State]]
+
+
+def _transitions(steps: Sequence[Step]) -> Callable[[State, int], Move]:
+    """transitions(state, i): the states after cell i without and with a mine on it (None: impossible)."""
     # the hot loop of the counter (issue 13: 20 of 32 s went here on a 22x80 lattice): each step's
     # picks are C-level itemgetters and the checks run in map/any, not in Python loops per value
     fast = [(start_rhs, contains, _picker(keep), tuple(cap), _picker(ends), bool(ends))
             for start_rhs, contains, keep, cap, ends in steps]
 
-    def transitions(state: Tuple[int, ...], i: int):
+    def transitions(state: State, i: int) -> Move:
         start_rhs, contains, pick, cap, pick_ends, any_ends = fast[i]
         vals = state + start_rhs
         # no mine on cell i: a count that ends here must be 0, the others must still fit in their cells
@@ -150,21 +155,60 @@ def count_component(vars_: Sequence[int], cons: Sequence[Tuple[Tuple[int, ...], 
                 t1 = None
         return t0, t1
 
-    # weighted: (offset, coefficients) so a shift is free and sums only touch the occupied span
-    one: object = (0, [1]) if weighted else 1
-    add = oadd if weighted else (lambda a, b: a + b)
-    shift = (lambda a: (a[0] + 1, a[1])) if weighted else (lambda a: a)
-    mul = (lambda a, b: (a[0] + b[0], pmul(a[1], b[1]))) if weighted else (lambda a, b: a * b)
+    return transitions
 
-    layers: List[Dict[Tuple[int, ...], object]] = [{(): one}]
-    moves: List[Dict[Tuple[int, ...], list]] = []
+
+class _Weights(NamedTuple):
+    """The arithmetic of a state's weight: (offset, coefficients) per number of mines, or a plain count."""
+
+    one: object
+    zero: object       # the empty sum
+    add: Callable[[Any, Any], Any]
+    shift: Callable[[Any], Any]    # one mine more
+    mul: Callable[[Any, Any], Any]
+
+
+# weighted: (offset, coefficients) so a shift is free and sums only touch the occupied span
+WEIGHTED = _Weights((0, [1]), (0, []), oadd, lambda a: (a[0] + 1, a[1]),
+                    lambda a, b: (a[0] + b[0], pmul(a[1], b[1])))
+UNWEIGHTED = _Weights(1, 0, lambda a, b: a + b, lambda a: a, lambda a, b: a * b)
+
+
+def count_component(vars_: Sequence[int], cons: Sequence[Tuple[Tuple[int, ...], int]], var_rc: np.ndarray,
+                    weighted: bool = True, max_states: int = DEFAULT_MAX_STATES, bounds: Bounds = UNBOUNDED):
+    """Exact count of one component: (P, M) where P[j] = solutions with j mines, M[v] the same with v a mine.
+
+    Unweighted, P and M[v] are plain integers (solutions regardless of their number of mines). `bounds`
+    stops the counter (CountingMemoryError, AnalysisTimeout) before its kept layers pass the memory budget
+    or the deadline.
+    """
+    order = _order(vars_, cons, var_rc)
+    steps = _schedule(order, cons)
+    ops = WEIGHTED if weighted else UNWEIGHTED
+    layers, moves = _forward(steps, _transitions(steps), ops, max_states, bounds)
+    if () not in layers[-1]:
+        zero: object = [0] if weighted else 0
+        return zero, {v: zero for v in vars_}
+    total, marg = _backward(order, layers, moves, ops, bounds)
+    if weighted:
+        return oplain(total), {v: oplain(m) for v, m in marg.items()}
+    return total, marg
+
+
+def _forward(steps: Sequence[Step], transitions: Callable[[State, int], Move], ops: _Weights, max_states: int,
+             bounds: Bounds) -> Tuple[List[Dict[State, Any]], List[Dict[State, Move]]]:
+    """The forward pass: per cell, the weight of each state and each state's two moves."""
+    n = len(steps)
+    add, shift = ops.add, ops.shift
+    layers: List[Dict[State, Any]] = [{(): ops.one}]
+    moves: List[Dict[State, Move]] = []
     what = f"counting a component of {n} linked unknown cells"
     kept = 0.0        # estimated bytes of the layers (and their moves) kept for the backward pass
     per_state = 0.0   # estimated bytes per state of the last finished layer
     seen_lists: set = set()
     for i in range(n):
         cur = layers[-1]
-        nxt_layer: Dict[Tuple[int, ...], object] = {}
+        nxt_layer: Dict[State, Any] = {}
         mv = {}
         for seen, (s, w) in enumerate(cur.items()):
             if seen & 1023 == 1023:
@@ -189,19 +233,24 @@ def count_component(vars_: Sequence[int], cons: Sequence[Tuple[Tuple[int, ...], 
         bounds.check_memory(kept, what)
         bounds.report("counting", i + 1, n)
         bounds.check()
-    if () not in layers[-1]:
-        zero: object = [0] if weighted else 0
-        return zero, {v: zero for v in vars_}
-    back: Dict[Tuple[int, ...], object] = {(): one}
-    marg: Dict[int, object] = {}
-    zero_w: object = (0, []) if weighted else 0
-    for i in range(n - 1, -1, -1):
+    return layers, moves
+
+
+def _backward(order: Sequence[int], layers: List[Dict[State, Any]], moves: List[Dict[State, Move]],
+              ops: _Weights, bounds: Bounds) -> Tuple[Any, Dict[int, Any]]:
+    """The backward pass: the component's total weight and, per cell, the weight with a mine there.
+
+    Frees the forward layers and moves as it goes."""
+    add, shift, mul = ops.add, ops.shift, ops.mul
+    back: Dict[State, Any] = {(): ops.one}
+    marg: Dict[int, Any] = {}
+    for i in range(len(order) - 1, -1, -1):
         if i & 15 == 0:
             bounds.check()
         # the layers after i are no longer needed: give their memory back while the marginals grow
         layers[i + 1] = {}
-        cur_back: Dict[Tuple[int, ...], object] = {}
-        into: Dict[Tuple[int, ...], object] = {}  # forward weight arriving at each state with a mine on i
+        cur_back: Dict[State, Any] = {}
+        into: Dict[State, Any] = {}  # forward weight arriving at each state with a mine on i
         for s, w in layers[i].items():
             t0, t1 = moves[i][s]
             acc = None
@@ -214,16 +263,13 @@ def count_component(vars_: Sequence[int], cons: Sequence[Tuple[Tuple[int, ...], 
             if acc is not None:
                 cur_back[s] = acc
         # one product per target state rather than per source state
-        m_i = zero_w
+        m_i = ops.zero
         for t, w in into.items():
             m_i = add(m_i, mul(w, shift(back[t])))
         back = cur_back
         marg[order[i]] = m_i
         moves[i] = {}
-    total = back[()]
-    if weighted:
-        return oplain(total), {v: oplain(m) for v, m in marg.items()}
-    return total, marg
+    return back[()], marg
 
 
 def components(cons: Sequence[Tuple[Tuple[int, ...], int]]) -> List[Tuple[List[int], List[int]]]:
@@ -317,35 +363,44 @@ def count_solutions(system: LinearSystem, values: Optional[np.ndarray] = None,
     idx = np.flatnonzero(und > 0)
     cons = [(tuple(x for x in row if x and val[x] == UNDECIDED), r)
             for row, r in zip(cv[idx].tolist(), need[idx].tolist())]
-    fixed_mines = int((val[1:] == MINE).sum())
     open_vars = set((np.flatnonzero(val[1:] == UNDECIDED) + 1).tolist())
     comps = components(cons)
     in_comp = set(x for vs, _ in comps for x in vs)
     free = sorted(open_vars - in_comp)
-    F = len(free)
     weighted = system.total is not None
     polys = []
     for vs, cis in comps:
         P, M = count_component(vs, [cons[ci] for ci in cis], system.var_rc, weighted, max_states, bounds)
         polys.append((vs, P, M))
     fixed = np.flatnonzero(val[1:] == MINE).tolist()
-    if not weighted:
-        N = 2 ** F
-        for _, P, _ in polys:
-            N *= P
-        per_var = [0] * k
-        if N == 0:
-            return Count(0, tuple(per_var))
-        for vs, P, M in polys:
-            rest = N // P
-            for x in vs:
-                per_var[x - 1] = M[x] * rest
-        for x in free:
-            per_var[x - 1] = N // 2
-        for i in fixed:
-            per_var[i] = N
-        return Count(N, tuple(per_var))
-    T = system.total - fixed_mines
+    if system.total is None:
+        return _count_without_total(polys, free, fixed, k)
+    return _count_with_total(polys, free, fixed, k, system.total - len(fixed), exact_budget, bounds)
+
+
+def _count_without_total(polys, free: List[int], fixed: List[int], k: int) -> Count:
+    """The count and per-cell numbers from the components' plain counts: any number of mines goes."""
+    N = 2 ** len(free)
+    for _, P, _ in polys:
+        N *= P
+    per_var = [0] * k
+    if N == 0:
+        return Count(0, tuple(per_var))
+    for vs, P, M in polys:
+        rest = N // P
+        for x in vs:
+            per_var[x - 1] = M[x] * rest
+    for x in free:
+        per_var[x - 1] = N // 2
+    for i in fixed:
+        per_var[i] = N
+    return Count(N, tuple(per_var))
+
+
+def _count_with_total(polys, free: List[int], fixed: List[int], k: int, T: int, exact_budget: int,
+                      bounds: Bounds) -> Count:
+    """The count and per-cell numbers when T mines are left for the components and the F free cells."""
+    F = len(free)
     # a balanced product tree: multiplying the growing product by one component at a time repacked the
     # whole product per component (minutes on a 1000x1000 game board with tens of thousands of them)
     layer: List[Poly] = [P for _, P, _ in polys] or [[1]]

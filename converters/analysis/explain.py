@@ -1,4 +1,4 @@
-"""Step-by-step explanations (Bayer, Snyder & Choueiry's single-step mode): how a student solves a board.
+"""The step search of explanations (Bayer, Snyder & Choueiry's single-step mode), and each step's wording.
 
 `explain` decides the board one small deduction at a time, always the cheapest one available first:
 
@@ -12,13 +12,13 @@
 Each step names the counts that justify it; together with the cells decided by earlier steps they force
 its cells. The rules are those of `propagate` (and, at ``full``, the backbone of `analyze`) applied in a
 different order; their fixed point does not depend on the order, so explain decides exactly the cells
-those decide. Cells are named (row, col), 0-based, as in every message of mineconv.
+those decide. Cells are named (row, col), 0-based, as in every message of mineconv. What a step records
+is in analysis/steps.py, the SAT proofs of the full level in analysis/proofs.py.
 """
 from __future__ import annotations
 
 import heapq
-from dataclasses import dataclass, field
-from typing import Dict, List, NamedTuple, Optional, Sequence, Set, Tuple
+from typing import Dict, Iterable, List, Optional, Sequence, Set, Tuple
 
 import numpy as np
 
@@ -27,83 +27,11 @@ from ..core.puzzle import Puzzle
 from ..core.system import LinearSystem, build_system
 from ..core.wording import plural
 from .backbone import full_backbone
-from .propagation import MINE, SAFE, UNDECIDED, _Contradiction, _join_forced
+from .proofs import Prover
+from .propagation import MINE, SAFE, UNDECIDED, Contradiction, join_forced
+from .steps import Cell, Clue, Explanation, Step, and_list, cell_name
 
 LEVELS = ("gac", "2rc", "3rc", "full")
-# pysat's glucose can both report an unsat core and be interrupted at a deadline
-_CORE_SOLVER = "glucose4"
-
-
-class Cell(NamedTuple):
-    """A cell decided by a step: 0-based row and column, and whether it is a mine."""
-
-    row: int
-    col: int
-    mine: bool
-
-
-class Clue(NamedTuple):
-    """A revealed count named as a reason: its 0-based row and column, and the number it shows."""
-
-    row: int
-    col: int
-    count: int
-
-
-@dataclass(frozen=True)
-class Step:
-    """One deduction: the cells it decides, the level it needs, the counts (and total) that justify it."""
-
-    level: str                   # gac, 2rc, 3rc or full
-    cells: Tuple[Cell, ...]      # row-major
-    because: Tuple[Clue, ...]    # row-major
-    total: bool                  # True when the total mine count is part of the reason
-    text: str                    # the step in plain English
-    constraints: Tuple[int, ...] = ()   # indices into the LinearSystem's constraints of `because`
-
-    def to_json(self, number: int) -> dict:
-        """The step as `mineconv explain --json` prints it (number counts from 1)."""
-        return {"step": number, "level": self.level,
-                "cells": [{"row": c.row, "col": c.col, "value": "mine" if c.mine else "safe"} for c in self.cells],
-                "because": [{"row": b.row, "col": b.col, "count": b.count} for b in self.because],
-                "total": self.total, "text": self.text}
-
-
-@dataclass(frozen=True)
-class Explanation:
-    """The steps of `explain`, in order, and where reasoning at `level` ended."""
-
-    puzzle: Puzzle
-    system: LinearSystem
-    level: str
-    steps: Tuple[Step, ...]
-    values: np.ndarray           # (k,) int8 over the unknown cells in DIMACS order: -1 open, 0 safe, 1 mine
-    consistent: bool             # False when reasoning proved that no solution exists
-    conflict: Optional[str] = None            # the sentence naming the counts that contradict
-    conflict_because: Tuple[Clue, ...] = ()
-    conflict_total: bool = False              # True when the total mine count is part of the contradiction
-    timed_out: bool = False
-    timeout_message: Optional[str] = None
-    stuck: List[Tuple[int, int]] = field(default_factory=list)   # open cells when reasoning stopped
-
-    @property
-    def solved(self) -> bool:
-        """True when the steps decide every unknown cell (and nothing contradicts)."""
-        return self.consistent and not self.timed_out and not self.stuck
-
-    def to_json(self) -> dict:
-        """The JSON report of `mineconv explain --json`."""
-        data = {"level": self.level, "solved": self.solved,
-                "steps": [s.to_json(i) for i, s in enumerate(self.steps, 1)],
-                "open": [list(rc) for rc in self.stuck], "consistent": self.consistent}
-        if not self.consistent:
-            data["conflict"] = {"text": self.conflict,
-                                "because": [{"row": b.row, "col": b.col, "count": b.count}
-                                            for b in self.conflict_because],
-                                "total": self.conflict_total}
-        if self.timed_out:
-            data["status"] = "timeout"
-        return data
 
 
 def explain(puzzle: Puzzle, level: str = "full", mines: Optional[int] = None,
@@ -119,17 +47,6 @@ def explain(puzzle: Puzzle, level: str = "full", mines: Optional[int] = None,
     return engine.result()
 
 
-def cell_name(r: int, c: int) -> str:
-    """'(3, 4)': a cell as every mineconv message names it (row, column, 0-based)."""
-    return f"({r}, {c})"
-
-
-def _and(items: Sequence[str]) -> str:
-    if len(items) <= 2:
-        return " and ".join(items)
-    return ", ".join(items[:-1]) + " and " + items[-1]
-
-
 class _Engine:
     """The state of one explanation: decided values, pending work per level, the steps so far."""
 
@@ -138,10 +55,10 @@ class _Engine:
         self.rank = LEVELS.index(level)
         k = system.num_vars
         self.val = np.full(k + 1, UNDECIDED, dtype=np.int8)   # index 0: the padding of con_vars
-        self.rc = [(-1, -1)] + [tuple(x) for x in system.var_rc.tolist()]   # by variable id
+        self.rc: List[Tuple[int, int]] = [(-1, -1)] + [(r, c) for r, c in system.var_rc.tolist()]   # by variable
         self.cvars = [tuple(x for x in row if x) for row in system.con_vars.tolist()]
         self.rhs = system.con_rhs.astype(int).tolist()
-        self.crc = [tuple(x) for x in system.con_rc.tolist()]
+        self.crc: List[Tuple[int, int]] = [(r, c) for r, c in system.con_rc.tolist()]
         self.shown = [int(puzzle[r, c]) for r, c in self.crc]
         self.known_mines = [[(r + dr, c + dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1)
                              if (dr or dc) and 0 <= r + dr < puzzle.rows and 0 <= c + dc < puzzle.cols
@@ -151,7 +68,8 @@ class _Engine:
             for x in vs:
                 self.var_cons[x].append(ci)
         self.total = system.total
-        self.total_shown = None if system.total is None else system.total + puzzle.known_mine_count
+        # the total as the board states it (known mines included); read only when there is a total
+        self.total_shown = 0 if system.total is None else system.total + puzzle.known_mine_count
         self.steps: List[Step] = []
         self.consistent = True
         self.conflict: Optional[str] = None
@@ -163,8 +81,7 @@ class _Engine:
         self.group_heaps: Dict[int, list] = {2: [], 3: []}
         self.group_pending: Dict[int, Set[Tuple[int, ...]]] = {2: set(), 3: set()}
         self.backbone: Optional[np.ndarray] = None
-        self.sat = None
-        self.cores: Dict[int, Set[int]] = {}   # target variable -> the selectors of its last proof
+        self.prover = Prover(self.cvars, self.rhs, self.total, self.rc, self.crc, bounds)
         self.ticks = 0
 
     # the state -------------------------------------------------------------------------------------
@@ -192,7 +109,7 @@ class _Engine:
         return f"the {self.shown[ci]} at {cell_name(r, c)}"
 
     def cells_text(self, xs: Sequence[int]) -> str:
-        return _and([cell_name(*self.rc[x]) for x in sorted(xs)])
+        return and_list([cell_name(*self.rc[x]) for x in sorted(xs)])
 
     def apply(self, level: str, forced: Sequence[Tuple[int, int]], cons: Sequence[int], total: bool,
               text: str) -> None:
@@ -221,7 +138,7 @@ class _Engine:
         out.discard(ci)
         return out
 
-    def seed_groups(self, seeds: Sequence[int]) -> None:
+    def seed_groups(self, seeds: Iterable[int]) -> None:
         """Queue every connected pair (and, at 3rc and above, triple) of open constraints holding a seed."""
         m = 3 if self.rank >= 2 else 2
         nb: Dict[int, Set[int]] = {}
@@ -275,7 +192,7 @@ class _Engine:
                     pass
                 else:
                     return
-        except _Contradiction:
+        except Contradiction:
             self.consistent = False
 
     def initial_conflict(self) -> bool:
@@ -307,7 +224,7 @@ class _Engine:
         und, need = self.open_of(ci)
         if need < 0 or need > len(und):
             self.fail_count(ci, need, len(und))
-            raise _Contradiction()
+            raise Contradiction()
         if not und or 0 < need < len(und):
             return
         name = self.count_name(ci)
@@ -321,7 +238,7 @@ class _Engine:
                 text = f"{cells} {verb} safe: {name} already has its mine at {cell_name(*mines[0])}"
             else:
                 text = (f"{cells} {verb} safe: {name} already has its {len(mines)} mines at "
-                        f"{_and([cell_name(*m) for m in mines])}")
+                        f"{and_list([cell_name(*m) for m in mines])}")
             self.apply("gac", [(x, SAFE) for x in und], [ci], False, text)
             return
         mines = self.mines_around(ci)
@@ -332,7 +249,7 @@ class _Engine:
             head = f"{cells} are mines"
             only = f"it has exactly {len(und)} unknown neighbours left"
         if mines:
-            why = (f"{name} has {plural(len(mines), 'mine')} at {_and([cell_name(*m) for m in mines])} and "
+            why = (f"{name} has {plural(len(mines), 'mine')} at {and_list([cell_name(*m) for m in mines])} and "
                    f"needs {need} more, and {only}")
         else:
             why = f"{name} needs {plural(need, 'mine')} and {only}"
@@ -358,7 +275,7 @@ class _Engine:
                              + (f"{found} are found already" if left < 0 else
                                 f"only {found} are found and {plural(free.size, 'unknown cell')} "
                                 f"{'is' if free.size == 1 else 'are'} left"))
-            raise _Contradiction()
+            raise Contradiction()
         if free.size == 0 or 0 < left < free.size:
             return False
         cells = self.cells_text(free.tolist())
@@ -384,11 +301,11 @@ class _Engine:
         if any(not vs for vs, _ in current):
             return False  # a member is closed: a single count (gac) handles it
         try:
-            forced = [(x, b) for x, b in _join_forced(current) if self.val[x] == UNDECIDED]
-        except _Contradiction:
+            forced = [(x, b) for x, b in join_forced(current) if self.val[x] == UNDECIDED]
+        except Contradiction:
             self.consistent = False
             self.conflict_because = tuple(self.clue(ci) for ci in group)
-            self.conflict = (f"{_and([self.count_name(ci) for ci in group])} cannot all be satisfied: "
+            self.conflict = (f"{and_list([self.count_name(ci) for ci in group])} cannot all be satisfied: "
                              "no way to place their mines fits them together")
             raise
         if not forced:
@@ -445,7 +362,7 @@ class _Engine:
             big = b if sub == a else a
             return (f"{self.head(forced)}: {self.count_name(sub)} {self.needs(sub, need[sub])} among "
                     f"{self.cells_text(shared)}, all of which {self.count_name(big)} also touches, so "
-                    f"{_and(then)}")
+                    f"{and_list(then)}")
         up = [ci for ci in (a, b) if need[ci] == hi]
         if up:
             at_most = f"{self.count_name(up[0])} {self.needs(up[0], hi).replace('needs', 'needs only')}"
@@ -456,10 +373,10 @@ class _Engine:
                     f"{plural(len(only[down]), 'other unknown neighbour')}")
         return (f"{self.head(forced)}: {self.count_name(a)} and {self.count_name(b)} share "
                 f"{self.cells_text(shared)}, which hold exactly {plural(t, 'mine')} (at most {t}: {at_most}; "
-                f"at least {t}: {at_least}), so {_and(then)}")
+                f"at least {t}: {at_least}), so {and_list(then)}")
     def triple_text(self, group: Tuple[int, ...], forced) -> str:
         """Three linked counts: every way to give each its mines agrees on the forced cells."""
-        names = _and([self.count_name(ci) for ci in group])
+        names = and_list([self.count_name(ci) for ci in group])
         safe = [x for x, b in forced if b == SAFE]
         mine = [x for x, b in forced if b == MINE]
         agree = []
@@ -478,25 +395,22 @@ class _Engine:
                                          bounds=self.bounds)
             if values is None:
                 self.fail_sat()
-                raise _Contradiction()
+                raise Contradiction()
             self.backbone = values
         targets = np.flatnonzero((self.backbone != UNDECIDED) & (self.val[1:] == UNDECIDED)) + 1
         if targets.size == 0:
             return False
-        best = None
+        proofs = []
         for x in targets.tolist():
             b = int(self.backbone[x - 1])
-            core, total = self.core(x, b)
-            key = (len(core) + total, x)
-            if best is None or key < best[0]:
-                best = (key, x, b, core, total)
-        _, x, b, core, total = best
+            core, total = self.prover.core(self.decided_lits(), x, b)
+            proofs.append(((len(core) + total, x), x, b, core, total))
+        _, x, b, core, total = min(proofs, key=lambda proof: proof[0])
         # the other targets the same counts prove, each by its own contradiction, join this step
-        chosen = self.cores[x]
         forced = [(x, b)]
         for y in targets.tolist():
             if y != x and self.backbone[y - 1] == b:
-                if self.unsat(self.decided_lits() + [y if b == SAFE else -y] + sorted(chosen)):
+                if self.prover.also_proves(self.decided_lits(), x, y, b):
                     forced.append((y, b))
         cells = self.cells_text([y for y, _ in forced])
         if len(forced) == 1:
@@ -508,101 +422,30 @@ class _Engine:
         named = [self.count_name(ci) for ci in core]
         if total:
             named.append(f"the total of {plural(self.total_shown, 'mine')}")
-        text = f"{cells} {value}: if {other}, no arrangement of mines would satisfy {_and(named)}"
+        text = f"{cells} {value}: if {other}, no arrangement of mines would satisfy {and_list(named)}"
         self.apply("full", forced, core, total, text)
         return True
-
-    def solver(self):
-        """The SAT solver of the counts (each behind a selector literal) and of the total (behind its own)."""
-        if self.sat is not None:
-            return self.sat
-        from pysat.card import CardEnc, EncType
-        from pysat.formula import IDPool
-        from pysat.solvers import Solver
-
-        k = self.system.num_vars
-        pool = IDPool(start_from=k + 1)
-        sat = Solver(name=_CORE_SOLVER)
-        self.selector: Dict[int, int] = {}
-        for ci, vs in enumerate(self.cvars):
-            s = pool.id(("count", ci))
-            self.selector[s] = ci
-            for cl in CardEnc.equals(lits=list(vs), bound=self.rhs[ci], vpool=pool,
-                                     encoding=EncType.seqcounter).clauses:
-                sat.add_clause(cl + [-s])
-        self.total_selector = None
-        if self.total is not None:
-            self.total_selector = pool.id("total")
-            for cl in CardEnc.equals(lits=list(range(1, k + 1)), bound=self.total, vpool=pool,
-                                     encoding=EncType.kmtotalizer).clauses:
-                sat.add_clause(cl + [-self.total_selector])
-        self.sat = sat
-        return sat
-
-    def unsat(self, assumptions: List[int]) -> bool:
-        from .backbone import _solve
-        return not _solve(self.solver(), assumptions, self.bounds)
 
     def decided_lits(self) -> List[int]:
         d = np.flatnonzero(self.val[1:] != UNDECIDED) + 1
         return [int(x) if self.val[x] == MINE else -int(x) for x in d]
 
-    def core(self, x: Optional[int], b: int) -> Tuple[List[int], bool]:
-        """A small set of counts (and whether the total is needed) that, with the decided cells, rule out
-        cell x taking the other value (x None: that admit no solution at all). Shrunk by deletion."""
-        sat = self.solver()
-        known = self.decided_lits()
-        target = [] if x is None else [x if b == SAFE else -x]   # assume the opposite of the claim
-        sels = list(self.selector)
-        if self.total_selector is not None:
-            sels.append(self.total_selector)
-        cached = self.cores.get(x)
-        if cached is not None and self.unsat(known + target + sorted(cached)):
-            # a proof found at an earlier step still holds (more cells are decided now): shrink that one
-            core = cached & set(sat.get_core() or cached)
-        elif self.unsat(known + target + sels):
-            core = set(sat.get_core() or []) & set(sels)
-        else:  # pragma: no cover - every target is in the backbone, so the solver refutes its negation
-            raise RuntimeError("explain: a backbone cell the SAT solver cannot prove")
-        # deletion: drop the total first (a proof from the counts alone is easier to follow), then the
-        # counts farthest from the cell
-        order = sorted(core, key=lambda s: (s != self.total_selector, -self.distance(x, s)))
-        for s in order:
-            if s not in core:
-                continue
-            trial = core - {s}
-            if self.unsat(known + target + sorted(trial)):
-                # the solver's own core may drop more than the one selector taken out
-                core = trial & set(sat.get_core() or trial)
-        if x is not None:
-            self.cores[x] = core
-        cons = sorted(self.selector[s] for s in core if s != self.total_selector)
-        return cons, self.total_selector in core
-
-    def distance(self, x: Optional[int], s: int) -> int:
-        if x is None or s not in self.selector:
-            return 0
-        r, c = self.rc[x]
-        cr, cc = self.crc[self.selector[s]]
-        return max(abs(r - cr), abs(c - cc))
-
     def fail_sat(self) -> None:
         """The board has no solution: name a small set of counts that contradict each other."""
-        cons, total = self.core(None, SAFE)
+        cons, total = self.prover.core(self.decided_lits(), None, SAFE)
         named = [self.count_name(ci) for ci in cons]
         if total:
             named.append(f"the total of {plural(self.total_shown, 'mine')}")
         self.consistent = False
         self.conflict_because = tuple(self.clue(ci) for ci in cons)
         self.conflict_total = total
-        self.conflict = f"no arrangement of mines satisfies {_and(named)} together"
+        self.conflict = f"no arrangement of mines satisfies {and_list(named)} together"
 
     # the result ------------------------------------------------------------------------------------
     def result(self) -> Explanation:
         values = self.val[1:].copy()
         stuck = [self.rc[x] for x in (np.flatnonzero(values == UNDECIDED) + 1).tolist()]
-        if self.sat is not None:
-            self.sat.delete()
+        self.prover.close()
         return Explanation(self.puzzle, self.system, self.level, tuple(self.steps), values, self.consistent,
                            self.conflict, self.conflict_because, self.conflict_total,
                            self.timeout_message is not None,

@@ -32,8 +32,11 @@ def _tilted(values: Sequence[int], log_t: float, sign: int) -> np.ndarray:
     return np.exp2(logs - top)
 
 
+Pair = Tuple[np.ndarray, np.ndarray]   # (tilted floats scaled to a maximum of 1, 0/1 support)
+
+
 def approx_marginals(polys, P_all: Poly, G: List[int], free: List[int], T: int, k: int,
-                      fixed: List[int]) -> Tuple[float, ...]:
+                     fixed: List[int]) -> Tuple[float, ...]:
     """Probabilities in floats by a product tree of the component polynomials; 0 and 1 decided exactly.
 
     Going down the tree, each child receives the weights of its parent correlated with its sibling's
@@ -44,14 +47,36 @@ def approx_marginals(polys, P_all: Poly, G: List[int], free: List[int], T: int, 
     binomials flat where the weight of the whole board peaks. Exact zeros are tracked by the same tree
     on 0/1 supports.
     """
-    F = len(free)
+    log_t = _tilt(P_all, G)
+    leaves = [(_tilted(P, log_t, +1), np.asarray([x > 0 for x in P], dtype=np.int64)) for _, P, _ in polys]
+    tree = _product_tree(leaves)
+    g_float = _tilted(G, log_t, -1)
+    down = _middle_products(tree, (g_float, np.asarray([x > 0 for x in G], dtype=np.int64)))
+    probs = [0.0] * k
+    for (vs, P, M), weights, (p_float, _) in zip(polys, down, leaves):
+        _component_probs(vs, P, M, weights, p_float, log_t, probs)
+    if free:
+        root = tree[-1][0][0] if tree[-1] else np.ones(1)
+        p = _free_prob(root * g_float[:len(root)], P_all, G, T, len(free))
+        for x in free:
+            probs[x - 1] = p
+    for i in fixed:
+        probs[i] = 1.0
+    return tuple(probs)
+
+
+def _tilt(P_all: Poly, G: List[int]) -> float:
+    """log2 of the tilt t: the binomials' ratio from one mine count to the next where the board's weight peaks."""
     log_w = [_log2(c) + _log2(g) for c, g in zip(P_all, G)]
     peak = int(np.argmax(log_w))
     nxt = peak + 1 if peak + 1 < len(G) and G[peak + 1] else peak - 1
-    log_t = 0.0
     if 0 <= nxt < len(G) and G[nxt] and G[peak]:
-        log_t = (_log2(G[nxt]) - _log2(G[peak])) / (nxt - peak)
-    leaves = [(_tilted(P, log_t, +1), np.asarray([x > 0 for x in P], dtype=np.int64)) for _, P, _ in polys]
+        return (_log2(G[nxt]) - _log2(G[peak])) / (nxt - peak)
+    return 0.0
+
+
+def _product_tree(leaves: List[Pair]) -> List[List[Pair]]:
+    """The levels of a balanced product tree, leaves first: each node the product of its two children."""
     tree = [leaves]
     while len(tree[-1]) > 1:
         level = tree[-1]
@@ -65,9 +90,12 @@ def approx_marginals(polys, P_all: Poly, G: List[int], free: List[int], T: int, 
             m = prod.max()
             up.append((prod / m if m > 0 else prod, (np.convolve(sa, sb) > 0).astype(np.int64)))
         tree.append(up)
-    g_float = _tilted(G, log_t, -1)
-    g_supp = np.asarray([x > 0 for x in G], dtype=np.int64)
-    down = [(g_float, g_supp)]
+    return tree
+
+
+def _middle_products(tree: List[List[Pair]], root: Pair) -> List[Pair]:
+    """The weights each leaf receives going down the tree from `root` (the tilted binomials)."""
+    down = [root]
     for depth in range(len(tree) - 1, 0, -1):
         children = tree[depth - 1]
         new = []
@@ -83,36 +111,37 @@ def approx_marginals(polys, P_all: Poly, G: List[int], free: List[int], T: int, 
                 cs = (np.correlate(ws, ss, "valid") > 0).astype(np.int64)
                 new.append((cw / m if m > 0 else cw, cs))
         down = new
-    probs = [0.0] * k
-    for (vs, P, M), (w, ws), (p_float, _) in zip(polys, down, leaves):
-        denom = float(np.dot(p_float, w))
-        logs_p = np.array([_log2(x) for x in P]) + log_t * np.arange(len(P))
-        top = logs_p.max()
-        for x in vs:
-            mv = (list(M[x]) + [0] * len(P))[:len(P)]
-            mine_supp = any(ws[j] and mv[j] > 0 for j in range(len(P)))
-            rest_supp = any(ws[j] and P[j] - mv[j] > 0 for j in range(len(P)))
-            if not mine_supp:
-                probs[x - 1] = 0.0
-            elif not rest_supp:
-                probs[x - 1] = 1.0
-            else:
-                logs_m = np.array([_log2(a) for a in mv]) + log_t * np.arange(len(P))
-                m_float = np.exp2(logs_m - top)
-                p = float(np.dot(m_float, w)) / denom if denom > 0 else 0.5
-                probs[x - 1] = min(max(p, 1e-300), 1 - 1e-16)
-    if F:
-        root = tree[-1][0][0] if tree[-1] else np.ones(1)
-        weights = root * g_float[:len(root)]
-        support = [c > 0 and g > 0 for c, g in zip(P_all, G)]
-        left = np.asarray([(T - m) / F for m in range(len(root))])
-        total_w = weights.sum()
-        has_mine = any(e and T - m > 0 for m, e in enumerate(support))
-        has_empty = any(e and T - m < F for m, e in enumerate(support))
-        p = float((weights * left).sum() / total_w) if total_w > 0 else 0.5
-        p = 0.0 if not has_mine else 1.0 if not has_empty else min(max(p, 1e-300), 1 - 1e-16)
-        for x in free:
-            probs[x - 1] = p
-    for i in fixed:
-        probs[i] = 1.0
-    return tuple(probs)
+    return down
+
+
+def _component_probs(vs: Sequence[int], P: Poly, M, weights: Pair, p_float: np.ndarray, log_t: float,
+                     probs: List[float]) -> None:
+    """Fill probs for the cells of one component, given the weights its leaf received."""
+    w, ws = weights
+    denom = float(np.dot(p_float, w))
+    logs_p = np.array([_log2(x) for x in P]) + log_t * np.arange(len(P))
+    top = logs_p.max()
+    for x in vs:
+        mv = (list(M[x]) + [0] * len(P))[:len(P)]
+        mine_supp = any(ws[j] and mv[j] > 0 for j in range(len(P)))
+        rest_supp = any(ws[j] and P[j] - mv[j] > 0 for j in range(len(P)))
+        if not mine_supp:
+            probs[x - 1] = 0.0
+        elif not rest_supp:
+            probs[x - 1] = 1.0
+        else:
+            logs_m = np.array([_log2(a) for a in mv]) + log_t * np.arange(len(P))
+            m_float = np.exp2(logs_m - top)
+            p = float(np.dot(m_float, w)) / denom if denom > 0 else 0.5
+            probs[x - 1] = min(max(p, 1e-300), 1 - 1e-16)
+
+
+def _free_prob(weights: np.ndarray, P_all: Poly, G: List[int], T: int, F: int) -> float:
+    """The probability of each of the F free cells (touched by no count), weights[m] for m component mines."""
+    support = [c > 0 and g > 0 for c, g in zip(P_all, G)]
+    left = np.asarray([(T - m) / F for m in range(len(weights))])
+    total_w = weights.sum()
+    has_mine = any(e and T - m > 0 for m, e in enumerate(support))
+    has_empty = any(e and T - m < F for m, e in enumerate(support))
+    p = float((weights * left).sum() / total_w) if total_w > 0 else 0.5
+    return 0.0 if not has_mine else 1.0 if not has_empty else min(max(p, 1e-300), 1 - 1e-16)

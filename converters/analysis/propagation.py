@@ -55,8 +55,8 @@ class Propagation:
         return int((self.values != UNDECIDED).sum())
 
 
-class _Contradiction(Exception):
-    """Raised inside propagation when the constraints admit no solution."""
+class Contradiction(Exception):
+    """Raised inside propagation (and explain) when the constraints admit no solution."""
 
 
 def propagate(puzzle: Puzzle, level: str = "gac", mines: Optional[int] = None,
@@ -81,7 +81,7 @@ def propagate(puzzle: Puzzle, level: str = "gac", mines: Optional[int] = None,
     except AnalysisTimeout as exc:
         exc.values, exc.level = val[1:].copy(), level  # every rule is sound: what is decided so far holds
         raise
-    except _Contradiction:
+    except Contradiction:
         return Propagation(system, level, val[1:].copy(), False, rounds[0])
     return Propagation(system, level, val[1:].copy(), True, rounds[0])
 
@@ -104,14 +104,14 @@ def _gac(system: LinearSystem, val: np.ndarray, rounds: Optional[List[int]] = No
         und = und_mask.sum(axis=1)
         r = rhs[active] - ((v == MINE) & pres).sum(axis=1)
         if (r < 0).any() or (r > und).any():
-            raise _Contradiction()
+            raise Contradiction()
         keep = und > 0
         to0 = sub[und_mask & ((r == 0) & keep)[:, None]]
         to1 = sub[und_mask & ((r == und) & keep)[:, None]]
         changed = False
         if to0.size or to1.size:
             if np.intersect1d(to0, to1).size:
-                raise _Contradiction()
+                raise Contradiction()
             val[to0] = SAFE
             val[to1] = MINE
             changed = True
@@ -120,7 +120,7 @@ def _gac(system: LinearSystem, val: np.ndarray, rounds: Optional[List[int]] = No
             n_und = int(free.sum())
             left = system.total - int((val[1:] == MINE).sum())
             if left < 0 or left > n_und:
-                raise _Contradiction()
+                raise Contradiction()
             if n_und and (left == 0 or left == n_und):
                 val[1:][free] = SAFE if left == 0 else MINE
                 changed = True
@@ -180,12 +180,12 @@ def _relational(system: LinearSystem, val: np.ndarray, m: int, bounds: Bounds = 
             if any(not vs for vs, _ in current):
                 # a member was closed by an earlier group this round; gac checks its count
                 continue
-            for x, b in _join_forced(current):
+            for x, b in join_forced(current):
                 if val[x] == UNDECIDED:
                     val[x] = b
                     changed_vars.add(x)
                 elif val[x] != b:
-                    raise _Contradiction()
+                    raise Contradiction()
         if changed_vars and rounds is not None:
             rounds[0] += 1
         before = val.copy()
@@ -216,8 +216,8 @@ def _groups(seeds: Iterable[int], nbrs: Dict[int, Set[int]], m: int) -> Set[Tupl
     return out
 
 
-def _join_forced(cons: Sequence[Tuple[Tuple[int, ...], int]]) -> List[Tuple[int, int]]:
-    """(variable, value) pairs taken in every joint solution of the constraints; raises if none exist."""
+def join_forced(cons: Sequence[Tuple[Tuple[int, ...], int]]) -> List[Tuple[int, int]]:
+    """(variable, value) pairs taken in every joint solution of the constraints; Contradiction if none exist."""
     union = sorted({x for vs, _ in cons for x in vs})
     n = len(union)
     pos = {x: i for i, x in enumerate(union)}
@@ -226,7 +226,7 @@ def _join_forced(cons: Sequence[Tuple[Tuple[int, ...], int]]) -> List[Tuple[int,
     left = []
     for j, (vs, r) in enumerate(cons):
         if r < 0 or r > len(vs):
-            raise _Contradiction()
+            raise Contradiction()
         for x in vs:
             occ[pos[x]].append(j)
         need.append(r)
@@ -266,7 +266,7 @@ def _join_forced(cons: Sequence[Tuple[Tuple[int, ...], int]]) -> List[Tuple[int,
 
     rec(0)
     if not any(s[0] or s[1] for s in seen) and n:
-        raise _Contradiction()
+        raise Contradiction()
     forced = []
     for t, (s0, s1) in enumerate(seen):
         if s0 != s1:

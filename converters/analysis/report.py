@@ -138,8 +138,8 @@ class Analysis:
                         dtype=float).reshape(self.puzzle.rows, self.puzzle.cols)
         return callable_array(grid, "Analysis.probability_array")
 
-    def _repr_svg_(self) -> str:
-        """Jupyter shows an analysis as the board's probability picture."""
+    def _repr_svg_(self) -> Optional[str]:
+        """Jupyter shows an analysis as the board's probability picture (None: no renderer, so text)."""
         return svg_picture(self.puzzle, self)
 
     @property
@@ -221,8 +221,8 @@ def analyze(puzzle: Puzzle, mines: Optional[int] = None, level: str = "full", *,
                                  gac, by_level, infeasible)
     except AnalysisTimeout as exc:
         # whatever is proven belongs to the full level; another level's would claim more than it decides
-        mine = exc.values is not None and (exc.level == level or level == "full")
-        values = exc.values if mine else known
+        mine = exc.level == level or level == "full"
+        values = exc.values if mine and exc.values is not None else known
         return Analysis(puzzle, system, level, values, None, None, exc.message, by_level, status="timeout")
 
 
@@ -232,11 +232,12 @@ def _decide_and_count(puzzle: Puzzle, mines: Optional[int], level: str, count: b
     """The levels and the count of `analyze`, once the board is known to be consistent at gac."""
     counted = None
     error = None
-    full_values = None
+    full_values = gac.values   # replaced by the backbone when the full level or the comparison needs it
     if level == "full" or compare_levels:
-        full_values, counted, error = full_backbone(puzzle, mines, system, gac.values, max_states, bounds)
-        if full_values is None:
+        backbone, counted, error = full_backbone(puzzle, mines, system, gac.values, max_states, bounds)
+        if backbone is None:
             return infeasible
+        full_values = backbone
     if compare_levels:
         by_level["gac"] = gac.decided
         for lv in ("2rc", "3rc"):

@@ -10,7 +10,7 @@ import argparse
 from typing import Dict, List
 
 from ..core.errors import MineconvError
-from ..encode.cnf import CARD_ENCODINGS
+from ..encode.cardinality import CARD_ENCODINGS
 from ..formats.registry import formats
 
 SHELLS = ("bash", "zsh")

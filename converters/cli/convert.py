@@ -6,7 +6,8 @@ import sys
 
 from ..core.errors import MineconvError
 from ..core.fileio import STDIO
-from ..encode.cnf import CARD_ENCODINGS, DEFAULT_CARD_ENCODING
+from ..encode.cardinality import CARD_ENCODINGS
+from ..encode.cnf import DEFAULT_CARD_ENCODING
 from ..formats.registry import get_format, guess_format, write
 from . import add_input_options, input_options, load_reading
 

@@ -5,7 +5,8 @@ import argparse
 import json
 import os
 
-from ..analysis.explain import LEVELS, Explanation, explain
+from ..analysis.explain import LEVELS, explain
+from ..analysis.steps import Explanation
 from ..core.bounds import Bounds
 from ..core.errors import MineconvError
 from ..core.wording import plural

@@ -8,15 +8,15 @@ neighbours must hold c mines (its count minus known-mine neighbours) gives, for 
 neighbours, a clause of negated literals (at most c) and, for every (d-c+1)-subset, a clause of positive
 literals (at least c). A count no assignment can meet (c < 0 or c > d) gives an empty clause. Clauses are
 in constraint order (row-major), each constraint's at-most clauses first, subsets in lexicographic order.
-The total mine count is a pysat.card encoding over all k cell variables, auxiliary variables after k.
+The total mine count is a cardinality encoding (encode/cardinality.py) over all k cell variables, auxiliary
+variables after k.
 """
 from __future__ import annotations
 
-import threading
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import chain, combinations
-from typing import TYPE_CHECKING, Any, Callable, Dict, Iterator, List, Optional, Sequence, Tuple, TypeVar
+from typing import TYPE_CHECKING, Iterator, List, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -24,16 +24,11 @@ from ..core.errors import FormatError
 from ..core.puzzle import Puzzle
 from ..core.system import LinearSystem, build_system
 from ..core.wording import plural
-
-T = TypeVar("T")
+from .cardinality import CARD_ENCODINGS, exactly
 
 if TYPE_CHECKING:   # pysat is imported when a CNF is made, not with mineconv
     from pysat.formula import CNF
 
-# pysat.card.EncType names usable for the total mine count; pairwise, bitwise and ladder handle only
-# bounds of 1 (pysat raises for others), native needs a solver with cardinality support (no CNF).
-CARD_ENCODINGS: Tuple[str, ...] = ("seqcounter", "sortnetwrk", "cardnetwrk", "totalizer", "mtotalizer",
-                                   "kmtotalizer", "pairwise", "bitwise", "ladder")
 # the k-modulo totalizer gave the fewest clauses and the fastest encoding of the candidates measured on
 # boards of 1,000 to 10,000 unknowns (seqcounter and totalizer grow as unknowns x bound)
 DEFAULT_CARD_ENCODING = "kmtotalizer"
@@ -191,34 +186,6 @@ def clause_arrays(clauses: Sequence[Sequence[int]]) -> ClauseArrays:
     return ClauseArrays(lits, lens.astype(np.int16))
 
 
-def _units(k: int, sign: int) -> ClauseArrays:
-    return ClauseArrays((sign * np.arange(1, k + 1, dtype=np.int32))[:, None], np.ones(k, dtype=np.int16))
-
-
-def off_main_thread(work: Callable[[], T]) -> T:
-    """work() in a helper thread, its result or exception handed back; Ctrl-C still stops the caller.
-
-    Called from the main thread, pysat's C encoders install a SIGINT handler of their own that longjmps
-    out of the C++ code building the clauses; a batch stopped with Ctrl-C there died of SIGSEGV once in
-    a few runs. Off the main thread pysat leaves signals to Python, whose KeyboardInterrupt lands in the
-    main thread's join() as anywhere else (the helper thread is a daemon and is dropped with the run).
-    """
-    box: Dict[str, Any] = {}
-
-    def run() -> None:
-        try:
-            box["value"] = work()
-        except BaseException as exc:  # handed back to the caller, which raises it
-            box["error"] = exc
-
-    helper = threading.Thread(target=run, name="mineconv-cardenc", daemon=True)
-    helper.start()
-    helper.join()
-    if "error" in box:
-        raise box["error"]
-    return box["value"]
-
-
 def card_clauses(system: LinearSystem, encoding: Optional[str] = None) -> Tuple[ClauseArrays, int, Optional[str]]:
     """Clauses saying exactly `system.total` cell variables are true: (clauses, highest variable, encoding).
 
@@ -229,13 +196,8 @@ def card_clauses(system: LinearSystem, encoding: Optional[str] = None) -> Tuple[
     t = system.total
     if t is None:
         return clause_arrays([]), k, None
-    if t < 0 or t > k:
-        return clause_arrays([[]]), k, None
-    if t == 0:
-        return _units(k, -1), k, None
-    if t == k:
-        return _units(k, 1), k, None
-    if k * min(t, k - t) > CARD_WORK_LIMIT:
+    counter = 0 < t < k
+    if counter and k * min(t, k - t) > CARD_WORK_LIMIT:
         # pysat builds these clauses as Python lists: ~1e9 here is tens of millions of clauses and several
         # GB of memory, so refuse at once rather than exhaust the machine
         raise FormatError(f"the total mine count ({t} more mines among {plural(k, 'unknown cell')}) is "
@@ -243,16 +205,8 @@ def card_clauses(system: LinearSystem, encoding: Optional[str] = None) -> Tuple[
                           "in CNF (its cardinality encoding would take tens of millions of clauses); write a "
                           "linear or pseudo-Boolean format instead (lp, mps, opb, smt2 state it as one "
                           "constraint), or leave the total out (convert --ignore-total)")
-    from pysat.card import CardEnc, EncType, UnsupportedBound
-
-    try:
-        enc = off_main_thread(lambda: CardEnc.equals(lits=list(range(1, k + 1)), bound=t, top_id=k,
-                                                     encoding=getattr(EncType, name)))
-    except UnsupportedBound:
-        raise FormatError(f"the {name} cardinality encoding cannot express 'exactly {t} of {k}' (it handles "
-                          f"only bounds of 1); use one of seqcounter, totalizer, kmtotalizer, cardnetwrk, "
-                          "sortnetwrk, mtotalizer") from None
-    return clause_arrays(enc.clauses), max(k, int(enc.nv)), name
+    clauses, nv = exactly(range(1, k + 1), t, top=k, encoding=name)
+    return clause_arrays(clauses), nv, name if counter else None
 
 
 def encode_cnf(puzzle: Puzzle, mines: Optional[int] = None, card_encoding: Optional[str] = None,

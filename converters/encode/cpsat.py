@@ -6,6 +6,7 @@ equality per stated count (encode.linear.constraint_rows), the total last when g
 """
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Dict, List, Optional, Tuple
 
 from ..core.errors import SolverError
@@ -26,7 +27,7 @@ def to_cpsat(puzzle: Puzzle, mines: Optional[int] = None) -> "CpModel":
     except ImportError:
         raise SolverError("to_cpsat needs OR-Tools (pip install 'mineconv[cpsat]' or pip install ortools)") from None
     system = build_system(puzzle, mines)
-    model = cp_model.CpModel()
+    model = _puzzle_model_class()()
     model.name = puzzle.name or "minesweeper"
     cells: List[Cell] = [(int(r), int(c)) for r, c in system.var_rc.tolist()]
     xs = [model.new_bool_var(f"x{r}_{c}") for r, c in cells]
@@ -40,6 +41,20 @@ def to_cpsat(puzzle: Puzzle, mines: Optional[int] = None) -> "CpModel":
         model.add(cp_model.LinearExpr.sum(xs) == system.total)
     # the variable map travels with the model, as to_cnf's CNF knows its grid
     model.cells = cells
-    cell_vars: Dict[Cell, Any] = dict(zip(cells, xs))
-    model.cell_vars = cell_vars
+    model.cell_vars = dict(zip(cells, xs))
     return model
+
+
+@lru_cache(maxsize=None)
+def _puzzle_model_class() -> type:
+    # built on first use: ortools is imported only by the code paths that need it
+    from ortools.sat.python import cp_model
+
+    class PuzzleCpModel(cp_model.CpModel):
+        """A CpModel of a puzzle that knows its grid: `cells[i]` is the cell of variable index i,
+        `cell_vars[cell]` its variable."""
+
+        cells: List[Cell]
+        cell_vars: Dict[Cell, Any]
+
+    return PuzzleCpModel

@@ -42,7 +42,7 @@ COLUMN_CHUNK = 1 << 12  # MPS columns (ten entry slots each)
 SMALL_CELLS = 1 << 14   # boards up to this many cells use a cached per-cell table (<= ~0.5 MB each)
 SMALL_NUMBERS = 1 << 16  # numbers below this in magnitude use a cached table
 
-Piece = Union[bytes, str, np.ndarray]
+Piece = Union[bytes, np.ndarray]   # constant bytes, or items / an (n, w) byte matrix
 
 
 def chunks(n: int, size: Optional[int] = None) -> Iterator[Tuple[int, int]]:
@@ -192,7 +192,7 @@ def number_words(values: np.ndarray, signed: bool = False) -> np.ndarray:
     """Decimal text of integers as an (n, g) uint32 matrix of 4-byte words, right-aligned, NUL-padded."""
     x = np.asarray(values, dtype=np.int64).ravel()
     n = x.shape[0]
-    neg = None
+    neg: Optional[np.ndarray] = None   # set exactly when signed
     if signed:
         neg = x < 0
         x = np.abs(x)
@@ -215,7 +215,7 @@ def number_words(values: np.ndarray, signed: bool = False) -> np.ndarray:
         table = _TABLE_LAST if i == groups - 1 else _TABLE_LEAD
         words[:, first + i] = table[r + 10000 * blank]
         blank &= r == 0
-    if signed:
+    if neg is not None:
         words[:, 0] = np.where(neg, _MINUS, 0)
     return words
 
@@ -245,9 +245,8 @@ CellPiece = Union[bytes, str]  # constant bytes, or "r" / "c" for the cell's row
 
 
 def _pieces_at(pieces: Sequence[Any], r: np.ndarray, c: np.ndarray) -> np.ndarray:
-    r_text = numbers(r) if "r" in pieces else None
-    c_text = numbers(c) if "c" in pieces else None
-    return rows_of(r.shape[0], [r_text if p == "r" else c_text if p == "c" else p for p in pieces])
+    text = {"r": numbers(r) if "r" in pieces else b"", "c": numbers(c) if "c" in pieces else b""}
+    return rows_of(r.shape[0], [text[p] if p == "r" or p == "c" else p for p in pieces])
 
 
 @lru_cache(maxsize=16)

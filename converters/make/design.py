@@ -44,7 +44,7 @@ import secrets
 import time
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Callable, Dict, Iterator, List, Optional, Sequence, Tuple
+from typing import Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -56,6 +56,7 @@ from ..core.errors import MineconvError
 from ..core.puzzle import NEIGHBOUR_OFFSETS, Puzzle
 from ..core.system import build_system
 from ..core.wording import plural
+from ..encode.cardinality import exactly
 from .generate import mine_counts, place_mines
 
 LEVELS = GRADE_LEVELS
@@ -154,11 +155,9 @@ class LayoutSolver:
             for combo in _combos(d, d - k + 1) if k > 0 else ():
                 add([-s] + [around[i] for i in combo])
         if total:
-            from pysat.card import CardEnc, EncType
-            top = n + len(self.selector)
-            enc = CardEnc.equals(lits=list(range(1, n + 1)), bound=int(mine.sum()), top_id=top,
-                                 encoding=EncType.seqcounter)
-            for cl in enc.clauses:
+            clauses, _ = exactly(range(1, n + 1), int(mine.sum()), top=n + len(self.selector),
+                                 encoding="seqcounter")
+            for cl in clauses:
                 add(cl)
         # the planted layout is a solution; any other must differ from it somewhere
         add([-(i + 1) if m else i + 1 for i, m in enumerate(mine.tolist())])
@@ -168,7 +167,7 @@ class LayoutSolver:
         self.calls += 1
         return not self._solver.solve(assumptions=[self.selector[c] for c in shown])
 
-    def puzzle(self, shown: Sequence[int], name: Optional[str] = None) -> Puzzle:
+    def puzzle(self, shown: Iterable[int], name: Optional[str] = None) -> Puzzle:
         """The puzzle showing exactly these clues (counts, or '*' on a mine), every other cell unknown."""
         R, C = self.mine_grid.shape
         codes = np.full(R * C, ord("?"), dtype=np.uint8)

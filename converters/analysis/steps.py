@@ -1,0 +1,98 @@
+"""What an explanation records, and how its sentences name cells and lists.
+
+`explain` (analysis/explain.py) produces an Explanation: its Steps, each naming the Cells it decides and
+the Clues (revealed counts) that justify it, with the JSON shape of `mineconv explain --json`.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import List, NamedTuple, Optional, Sequence, Tuple
+
+import numpy as np
+
+from ..core.puzzle import Puzzle
+from ..core.system import LinearSystem
+
+
+class Cell(NamedTuple):
+    """A cell decided by a step: 0-based row and column, and whether it is a mine."""
+
+    row: int
+    col: int
+    mine: bool
+
+
+class Clue(NamedTuple):
+    """A revealed count named as a reason: its 0-based row and column, and the number it shows."""
+
+    row: int
+    col: int
+    count: int  # type: ignore[assignment]  # shadows tuple.count, as Clue always has
+
+
+@dataclass(frozen=True)
+class Step:
+    """One deduction: the cells it decides, the level it needs, the counts (and total) that justify it."""
+
+    level: str                   # gac, 2rc, 3rc or full
+    cells: Tuple[Cell, ...]      # row-major
+    because: Tuple[Clue, ...]    # row-major
+    total: bool                  # True when the total mine count is part of the reason
+    text: str                    # the step in plain English
+    constraints: Tuple[int, ...] = ()   # indices into the LinearSystem's constraints of `because`
+
+    def to_json(self, number: int) -> dict:
+        """The step as `mineconv explain --json` prints it (number counts from 1)."""
+        return {"step": number, "level": self.level,
+                "cells": [{"row": c.row, "col": c.col, "value": "mine" if c.mine else "safe"} for c in self.cells],
+                "because": [{"row": b.row, "col": b.col, "count": b.count} for b in self.because],
+                "total": self.total, "text": self.text}
+
+
+@dataclass(frozen=True)
+class Explanation:
+    """The steps of `explain`, in order, and where reasoning at `level` ended."""
+
+    puzzle: Puzzle
+    system: LinearSystem
+    level: str
+    steps: Tuple[Step, ...]
+    values: np.ndarray           # (k,) int8 over the unknown cells in DIMACS order: -1 open, 0 safe, 1 mine
+    consistent: bool             # False when reasoning proved that no solution exists
+    conflict: Optional[str] = None            # the sentence naming the counts that contradict
+    conflict_because: Tuple[Clue, ...] = ()
+    conflict_total: bool = False              # True when the total mine count is part of the contradiction
+    timed_out: bool = False
+    timeout_message: Optional[str] = None
+    stuck: List[Tuple[int, int]] = field(default_factory=list)   # open cells when reasoning stopped
+
+    @property
+    def solved(self) -> bool:
+        """True when the steps decide every unknown cell (and nothing contradicts)."""
+        return self.consistent and not self.timed_out and not self.stuck
+
+    def to_json(self) -> dict:
+        """The JSON report of `mineconv explain --json`."""
+        data = {"level": self.level, "solved": self.solved,
+                "steps": [s.to_json(i) for i, s in enumerate(self.steps, 1)],
+                "open": [list(rc) for rc in self.stuck], "consistent": self.consistent}
+        if not self.consistent:
+            data["conflict"] = {"text": self.conflict,
+                                "because": [{"row": b.row, "col": b.col, "count": b.count}
+                                            for b in self.conflict_because],
+                                "total": self.conflict_total}
+        if self.timed_out:
+            data["status"] = "timeout"
+        return data
+
+
+def cell_name(r: int, c: int) -> str:
+    """'(3, 4)': a cell as every mineconv message names it (row, column, 0-based)."""
+    return f"({r}, {c})"
+
+
+def and_list(items: Sequence[str]) -> str:
+    """'a', 'a and b', 'a, b and c': items joined as a sentence lists them."""
+    if len(items) <= 2:
+        return " and ".join(items)
+    return ", ".join(items[:-1]) + " and " + items[-1]
