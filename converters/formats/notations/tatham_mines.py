@@ -25,6 +25,7 @@ import re
 from typing import List, Optional, Tuple
 
 import numpy as np
+from lark import Token
 from lark.exceptions import UnexpectedInput
 
 from ...core.errors import FormatError, PuzzleSyntaxError
@@ -92,16 +93,7 @@ def read_tatham(text: str, source: str = "<string>", reveal_from: Optional[str] 
     def fail(msg: str, line: int, col: int) -> PuzzleSyntaxError:
         return PuzzleSyntaxError(msg, source=source, line=line, column=col, line_text=lines[line - 1])
 
-    notes: List[str] = []
-    game: Optional[Node] = None
-    for item in rules(tree):
-        if item.data == "comment":
-            s = str(terminal(item, 0))[1:]
-            notes.append(s[1:] if s.startswith(" ") else s)
-        else:
-            game = item
-    assert game is not None  # the grammar requires exactly one
-    ptok, dtok = terminals(game)
+    ptok, dtok, notes = _game_id(tree)
     p_line, p_col = line_column(ptok)
     d_line, d_col = line_column(dtok)
     pm = _PARAMS.fullmatch(str(ptok))
@@ -155,6 +147,21 @@ def read_tatham(text: str, source: str = "<string>", reveal_from: Optional[str] 
         # mines.c never puts a mine there, an ID that does is read, but without a start
         puzzle = puzzle.replace(start=start)
     return puzzle
+
+
+def _game_id(tree: Node) -> Tuple[Token, Token, List[str]]:
+    """The game ID's PARAMS and DESC tokens, and the '#' comment lines as notes."""
+    notes: List[str] = []
+    game: Optional[Node] = None
+    for item in rules(tree):
+        if item.data == "comment":
+            s = str(terminal(item, 0))[1:]
+            notes.append(s[1:] if s.startswith(" ") else s)
+        else:
+            game = item
+    assert game is not None  # the grammar requires exactly one
+    ptok, dtok = terminals(game)
+    return ptok, dtok, notes
 
 
 def detect_tatham(text: str) -> float:
