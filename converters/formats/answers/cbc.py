@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import re
+from typing import List
 
 from ...core.errors import SolutionSyntaxError
 from ..answer import Answer, named_answer, parse_value
@@ -39,7 +40,9 @@ def read_cbc(text: str, source: str = "<string>") -> Answer:
         # CBC still lists (meaningless) values after Infeasible: the status decides
         why = "" if status == "infeasible" else f"CBC reports {phrase!r}"
         return Answer(status, why=why, format="cbc", source=source, text=text)
-    names, vals, where = [], [], []
+    names: List[str] = []
+    vals: List[float] = []
+    where: List[int] = []
     last_index = -1
     blocks, gaps = 1, False
     for ln in range(first + 2, len(lines) + 1):

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 import re
-from typing import List, Optional, Tuple
+from typing import Any, List, Optional, Tuple
 
 import numpy as np
 
@@ -64,7 +64,7 @@ def _read_json(text: str, source: str) -> Answer:
     if word not in _RESULTS:
         raise SolutionSyntaxError(f"unknown clingo result {word!r}", source=source)
     status = _RESULTS[word]
-    witnesses = []
+    witnesses: List[Any] = []  # JSON values, checked before use
     for call in data.get("Call", []) or []:
         if isinstance(call, dict):
             witnesses.extend(call.get("Witnesses", []) or [])
@@ -75,7 +75,7 @@ def _read_json(text: str, source: str) -> Answer:
         raise SolutionSyntaxError("SATISFIABLE, but no witness with a \"Value\" list (truncated?)", source=source)
     where = text.find('"Value"')
     ln = text.count("\n", 0, where) + 1 if where >= 0 else 0
-    atoms = [(str(a), ln, None) for a in witnesses[0]["Value"]]
+    atoms: List[Tuple[str, int, Optional[int]]] = [(str(a), ln, None) for a in witnesses[0]["Value"]]
     names, lines = _atoms(atoms, source, text)
     return _answer(status, "", names, lines, len(witnesses), source, text, "clingo-answer")
 

@@ -28,7 +28,7 @@ def read_cplex(text: str, source: str = "<string>") -> Answer:
         raise SolutionSyntaxError(f"root element <{root.tag}>, expected <CPLEXSolution>", source=source)
     header = root.find("header")
     code_text = header.get("solutionStatusValue") if header is not None else None
-    if code_text is None:
+    if header is None or code_text is None:
         raise SolutionSyntaxError("no solutionStatusValue in <header>", source=source)
     if not re.fullmatch(r"\s*-?[0-9]{1,18}\s*", code_text):
         at = text.find("solutionStatusValue")
@@ -45,13 +45,13 @@ def read_cplex(text: str, source: str = "<string>") -> Answer:
     starts = [text.count("\n", 0, m.start()) + 1 for m in re.finditer(r"<variable\b", text)]
     names, vals, where = [], [], []
     for i, var in enumerate(variables):
-        line = starts[i] if len(starts) == len(variables) else None
+        var_line = starts[i] if len(starts) == len(variables) else None
         name, value = var.get("name"), var.get("value")
         if name is None or value is None:
-            raise SolutionSyntaxError("a <variable> without name or value", source=source, line=line)
+            raise SolutionSyntaxError("a <variable> without name or value", source=source, line=var_line)
         names.append(name)
-        vals.append(parse_value(value, source=source, line=line, line_text=None))
-        where.append(line or 0)
+        vals.append(parse_value(value, source=source, line=var_line, line_text=None))
+        where.append(var_line or 0)
     why = "" if code in _SOLVED else f"CPLEX status {code} {what!r}; the solution it kept is checked"
     return named_answer(names, vals, where, why=why, format="cplex", source=source, text=text)
 

@@ -16,7 +16,7 @@ _MESSAGES = {
 def read_lp_solve(text: str, source: str = "<string>") -> Answer:
     """Read the variables block; names may be long, so each line is split on its last blank run."""
     lines = text.splitlines()
-    for ln, line in enumerate(lines, 1):
+    for line in lines:
         s = line.strip()
         if s in _MESSAGES:
             status, why = _MESSAGES[s]

@@ -36,6 +36,7 @@ from .._rows import lost_parts
 from ..grammar import normalise_newlines, parser, syntax_error
 from ..registry import LIKELY, NO, POSSIBLE, register_format
 from ._cpdata import blank_comments, notes_before
+from ._nodes import offset, terminals
 
 _COMMENTS = re.compile(r'(?P<string>"(?:[^"\\\n]|\\.)*")|%\*[\s\S]*?\*%|%[^\n]*')
 _CONST = re.compile(r"#const\s+([a-z_][A-Za-z0-9_']*)\s*=\s*(\S[^.]*?)\s*\.$")
@@ -96,24 +97,25 @@ def read_asp_facts(text: str, source: str = "<string>", order: Optional[str] = N
     raw_facts: List[Tuple[str, str, int]] = []
     size_rule: Optional[Tuple[List[str], int]] = None
     first = len(text)
-    for tok in tree.children:
-        first = min(first, tok.start_pos)
+    for tok in terminals(tree):
+        pos = offset(tok)
+        first = min(first, pos)
         s = str(tok)
         if tok.type == "CONST":
             m = _CONST.match(s)
             if m is None:
-                raise error_at("a #const needs 'name = value.'", text, tok.start_pos, source)
+                raise error_at("a #const needs 'name = value.'", text, pos, source)
             value = m.group(2)
             if re.fullmatch(r"[+-]?[0-9]+", value):
-                consts[m.group(1)] = (int(value), tok.start_pos + m.start(2))
+                consts[m.group(1)] = (int(value), pos + m.start(2))
         elif tok.type == "FACT":
             m = _FACT.match(s)
             if m and m.group(1) in ("number", "mine", "excluded"):
-                raw_facts.append((m.group(1), m.group(2), tok.start_pos + m.start(2)))
+                raw_facts.append((m.group(1), m.group(2), pos + m.start(2)))
         else:
             m = _CELL_RULE.match(s)
             if m and m.group(3) == m.group(1) and m.group(6) == m.group(2):
-                size_rule = ([m.group(4), m.group(5), m.group(7), m.group(8)], tok.start_pos)
+                size_rule = ([m.group(4), m.group(5), m.group(7), m.group(8)], pos)
     ints = {k: v for k, (v, _) in consts.items()}
     facts: List[_Fact] = []
     for pred, body, off in raw_facts:

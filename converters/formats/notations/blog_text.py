@@ -87,7 +87,7 @@ def detect_blog_text(text: str) -> float:
     i = 0
     while i < len(lines) and not lines[i].strip():
         i += 1
-    grid = []
+    grid: List[str] = []
     while i < len(lines) and lines[i].strip():
         row = lines[i].rstrip(" \t")
         if not _ROW.fullmatch(row) or (grid and len(row) != len(grid[0])):

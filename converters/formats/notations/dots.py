@@ -32,6 +32,7 @@ from ...core.wording import plural
 from .._rows import decode, lost_parts, symbol_table
 from ..grammar import normalise_newlines, parser, syntax_error
 from ..registry import LIKELY, NO, POSSIBLE, WEAK, register_format
+from ._nodes import line_column, rules, terminal
 
 _TABLE = symbol_table({**{str(d): str(d) for d in range(9)}, ".": "?"})
 _QUOTED = re.compile(r'"([^"]*)"[ \t]*,?')
@@ -56,19 +57,20 @@ def read_dots(text: str, source: str = "<string>") -> Puzzle:
 
     notes: List[str] = []
     found: List[Tuple[int, int, str]] = []  # (line, column, text) of each non-comment line
-    for item in tree.children:
-        tok = item.children[0]
+    for item in rules(tree):
+        tok = terminal(item, 0)
         if item.data == "comment":
             s = str(tok).lstrip(" \t")[1:]
             notes.append(s[1:] if s.startswith(" ") else s)
             continue
         raw = str(tok)
         s = raw.strip(" \t")
-        col = tok.column + len(raw) - len(raw.lstrip(" \t"))
+        line, column = line_column(tok)
+        col = column + len(raw) - len(raw.lstrip(" \t"))
         m = _QUOTED.fullmatch(s)
         if m:
             s, col = m.group(1), col + 1
-        found.append((tok.line, col, s))
+        found.append((line, col, s))
     if not found:
         raise PuzzleSyntaxError("no grid rows found", source=source, line=max(1, len(lines) - 1), column=1)
     if len(found) >= 3 and _COUNT.fullmatch(found[0][2]) and _COUNT.fullmatch(found[1][2]):

@@ -23,9 +23,9 @@ cells or total, so those are written as -1 (unknown) with a warning. Name and no
 from __future__ import annotations
 
 import re
-from typing import Any, Dict, List, TextIO, Tuple
+from typing import Any, Dict, List, Optional, TextIO, Tuple
 
-from lark import Token, Tree
+from lark import Token
 from lark.exceptions import UnexpectedInput
 
 from ...core.about import __version__
@@ -36,6 +36,7 @@ from .._rows import lost_parts
 from ..grammar import normalise_newlines, parser, syntax_error
 from ..registry import LIKELY, NO, POSSIBLE, register_format
 from ._cpdata import WRITE_VALUE, blank_comments, build, check_shape, int_value, notes_before, split_items
+from ._nodes import Node, offset, rule, rules, terminal
 
 _COMMENTS = re.compile(r'(?P<string>"(?:[^"\\\n]|\\.)*")|%[^\n]*|/\*[\s\S]*?\*/')
 ROWS = ("r", "rows", "nrows", "n_rows", "height")
@@ -50,13 +51,14 @@ class _Assign:
 
     def __init__(self, name: Token, rhs: Token) -> None:
         self.name, self.rhs = name, rhs
+        self.offset = offset(rhs)
 
-    def value(self, text: str, source: str) -> Tree:
+    def value(self, text: str, source: str) -> Node:
         """The parsed right-hand side (located errors point into the original text)."""
         try:
             return parser("dzn", start="value").parse(str(self.rhs))
         except UnexpectedInput as exc:
-            pos = self.rhs.start_pos + max(0, getattr(exc, "pos_in_stream", 0) or 0)
+            pos = self.offset + max(0, getattr(exc, "pos_in_stream", 0) or 0)
             raise error_at(f"cannot read the value of {self.name} (expected a number, a name, a list, a 2-D "
                            "list [| ... |] or array2d(1..r, 1..c, [...]))", text, pos, source) from None
 
@@ -71,15 +73,15 @@ def read_dzn(text: str, source: str = "<string>") -> Puzzle:
         raise syntax_error(exc, text, source, "MiniZinc data") from None
     assigns: Dict[str, _Assign] = {}
     first = len(text)
-    for item in tree.children:
+    for item in rules(tree):
         if item.data == "include":
             continue
         first = min(first, item.meta.start_pos)
         if item.data == "skipped" or (item.data == "decl" and len(item.children) < 3):
             continue
-        name_tok, rhs = item.children[-2], item.children[-1]
+        name_tok, rhs = terminal(item, -2), terminal(item, -1)
         if str(name_tok) in assigns:
-            raise error_at(f"{name_tok} is assigned twice", text, name_tok.start_pos, source)
+            raise error_at(f"{name_tok} is assigned twice", text, offset(name_tok), source)
         assigns[str(name_tok)] = _Assign(name_tok, rhs)
     bindings: Dict[str, int] = {}
     for key, a in assigns.items():
@@ -94,12 +96,12 @@ def read_dzn(text: str, source: str = "<string>") -> Puzzle:
         if tree_v.data == "int_lit":
             bindings[key] = int(str(tree_v.children[0]))
     for key in ROWS + COLS + TOTAL:
-        a = assigns.get(key)
-        if a is not None and a.value(text, source).data == "ref":
-            ref = str(a.value(text, source).children[0])
+        given = assigns.get(key)
+        if given is not None and given.value(text, source).data == "ref":
+            ref = str(given.value(text, source).children[0])
             if ref not in bindings:
                 raise error_at(f"{key} = {ref}: {ref} is not bound to a number in this file", text,
-                               a.rhs.start_pos, source)
+                               given.offset, source)
             bindings[key] = bindings[ref]
     grid_name = next((g for g in GRIDS if g in assigns), None)
     if grid_name is None:
@@ -107,29 +109,32 @@ def read_dzn(text: str, source: str = "<string>") -> Puzzle:
                        "field; a 2-D list [| ... |] also does)", text, len(text), source)
     grid = assigns[grid_name]
     values = _grid_values(grid, bindings, text, source)
-    check_shape(values, text, source, grid_name, grid.rhs.start_pos)
+    check_shape(values, text, source, grid_name, grid.offset)
     rows, cols = len(values), len(values[0])
     for names, n, what in ((ROWS, rows, "rows"), (COLS, cols, "columns")):
-        key = next((k for k in names if k in bindings), None)
-        if key is not None and bindings[key] != n:
-            a = assigns[key]
-            raise error_at(f"{key} = {bindings[key]} but {grid_name} has {n} {what}", text, a.rhs.start_pos, source)
+        size_key = next((k for k in names if k in bindings), None)
+        if size_key is not None and bindings[size_key] != n:
+            raise error_at(f"{size_key} = {bindings[size_key]} but {grid_name} has {n} {what}", text,
+                           assigns[size_key].offset, source)
     total_key = next((k for k in TOTAL if k in bindings), None)
-    mines = bindings[total_key] if total_key else None
-    if mines is not None and mines < 0:
-        raise error_at(f"{total_key} must be a whole number >= 0", text, assigns[total_key].rhs.start_pos, source)
+    mines: Optional[int] = None
+    mines_offset = 0
+    if total_key is not None:
+        mines, mines_offset = bindings[total_key], assigns[total_key].offset
+        if mines < 0:
+            raise error_at(f"{total_key} must be a whole number >= 0", text, mines_offset, source)
     name, notes = notes_before(comments, first, "%")
     return build(values, text, source, what=grid_name, mines=mines, name=name, notes=notes,
-                 mines_offset=assigns[total_key].rhs.start_pos if total_key else 0)
+                 mines_offset=mines_offset)
 
 
-def _range_len(rng: Tree, bindings: Dict[str, int], text: str, base: int, source: str) -> Tuple[int, int]:
+def _range_len(rng: Node, bindings: Dict[str, int], text: str, base: int, source: str) -> Tuple[int, int]:
     """(length, offset) of an index range lo..hi whose bounds are numbers or names bound in the file."""
     ends = []
-    for b in rng.children:
-        tok = b.children[0]
-        ends.append(int_value(str(tok), bindings, text, base + tok.start_pos, source, "an index range"))
-    off = base + rng.children[0].children[0].start_pos
+    for b in rules(rng):
+        tok = terminal(b, 0)
+        ends.append(int_value(str(tok), bindings, text, base + offset(tok), source, "an index range"))
+    off = base + offset(terminal(rule(rng, 0), 0))
     if ends[1] < ends[0]:
         raise error_at(f"the index range {ends[0]}..{ends[1]} is empty", text, off, source)
     return ends[1] - ends[0] + 1, off
@@ -145,32 +150,32 @@ def _entries(body: str, start: int, bindings: Dict[str, int], text: str, source:
 def _grid_values(grid: _Assign, bindings: Dict[str, int], text: str, source: str) -> List[List[Tuple[int, int]]]:
     """The grid's rows of (value, offset), checked against its declared index ranges."""
     tree = grid.value(text, source)
-    base = grid.rhs.start_pos
+    base = grid.offset
     what = str(grid.name)
     if tree.data == "list2":
-        tok = tree.children[0]
+        tok = terminal(tree, 0)
         body = str(tok)[2:-2]
         out = []
-        pos = base + tok.start_pos + 2
+        pos = base + offset(tok) + 2
         for piece in body.split("|"):
             if piece.strip():
                 out.append(_entries(piece, pos, bindings, text, source, what))
             pos += len(piece) + 1
         return out
     if tree.data == "array2d":
-        (nr, r_off), (nc, _) = (_range_len(t, bindings, text, base, source) for t in tree.children[:2])
-        tok = tree.children[2]
+        (nr, r_off), (nc, _) = (_range_len(rule(tree, i), bindings, text, base, source) for i in (0, 1))
+        tok = terminal(tree, 2)
     elif tree.data == "list1":
-        tok = tree.children[0]
-        keys = [next((k for k in names if k in bindings), None) for names in (ROWS, COLS)]
-        if None in keys:
+        tok = terminal(tree, 0)
+        row_key, col_key = (next((k for k in names if k in bindings), None) for names in (ROWS, COLS))
+        if row_key is None or col_key is None:
             raise error_at(f"{what} is a flat list: give its shape with array2d(1..r, 1..c, [...]) or r and c",
                            text, base, source)
-        nr, nc = bindings[keys[0]], bindings[keys[1]]  # type: ignore[index]
+        nr, nc = bindings[row_key], bindings[col_key]
         r_off = base
     else:
         raise error_at(f"{what} must be a 2-D array (array2d(1..r, 1..c, [...]) or [| ... |])", text, base, source)
-    flat = split_items(str(tok)[1:-1], base + tok.start_pos + 1)
+    flat = split_items(str(tok)[1:-1], base + offset(tok) + 1)
     if len(flat) != nr * nc:
         raise error_at(f"{what} is {nr} x {nc} = {nr * nc} entries but the list has {len(flat)}", text, r_off,
                        source)

@@ -22,9 +22,9 @@ a warning. Name and notes are '$' comments after the language line.
 from __future__ import annotations
 
 import re
-from typing import Any, Dict, List, TextIO, Tuple
+from typing import Any, Dict, List, Optional, TextIO, Tuple
 
-from lark import Tree
+from lark import Token
 from lark.exceptions import UnexpectedInput
 
 from ...core.about import __version__
@@ -34,6 +34,7 @@ from .._rows import lost_parts
 from ..grammar import normalise_newlines, parser, syntax_error
 from ..registry import LIKELY, NO, POSSIBLE, register_format
 from ._cpdata import WRITE_VALUE, blank_comments, build, check_shape, int_value, notes_before, split_items
+from ._nodes import Node, offset, rule, rules, terminal, terminals
 
 _COMMENTS = re.compile(r"(?P<string>(?!))|\$[^\n]*")
 ROWS = ("r", "rows", "nrows", "height")
@@ -50,26 +51,26 @@ def read_essence(text: str, source: str = "<string>") -> Puzzle:
         tree = parser("essence").parse(blank)
     except UnexpectedInput as exc:
         raise syntax_error(exc, text, source, "Essence' parameters") from None
-    lets: Dict[str, Tuple[Any, Tree]] = {}
+    lets: Dict[str, Tuple[Token, Node]] = {}
     first = len(text)
-    for item in tree.children:
+    for item in rules(tree):
         if item.data == "header":
             continue
         first = min(first, item.meta.start_pos)
         if item.data == "domain":
             continue
-        name_tok, value = item.children[1], item.children[2]
+        name_tok, value = terminal(item, 1), rule(item, 2)
         if str(name_tok) in lets:
-            raise error_at(f"{name_tok} is given twice", text, name_tok.start_pos, source)
+            raise error_at(f"{name_tok} is given twice", text, offset(name_tok), source)
         lets[str(name_tok)] = (name_tok, value)
     bindings: Dict[str, int] = {}
     for key, (_, value) in lets.items():
         if value.data == "int_lit":
             bindings[key] = int(str(value.children[0]))
-    for key, (tok, value) in lets.items():
+    for key, (_, value) in lets.items():
         if value.data == "ref" and key in ROWS + COLS + TOTAL:
-            bindings[key] = int_value(str(value.children[0]), bindings, text, value.children[0].start_pos, source,
-                                      f"the value of {key}")
+            ref = terminal(value, 0)
+            bindings[key] = int_value(str(ref), bindings, text, offset(ref), source, f"the value of {key}")
     grid_name = next((g for g in GRIDS if g in lets), None)
     if grid_name is None:
         matrices = [k for k, (_, v) in lets.items() if v.data == "matrix"]
@@ -79,27 +80,30 @@ def read_essence(text: str, source: str = "<string>") -> Puzzle:
         grid_name = matrices[0]
     name_tok, value = lets[grid_name]
     if value.data != "matrix":
-        raise error_at(f"{grid_name} must be a matrix of rows: [[-1, 2, ...], ...]", text, name_tok.start_pos, source)
+        raise error_at(f"{grid_name} must be a matrix of rows: [[-1, 2, ...], ...]", text, offset(name_tok), source)
     values = []
-    for row in value.children:
+    for row in terminals(value):
         if row.type != "ROW":
             continue
         body = str(row)[1:-1].split(";")[0]
         values.append([(int_value(t, bindings, text, off, source, grid_name, bind="letting {} be -1"), off)
-                       for t, off in split_items(body, row.start_pos + 1)])
-    check_shape(values, text, source, grid_name, name_tok.start_pos)
+                       for t, off in split_items(body, offset(row) + 1)])
+    check_shape(values, text, source, grid_name, offset(name_tok))
     for names, n, what in ((ROWS, len(values), "rows"), (COLS, len(values[0]), "columns")):
-        key = next((k for k in names if k in bindings), None)
-        if key is not None and bindings[key] != n:
-            raise error_at(f"{key} is {bindings[key]} but {grid_name} has {n} {what}", text,
-                           lets[key][0].start_pos, source)
+        size_key = next((k for k in names if k in bindings), None)
+        if size_key is not None and bindings[size_key] != n:
+            raise error_at(f"{size_key} is {bindings[size_key]} but {grid_name} has {n} {what}", text,
+                           offset(lets[size_key][0]), source)
     total_key = next((k for k in TOTAL if k in bindings), None)
-    mines = bindings[total_key] if total_key else None
-    if mines is not None and mines < 0:
-        raise error_at(f"{total_key} must be a whole number >= 0", text, lets[total_key][0].start_pos, source)
+    mines: Optional[int] = None
+    mines_offset = 0
+    if total_key is not None:
+        mines, mines_offset = bindings[total_key], offset(lets[total_key][0])
+        if mines < 0:
+            raise error_at(f"{total_key} must be a whole number >= 0", text, mines_offset, source)
     name, notes = notes_before(comments, first, "$")
     return build(values, text, source, what=grid_name, mines=mines, name=name, notes=notes,
-                 mines_offset=lets[total_key][0].start_pos if total_key else 0)
+                 mines_offset=mines_offset)
 
 
 def write_essence(puzzle: Puzzle, out: TextIO, **options: Any) -> None:

@@ -30,6 +30,7 @@ from ...core.wording import plural
 from .._rows import decode, lost_parts, symbol_table
 from ..grammar import normalise_newlines, parser, syntax_error
 from ..registry import register_format
+from ._nodes import line_column, rules, terminal
 
 _TABLE = symbol_table({**{str(d): str(d) for d in range(9)}, "H": "?", "F": "*", "M": "*", "O": "*", "I": "*",
                        "h": "?", "m": "*", "?": "?"})
@@ -54,34 +55,35 @@ def read_mine(text: str, source: str = "<string>") -> Puzzle:
     def fail(msg: str, line: int, col: int) -> PuzzleSyntaxError:
         return PuzzleSyntaxError(msg, source=source, line=line, column=col, line_text=lines[line - 1])
 
-    head, *items = tree.children
-    width, height, mines = (int(v) for v in re.findall(r"[0-9]+", str(head.children[0])))
+    head, *items = rules(tree)
+    width, height, mines = (int(v) for v in re.findall(r"[0-9]+", str(terminal(head, 0))))
     if width < 1 or height < 1:
         raise fail(f"the board must be at least 1 x 1, the header says {width} x {height}", 1, 1)
     rows: List[str] = []
     notes: List[str] = []
     for item in items:
-        tok = item.children[0]
+        tok = terminal(item, 0)
+        line, column = line_column(tok)
         if item.data == "msg":
             if len(rows) < height:
-                raise fail(f"a {_MSG} line where row {len(rows) + 1} of {height} should be", tok.line, 1)
+                raise fail(f"a {_MSG} line where row {len(rows) + 1} of {height} should be", line, 1)
             notes.append(_MSG + " " + str(tok)[len(_MSG):].strip())
             continue
         if notes:
-            raise fail(f"only blank lines and {_MSG} lines may follow the {_MSG} line", tok.line, 1)
+            raise fail(f"only blank lines and {_MSG} lines may follow the {_MSG} line", line, 1)
         if len(rows) == height:
-            raise fail(f"more rows than the {height} the header announces", tok.line, tok.column)
-        if tok.line != len(rows) + 2:
+            raise fail(f"more rows than the {height} the header announces", line, column)
+        if line != len(rows) + 2:
             raise fail(f"a blank line where row {len(rows) + 1} of {height} should be", len(rows) + 2, 1)
         s = str(tok)
         cells, bad = decode(s, _TABLE)
         if cells is None:
             raise fail(f"{s[bad]!r} is not a JSMinesweeper cell (0-8 count, H/h/? hidden, F/M/m/O/I mine)",
-                       tok.line, bad + 1)
+                       line, bad + 1)
         if len(cells) != width:
             raise fail(f"row {len(rows) + 1} has {plural(len(cells), 'cell')}, the header says the board "
                        f"is {width} wide",
-                       tok.line, min(len(cells), width) + 1)
+                       line, min(len(cells), width) + 1)
         rows.append(cells)
     if len(rows) < height:
         line = len(rows) + 2

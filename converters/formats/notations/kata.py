@@ -78,12 +78,19 @@ def read_kata(text: str, source: str = "<string>") -> Puzzle:
     return puzzle_at(rows, lambda r, c: offs[r][c], text, source, mines=mines, mines_offset=mines_at, notes=notes)
 
 
+def _unlabelled(line: str) -> str:
+    """The line without its `map =` label when a map row follows the label, else the line as it is."""
+    m = _LABEL.match(line)
+    if m and m.end() < len(line.rstrip()) and _ROW.fullmatch(line[m.end():]):
+        return line[m.end():]
+    return line
+
+
 def detect_kata(text: str) -> float:
     """LIKELY with an 'x' cell, an `n = N` line or a `map =` label; WEAK for a bare map of '?' and digits."""
     lines = [ln for ln in normalise_newlines(text[:8000]).split("\n")
              if ln.strip() and not ln.strip().startswith(("#", "//"))]
-    lines = [ln[_LABEL.match(ln).end():] if _LABEL.match(ln) and _LABEL.match(ln).end() < len(ln.rstrip())
-             and _ROW.fullmatch(ln[_LABEL.match(ln).end():]) else ln for ln in lines]
+    lines = [_unlabelled(ln) for ln in lines]
     labelled = len([ln for ln in normalise_newlines(text[:8000]).split("\n") if _LABEL.match(ln)])
     rows = [ln for ln in lines if _ROW.fullmatch(ln)]
     others = [ln for ln in lines if not _ROW.fullmatch(ln)]

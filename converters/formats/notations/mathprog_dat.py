@@ -37,6 +37,7 @@ import re
 from typing import Any, Dict, List, Optional, TextIO, Tuple
 
 import numpy as np
+from lark import Token
 from lark.exceptions import UnexpectedInput, UnexpectedToken
 
 from ...core.about import __version__
@@ -46,6 +47,7 @@ from ...core.wording import plural
 from .._located import error_at, symbol_name
 from ..grammar import normalise_newlines, parser, syntax_error
 from ..registry import LIKELY, NO, register_format
+from ._nodes import offset, rule, rules, terminal
 
 _SCALARS = {"n": "cols", "cols": "cols", "c": "cols", "m": "rows", "rows": "rows", "r": "rows", "mines": "mines"}
 _TABLES = ("R", "M")
@@ -134,7 +136,7 @@ def _tokens(body: str) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
 class _Table:
     """One tabular parameter: its header and body tokens, decoded into a (rows, cols) int array."""
 
-    def __init__(self, name: str, name_pos: int, head: Any, body: Any, default: Optional[int]) -> None:
+    def __init__(self, name: str, name_pos: int, head: Token, body: Token, default: Optional[int]) -> None:
         self.name, self.name_pos, self.head, self.body, self.default = name, name_pos, head, body, default
         self._starts = np.zeros(0, dtype=np.int64)
 
@@ -148,7 +150,7 @@ class _Table:
                         or col_labels.index(v) != i), 0)
             offs = [m.start() for m in re.finditer(r"\S+", str(self.head))]
             raise error_at(f"the column labels of {self.name} must be 1 2 ... {cols} (each once); "
-                           f"found {symbol_name(heads[bad])}", text, self.head.start_pos + offs[bad], source)
+                           f"found {symbol_name(heads[bad])}", text, offset(self.head) + offs[bad], source)
         body = str(self.body)
         starts, ends, vals = _tokens(body)
         self._starts = starts
@@ -190,14 +192,14 @@ class _Table:
 
     def _fail(self, msg: str, text: str, source: str, token_index: int) -> PuzzleSyntaxError:
         if token_index < len(self._starts):
-            off = self.body.start_pos + int(self._starts[token_index])
+            off = offset(self.body) + int(self._starts[token_index])
         else:
-            off = self.body.start_pos + len(str(self.body).rstrip())
+            off = offset(self.body) + len(str(self.body).rstrip())
         return error_at(msg, text, off, source)  # type: ignore[return-value]
 
     def token_offset(self, token_index: int) -> int:
         """Offset in the text of the body token with this index (used only on the error path)."""
-        return self.body.start_pos + int(self._starts[int(token_index)])
+        return offset(self.body) + int(self._starts[int(token_index)])
 
 
 def read_dat(text: str, source: str = "<string>") -> Puzzle:
@@ -215,50 +217,49 @@ def read_dat(text: str, source: str = "<string>") -> Puzzle:
     scalars: Dict[str, Tuple[int, int]] = {}   # canonical key -> (value, offset)
     spelled: Dict[str, str] = {}                # canonical key -> the parameter name the file used
     tables: Dict[str, _Table] = {}
-    for item in tree.children:
+    for item in rules(tree):
         if item.data == "data_kw":
             first_stmt = min(first_stmt, item.meta.start_pos)
             continue
         if item.data == "end_kw":
             continue
         first_stmt = min(first_stmt, item.meta.start_pos)
-        name_tok = item.children[0]
+        name_tok = terminal(item, 0)
         name = str(name_tok)
         if item.data == "scalar":
             key = _SCALARS.get(name)
             if key is None:
                 known = ", ".join(sorted(_SCALARS) + list(_TABLES) + list(_TABLE_ALIASES))
-                raise error_at(f"unknown parameter {name!r} (known: {known})", text, name_tok.start_pos, source)
+                raise error_at(f"unknown parameter {name!r} (known: {known})", text, offset(name_tok), source)
             if key in scalars:
-                raise error_at(f"the {key} count is given twice", text, name_tok.start_pos, source)
-            vtok = item.children[1]
+                raise error_at(f"the {key} count is given twice", text, offset(name_tok), source)
+            vtok = terminal(item, 1)
             value = _number(str(vtok))
             if value is None or value < 0:
                 raise error_at(f"param {name} needs a whole number >= 0, got {str(vtok)!r}", text,
-                               vtok.start_pos, source)
-            scalars[key] = (value, vtok.start_pos)
+                               offset(vtok), source)
+            scalars[key] = (value, offset(vtok))
             spelled[key] = name
         else:
             name = _TABLE_ALIASES.get(name, name)
             if name not in _TABLES:
                 raise error_at(f"unknown table {name!r} (known: R or game, the grid; M, the known mines)", text,
-                               name_tok.start_pos, source)
+                               offset(name_tok), source)
             if name in tables:
-                raise error_at(f"the table {name} is given twice", text, name_tok.start_pos, source)
+                raise error_at(f"the table {name} is given twice", text, offset(name_tok), source)
             default = None
-            rest = item.children[1:]
-            if len(rest) == 3:
-                dtok = rest[0].children[0]
+            if len(item.children) == 4:  # NAME default HEAD BODY
+                dtok = terminal(rule(item, 1), 0)
                 default = _number(str(dtok))
                 if default is None:
-                    raise error_at(f"the default of {name} must be a whole number", text, dtok.start_pos, source)
-                rest = rest[1:]
-            tables[name] = _Table(name, name_tok.start_pos, rest[0], rest[1], default)
+                    raise error_at(f"the default of {name} must be a whole number", text, offset(dtok), source)
+            head, body = terminal(item, -2), terminal(item, -1)
+            tables[name] = _Table(name, offset(name_tok), head, body, default)
     if "R" not in tables:
         raise error_at("no 'param R : 1 2 ... :=' (or 'param game: ...') table (the grid) found", text, len(text),
                        source)
-    name, notes = _notes(hashes, first_stmt)
-    return _build(text, source, scalars, tables, name, notes, spelled)
+    puzzle_name, notes = _notes(hashes, first_stmt)
+    return _build(text, source, scalars, tables, puzzle_name, notes, spelled)
 
 
 def _explain(exc: UnexpectedToken) -> str:

@@ -42,7 +42,7 @@ written. The view has no symbol for a known safe cell without a count: it is wri
 from __future__ import annotations
 
 import re
-from typing import Any, Dict, List, Optional, TextIO, Tuple
+from typing import Any, Callable, Dict, List, Optional, TextIO, Tuple
 
 import numpy as np
 from lark.exceptions import UnexpectedInput
@@ -53,6 +53,7 @@ from ...core.wording import plural
 from .._layout import known_layout
 from ..grammar import normalise_newlines, parser, syntax_error
 from ..registry import CERTAIN, LIKELY, NO, register_format
+from ._nodes import Node, line_column, rules, terminal
 
 HEADER = "# MINESWEEPER-BOARD v0.1"
 REAL_NOTE = "[real] "
@@ -66,6 +67,7 @@ _VS16 = "\ufe0f"
 _RESERVED = ("rows", "columns", "mines", "name")
 _META_NOTE = re.compile(r"[A-Za-z_][A-Za-z0-9_.-]*: \S.*")
 _RENDER = re.compile(r"#\s*Render\s*:\s*(\S*)\s*", re.IGNORECASE)
+_Fail = Callable[[str, int, int], PuzzleSyntaxError]  # a syntax error at a line and column of the file
 
 
 def _symbols(text: str, real: bool = False) -> Tuple[List[str], List[int]]:
@@ -123,8 +125,44 @@ def read_ms_board(text: str, source: str = "<string>") -> Puzzle:
         return PuzzleSyntaxError(msg, source=source, line=line, column=max(1, col),
                                  line_text=lines[line - 1] if 0 < line <= len(lines) else None)
 
+    tree = _parse(body, lines, source)
+    contents = _Contents(fail)
+    for item in rules(tree)[1:]:
+        contents.add(item)
+    boards, meta = contents.boards, contents.meta
+    if not boards:
+        raise fail("no [real] or [view] section: the file holds no board", len(lines) - 1 or 1, 1)
+
+    declared = {k: _int_meta(meta, k, fail) for k in ("rows", "columns", "mines")}
+    _check_shapes(boards, declared, fail)
+    real = _decoded(boards.get("real"), _REAL, fail)
+    view = _decoded(boards.get("view"), _VIEW, fail)
+    mines = declared["mines"]
+    if real is not None:
+        mines = _checked_real(real, view, mines, meta, fail)
+    if view is not None:
+        board, cells = view
+    else:
+        assert real is not None  # the file has a board: checked above
+        board, cells = real[0], ["".join("?" if ch == "*" else ch for ch in row) for row in real[1]]
     try:
-        tree = parser("ms_board").parse(body)
+        puzzle = Puzzle.from_rows(["".join(row) for row in cells], mines=mines, name=contents.name,
+                                  notes=contents.notes)
+    except PuzzleError as exc:
+        r, c = exc.cell if exc.cell is not None else (0, 0)
+        line, column = board.at(r, c)
+        raise fail(exc.message, line, column) from None
+    if real is not None and _pinned(puzzle) != real[1]:
+        # the answer goes into the notes only when the view does not already pin it down (a full reveal
+        # with its total does), so that writing and reading back gives the same puzzle
+        puzzle = puzzle.replace(notes=tuple(contents.notes) + tuple(REAL_NOTE + row for row in real[1]))
+    return puzzle
+
+
+def _parse(body: str, lines: List[str], source: str) -> Node:
+    """The file's parse tree; a syntax error on the first line that is not blank names the header."""
+    try:
+        return parser("ms_board").parse(body)
     except UnexpectedInput as exc:
         err = syntax_error(exc, body, source, "an ms-toollib board file")
         first = next((i for i, s in enumerate(lines) if s.strip()), 0) + 1
@@ -133,85 +171,88 @@ def read_ms_board(text: str, source: str = "<string>") -> Puzzle:
             err.column = 1
         raise err from None
 
-    meta: Dict[str, Tuple[str, int, int]] = {}
-    notes: List[str] = []
-    boards: Dict[str, _Board] = {}
-    current: Optional[_Board] = None
-    render: Optional[str] = None
-    name: Optional[str] = None
-    for item in tree.children[1:]:
-        tok = item.children[0]
+
+class _Contents:
+    """What a board file's lines say, in order: metadata, notes, the Render line and the sections."""
+
+    def __init__(self, fail: _Fail) -> None:
+        self.fail = fail
+        self.meta: Dict[str, Tuple[str, int, int]] = {}  # lower-case key -> (value, line, value's column)
+        self.notes: List[str] = []
+        self.boards: Dict[str, _Board] = {}
+        self.current: Optional[_Board] = None
+        self.render: Optional[str] = None
+        self.name: Optional[str] = None
+
+    def add(self, item: Node) -> None:
+        """Take one line of the file (a comment, a 'key: value' line, a section label or a row)."""
+        tok = terminal(item, 0)
+        line, column = line_column(tok)
         raw = str(tok)
         s = raw.strip()
-        col = tok.column + len(raw) - len(raw.lstrip())
+        col = column + len(raw) - len(raw.lstrip())
         if item.data == "comment":
-            if current is not None and _fits_as_row(s, current, boards, meta):
-                current.add(s, tok.line, col)
-                continue
-            m = _RENDER.fullmatch(s)
-            if m and render is None and current is None:
-                render = m.group(1).lower()
-                if render not in RENDERS:
-                    raise fail(f"unknown render {m.group(1)!r} (the standard has ascii and emoji)", tok.line,
-                               col + m.start(1))
-                continue
-            note = s[1:]
-            notes.append(note[1:] if note.startswith(" ") else note)
+            self.comment(s, line, col)
         elif item.data == "meta":
-            key, _, value = s.partition(":")
-            key, value = key.strip(), value.strip()
-            low = key.lower()
-            if low in meta:
-                raise fail(f"'{key}' is given twice (first on line {meta[low][1]})", tok.line, col)
-            after = s.partition(":")[2]
-            meta[low] = (value, tok.line, col + len(s) - len(after.lstrip()))
-            if low == "name":
-                name = value
-            elif low not in _RESERVED:
-                notes.append(f"{key}: {value}")
+            self.metadata(s, line, col)
         elif item.data == "section":
             label = s[1:-1].strip().lower()
             if label not in ("real", "view"):
-                raise fail(f"unknown section {s!r} (the standard has [real] and [view])", tok.line, col)
-            if label in boards:
-                raise fail(f"a second [{label}] section (the first is on line {boards[label].line})", tok.line, col)
-            current = boards[label] = _Board(label, tok.line)
+                raise self.fail(f"unknown section {s!r} (the standard has [real] and [view])", line, col)
+            if label in self.boards:
+                raise self.fail(f"a second [{label}] section (the first is on line {self.boards[label].line})",
+                                line, col)
+            self.current = self.boards[label] = _Board(label, line)
         else:
-            if current is None:
-                raise fail("a board row before any [real] or [view] section", tok.line, col)
-            current.add(s, tok.line, col)
-    if not boards:
-        raise fail("no [real] or [view] section: the file holds no board", len(lines) - 1 or 1, 1)
+            if self.current is None:
+                raise self.fail("a board row before any [real] or [view] section", line, col)
+            self.current.add(s, line, col)
 
-    declared = {k: _int_meta(meta, k, fail) for k in ("rows", "columns", "mines")}
-    _check_shapes(boards, declared, fail)
-    real = boards.get("real")
-    view = boards.get("view")
-    real_rows = _decode(real, _REAL, fail) if real else None
-    view_rows = _decode(view, _VIEW, fail) if view else None
-    mines = declared["mines"]
-    if real_rows is not None:
-        layout = np.array([[ch == "*" for ch in row] for row in real_rows], dtype=bool)
-        _check_real(real, real_rows, layout, mines, meta, fail)
-        mines = int(layout.sum())
-        if view_rows is not None:
-            _check_view(view, view_rows, real_rows, fail)
-        cells = view_rows if view_rows is not None else [
-            "".join("?" if ch == "*" else ch for ch in row) for row in real_rows]
-    else:
-        cells = view_rows  # type: ignore[assignment]
-    try:
-        puzzle = Puzzle.from_rows(["".join(row) for row in cells], mines=mines, name=name, notes=notes)
-    except PuzzleError as exc:
-        board = view if view is not None else real
-        r, c = exc.cell if exc.cell is not None else (0, 0)
-        line, column = board.at(r, c)  # type: ignore[union-attr]
-        raise fail(exc.message, line, column) from None
-    if real_rows is not None and _pinned(puzzle) != real_rows:
-        # the answer goes into the notes only when the view does not already pin it down (a full reveal
-        # with its total does), so that writing and reading back gives the same puzzle
-        puzzle = puzzle.replace(notes=tuple(notes) + tuple(REAL_NOTE + row for row in real_rows))
-    return puzzle
+    def comment(self, s: str, line: int, col: int) -> None:
+        """A '#' line: a board row that starts with '#', the Render line, or a note."""
+        current = self.current
+        if current is not None and _fits_as_row(s, current, self.boards, self.meta):
+            current.add(s, line, col)
+            return
+        m = _RENDER.fullmatch(s)
+        if m and self.render is None and current is None:
+            self.render = m.group(1).lower()
+            if self.render not in RENDERS:
+                raise self.fail(f"unknown render {m.group(1)!r} (the standard has ascii and emoji)", line,
+                                col + m.start(1))
+            return
+        note = s[1:]
+        self.notes.append(note[1:] if note.startswith(" ") else note)
+
+    def metadata(self, s: str, line: int, col: int) -> None:
+        """A 'key: value' line: the name, a shape or total checked later, or a note."""
+        key, _, value = s.partition(":")
+        key, value = key.strip(), value.strip()
+        low = key.lower()
+        if low in self.meta:
+            raise self.fail(f"'{key}' is given twice (first on line {self.meta[low][1]})", line, col)
+        after = s.partition(":")[2]
+        self.meta[low] = (value, line, col + len(s) - len(after.lstrip()))
+        if low == "name":
+            self.name = value
+        elif low not in _RESERVED:
+            self.notes.append(f"{key}: {value}")
+
+
+def _decoded(board: Optional[_Board], table: Dict[str, str], fail: _Fail) -> Optional[Tuple[_Board, List[str]]]:
+    """A section with its rows in puzzle symbols, or None when the file lacks it."""
+    return None if board is None else (board, _decode(board, table, fail))
+
+
+def _checked_real(real: Tuple[_Board, List[str]], view: Optional[Tuple[_Board, List[str]]],
+                  mines: Optional[int], meta: Dict[str, Tuple[str, int, int]], fail: _Fail) -> int:
+    """The [real] layout's mine total, once the layout and the view are checked against each other."""
+    real_board, real_rows = real
+    layout = np.array([[ch == "*" for ch in row] for row in real_rows], dtype=bool)
+    _check_real(real_board, real_rows, layout, mines, meta, fail)
+    if view is not None:
+        _check_view(view[0], view[1], real_rows, fail)
+    return int(layout.sum())
 
 
 def _pinned(puzzle: Puzzle) -> Optional[List[str]]:
@@ -223,7 +264,7 @@ def _pinned(puzzle: Puzzle) -> Optional[List[str]]:
     return ["".join("*" if m else str(n) for m, n in zip(mrow, nrow)) for mrow, nrow in zip(layout, counts)]
 
 
-def _int_meta(meta: Dict[str, Tuple[str, int, int]], key: str, fail: Any) -> Optional[int]:
+def _int_meta(meta: Dict[str, Tuple[str, int, int]], key: str, fail: _Fail) -> Optional[int]:
     if key not in meta:
         return None
     value, line, col = meta[key]
@@ -244,7 +285,7 @@ def _fits_as_row(s: str, board: _Board, boards: Dict[str, _Board], meta: Dict[st
     return width is not None and len(symbols) == width and all(ch in table for ch in symbols)
 
 
-def _check_shapes(boards: Dict[str, _Board], declared: Dict[str, Optional[int]], fail: Any) -> None:
+def _check_shapes(boards: Dict[str, _Board], declared: Dict[str, Optional[int]], fail: _Fail) -> None:
     shape: Optional[Tuple[int, int]] = None
     for board in boards.values():
         if not board.rows:
@@ -267,7 +308,7 @@ def _check_shapes(boards: Dict[str, _Board], declared: Dict[str, Optional[int]],
         shape = (len(board.rows), width)
 
 
-def _decode(board: _Board, table: Dict[str, str], fail: Any) -> List[str]:
+def _decode(board: _Board, table: Dict[str, str], fail: _Fail) -> List[str]:
     out = []
     what = ("'*' or 0-8" if table is _REAL else "U, 0-8, F, ?, X, @, # or *")
     for r, row in enumerate(board.rows):
@@ -280,7 +321,7 @@ def _decode(board: _Board, table: Dict[str, str], fail: Any) -> List[str]:
 
 
 def _check_real(real: _Board, rows: List[str], layout: np.ndarray, mines: Optional[int],
-                meta: Dict[str, Tuple[str, int, int]], fail: Any) -> None:
+                meta: Dict[str, Tuple[str, int, int]], fail: _Fail) -> None:
     counts = neighbour_count(layout)
     codes = np.array([[ord(ch) - 48 if ch != "*" else -1 for ch in row] for row in rows])
     wrong = np.argwhere((codes >= 0) & (codes != counts))
@@ -294,7 +335,7 @@ def _check_real(real: _Board, rows: List[str], layout: np.ndarray, mines: Option
         raise fail(f"'mines: {mines}' but the [real] layout has {int(layout.sum())}", line, col)
 
 
-def _check_view(view: _Board, view_rows: List[str], real_rows: List[str], fail: Any) -> None:
+def _check_view(view: _Board, view_rows: List[str], real_rows: List[str], fail: _Fail) -> None:
     for r, (vrow, rrow) in enumerate(zip(view_rows, real_rows)):
         for c, (v, real) in enumerate(zip(vrow, rrow)):
             symbol = view.rows[r][c]
@@ -363,7 +404,7 @@ def write_ms_board(puzzle: Puzzle, out: TextIO, **options: Any) -> None:
     lines.append("")
     if answer is not None:
         lines += ["[real]", *answer, ""]
-    view = "\n".join(puzzle.grid_lines).translate(str.maketrans({"?": "U", "*": "F", ".": "U"}))
+    view = "\n".join(puzzle.grid_lines).translate(str.maketrans("?*.", "UFU"))
     lines += ["[view]", view, ""]
     out.write("\n".join(lines))
 

@@ -3,9 +3,9 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from typing import Any, List, Optional, TextIO, Tuple
+from typing import Any, Dict, List, Optional, Set, TextIO, Tuple
 
-from lark import Lark
+from lark import Lark, Token
 from lark.exceptions import UnexpectedInput
 
 from ...core.errors import MineconvError, PuzzleError, PuzzleSyntaxError
@@ -13,6 +13,7 @@ from ...core.puzzle import Puzzle
 from ...core.wording import plural
 from ..grammar import grammar_text, normalise_newlines, syntax_error
 from ..registry import LIKELY, NO, POSSIBLE, WEAK, register_format
+from ._nodes import line_column, rules, terminals
 
 _BAD_CELL = re.compile(r"[^?0-8*.]")
 _NOT_PLAIN_BLOCK = re.compile(r"[^?0-8*.\n]")  # a block of plain rows holds only cell symbols and line ends
@@ -82,103 +83,139 @@ def read_native(text: str, source: str = "<string>") -> Puzzle:
         tree = _parser().parse(body)
     except UnexpectedInput as exc:
         raise syntax_error(exc, body, source, "puzzle text") from None
-    notes: List[str] = []
-    header: dict = {}
-    rows: List[str] = []
-    # where rows came from: (first row, line, column offset, cell offsets or [] for the identity); a block
-    # of plain rows is one entry, its later rows on the following lines at column 1
-    row_pos: List[Tuple[int, int, int, List[int]]] = []
-
-    def line_text(line: int) -> str:
-        return body.split("\n")[line - 1]
-
-    def fail(msg: str, line: int, col: Optional[int]) -> MineconvError:
-        return PuzzleSyntaxError(msg, source=source, line=line, column=col, line_text=line_text(line))
-
-    for item in tree.children:
-        toks = item.children
-        tok = toks[0]
+    reading = _Reading(body, source)
+    for item in rules(tree):
+        toks = terminals(item)
         if item.data == "comment":
-            notes.append(_note(str(tok)))
+            reading.notes.append(_note(str(toks[0])))
             continue
         if item.data == "header":
-            if rows:
-                raise fail("a 'key: value' header line after the grid has started", tok.line, tok.column)
-            key, _, value = str(tok).partition(":")
-            key, value = key.strip().lower(), value.strip()
-            if key not in _HEADER_KEYS:
-                raise fail(f"unknown header key {key!r} (known: {', '.join(_HEADER_KEYS)})", tok.line, tok.column)
-            if key in header:
-                raise fail(f"header {key!r} given twice", tok.line, tok.column)
-            if key == "name":
-                header[key] = value
-            elif key == "start":
-                m = _START.fullmatch(value)
-                if not m:
-                    raise fail(f"header 'start' needs the first click as ROW,COL (0-based), got {value!r}",
-                               tok.line, tok.column + str(tok).index(":") + 1)
-                header[key] = (int(m.group(1)), int(m.group(2)), tok.line,
-                               tok.column + str(tok).index(value))
-            else:
-                if not re.fullmatch(r"[0-9]+", value):
-                    raise fail(f"header {key!r} needs a whole number >= 0, got {value!r}", tok.line,
-                               tok.column + str(tok).index(":") + 1)
-                header[key] = int(value)
+            reading.add_header(toks[0])
         else:
-            line, col0 = tok.line, tok.column
-            block = str(tok)
-            split = block.split("\n")
-            if not _NOT_PLAIN_BLOCK.search(block):
-                width = len(rows[0]) if rows else len(split[0])
-                if all(len(row) == width for row in split):  # else the loop below names the ragged row
-                    row_pos.append((len(rows), line, col0, []))
-                    rows.extend(split)
-                    split = []
-            for s in split:
-                s = s.rstrip(" ")  # the spaces before a line end inside the block
-                try:
-                    cells, offsets = decode_row(s)
-                except PuzzleSyntaxError as exc:
-                    raise fail(exc.message, line, col0 + (exc.column or 1) - 1) from None
-                if rows and len(cells) != len(rows[0]):
-                    raise fail(f"this row has {plural(len(cells), 'cell')}, the first row has {len(rows[0])} "
-                               "(the grid must be rectangular)", line, col0)
-                rows.append(cells)
-                row_pos.append((len(rows) - 1, line, col0, offsets))
-                line, col0 = line + 1, 1
+            reading.add_rows(toks[0])
         if len(toks) > 1:  # a trailing comment after a header or a row
-            notes.append(_note(str(toks[1])))
-    if not rows:
-        raise PuzzleSyntaxError("no grid rows found", source=source, line=body.count("\n") or 1, column=1)
-    for key, actual in (("rows", len(rows)), ("cols", len(rows[0]))):
-        if key in header and header[key] != actual:
-            lines = body.split("\n")
-            ln = next(i + 1 for i, t in enumerate(lines) if t.strip().lower().startswith(key))
-            raise fail(f"header says {key}: {header[key]} but the grid has {actual}", ln, 1)
-    start = None
-    if "start" in header:
-        r, c, ln, col = header["start"]
+            reading.notes.append(_note(str(toks[1])))
+    return reading.puzzle()
+
+
+class _Reading:
+    """A native text being read: its notes, headers and rows so far, and where each row came from."""
+
+    def __init__(self, body: str, source: str) -> None:
+        self.body, self.source = body, source
+        self.notes: List[str] = []
+        self.given: Set[str] = set()  # the header keys seen
+        self.counts: Dict[str, int] = {}  # the whole-number headers: mines, rows, cols
+        self.name: Optional[str] = None
+        self.start: Optional[Tuple[int, int, int, int]] = None  # row, col, and the line and column saying so
+        self.rows: List[str] = []
+        # where rows came from: (first row, line, column offset, cell offsets or [] for the identity); a
+        # block of plain rows is one entry, its later rows on the following lines at column 1
+        self.row_pos: List[Tuple[int, int, int, List[int]]] = []
+
+    def line_text(self, line: int) -> str:
+        """The text of a 1-based line."""
+        return self.body.split("\n")[line - 1]
+
+    def fail(self, msg: str, line: int, col: Optional[int]) -> MineconvError:
+        """A syntax error at a place in the text."""
+        return PuzzleSyntaxError(msg, source=self.source, line=line, column=col, line_text=self.line_text(line))
+
+    def add_header(self, tok: Token) -> None:
+        """Take one 'key: value' header line."""
+        line, column = line_column(tok)
+        if self.rows:
+            raise self.fail("a 'key: value' header line after the grid has started", line, column)
+        key, _, value = str(tok).partition(":")
+        key, value = key.strip().lower(), value.strip()
+        if key not in _HEADER_KEYS:
+            raise self.fail(f"unknown header key {key!r} (known: {', '.join(_HEADER_KEYS)})", line, column)
+        if key in self.given:
+            raise self.fail(f"header {key!r} given twice", line, column)
+        if key == "name":
+            self.name = value
+        elif key == "start":
+            m = _START.fullmatch(value)
+            if not m:
+                raise self.fail(f"header 'start' needs the first click as ROW,COL (0-based), got {value!r}",
+                                line, column + str(tok).index(":") + 1)
+            self.start = (int(m.group(1)), int(m.group(2)), line, column + str(tok).index(value))
+        else:
+            if not re.fullmatch(r"[0-9]+", value):
+                raise self.fail(f"header {key!r} needs a whole number >= 0, got {value!r}", line,
+                                column + str(tok).index(":") + 1)
+            self.counts[key] = int(value)
+        self.given.add(key)
+
+    def add_rows(self, tok: Token) -> None:
+        """Take a block of grid rows: a plain block whole, any other row by row."""
+        rows = self.rows
+        line, col0 = line_column(tok)
+        block = str(tok)
+        split = block.split("\n")
+        if not _NOT_PLAIN_BLOCK.search(block):
+            width = len(rows[0]) if rows else len(split[0])
+            if all(len(row) == width for row in split):  # else the loop below names the ragged row
+                self.row_pos.append((len(rows), line, col0, []))
+                rows.extend(split)
+                split = []
+        for s in split:
+            s = s.rstrip(" ")  # the spaces before a line end inside the block
+            try:
+                cells, offsets = decode_row(s)
+            except PuzzleSyntaxError as exc:
+                raise self.fail(exc.message, line, col0 + (exc.column or 1) - 1) from None
+            if rows and len(cells) != len(rows[0]):
+                raise self.fail(f"this row has {plural(len(cells), 'cell')}, the first row has {len(rows[0])} "
+                                "(the grid must be rectangular)", line, col0)
+            rows.append(cells)
+            self.row_pos.append((len(rows) - 1, line, col0, offsets))
+            line, col0 = line + 1, 1
+
+    def first_click(self) -> Optional[Tuple[int, int]]:
+        """The 'start' header's cell, checked against the grid, or None without one."""
+        if self.start is None:
+            return None
+        rows = self.rows
+        r, c, ln, col = self.start
         if not (r < len(rows) and c < len(rows[0])):
-            raise fail(f"the first click 'start: {r},{c}' is outside the {len(rows)} x {len(rows[0])} grid "
-                       "(row and column count from 0)", ln, col)
+            raise self.fail(f"the first click 'start: {r},{c}' is outside the {len(rows)} x {len(rows[0])} grid "
+                            "(row and column count from 0)", ln, col)
         if rows[r][c] == "*":
-            raise fail(f"the first click 'start: {r},{c}' is on a known mine", ln, col)
-        start = (r, c)
-    try:
-        return Puzzle.from_rows(rows, mines=header.get("mines"), name=header.get("name"), notes=notes,
-                                start=start)
-    except PuzzleError as exc:
+            raise self.fail(f"the first click 'start: {r},{c}' is on a known mine", ln, col)
+        return (r, c)
+
+    def puzzle(self) -> Puzzle:
+        """The puzzle read, its errors pointed at the cell or header they are about."""
+        rows = self.rows
+        if not rows:
+            raise PuzzleSyntaxError("no grid rows found", source=self.source, line=self.body.count("\n") or 1,
+                                    column=1)
+        for key, actual in (("rows", len(rows)), ("cols", len(rows[0]))):
+            if key in self.counts and self.counts[key] != actual:
+                lines = self.body.split("\n")
+                ln = next(i + 1 for i, t in enumerate(lines) if t.strip().lower().startswith(key))
+                raise self.fail(f"header says {key}: {self.counts[key]} but the grid has {actual}", ln, 1)
+        start = self.first_click()
+        try:
+            return Puzzle.from_rows(rows, mines=self.counts.get("mines"), name=self.name, notes=self.notes,
+                                    start=start)
+        except PuzzleError as exc:
+            raise self.located(exc) from None
+
+    def located(self, exc: PuzzleError) -> PuzzleSyntaxError:
+        """The puzzle's complaint placed at its cell, or at the 'mines' header when it names no cell."""
         if exc.cell is not None:
             r, c = exc.cell
-            first, line, col0, offsets = next(pos for pos in reversed(row_pos) if pos[0] <= r)
+            first, line, col0, offsets = next(pos for pos in reversed(self.row_pos) if pos[0] <= r)
             if r > first:  # a later row of a plain block
                 line, col0 = line + r - first, 1
             col = col0 + (offsets[c] if offsets else c)
-            raise PuzzleSyntaxError(exc.message, source=source, line=line, column=col,
-                                    line_text=line_text(line)) from None
-        lines = body.split("\n")
+            return PuzzleSyntaxError(exc.message, source=self.source, line=line, column=col,
+                                     line_text=self.line_text(line))
+        lines = self.body.split("\n")
         ln = next((i + 1 for i, t in enumerate(lines) if t.strip().lower().startswith("mines")), 1)
-        raise PuzzleSyntaxError(exc.message, source=source, line=ln, column=1, line_text=lines[ln - 1]) from None
+        return PuzzleSyntaxError(exc.message, source=self.source, line=ln, column=1, line_text=lines[ln - 1])
 
 
 def _note(comment: str) -> str:

@@ -25,6 +25,7 @@ import re
 from typing import List, Optional, Tuple
 
 import numpy as np
+from lark import Token
 from lark.exceptions import UnexpectedInput
 
 from ...core.errors import FormatError, PuzzleSyntaxError
@@ -32,6 +33,7 @@ from ...core.puzzle import Puzzle
 from .._layout import layout_puzzle, parse_reveal_from
 from ..grammar import normalise_newlines, parser, syntax_error
 from ..registry import CERTAIN, LIKELY, NO, register_format
+from ._nodes import Node, line_column, rules, terminal, terminals
 
 _PARAMS = re.compile(r"([0-9]+)(?:x([0-9]+))?(?:n([0-9]+))?(.*)")
 _DESC = re.compile(r"(?:([0-9]+),([0-9]+),)?([mu]?)(.*)")
@@ -91,44 +93,37 @@ def read_tatham(text: str, source: str = "<string>", reveal_from: Optional[str] 
     def fail(msg: str, line: int, col: int) -> PuzzleSyntaxError:
         return PuzzleSyntaxError(msg, source=source, line=line, column=col, line_text=lines[line - 1])
 
-    notes: List[str] = []
-    game = None
-    for item in tree.children:
-        if item.data == "comment":
-            s = str(item.children[0])[1:]
-            notes.append(s[1:] if s.startswith(" ") else s)
-        else:
-            game = item
-    assert game is not None  # the grammar requires exactly one
-    ptok, dtok = game.children
+    ptok, dtok, notes = _game_id(tree)
+    p_line, p_col = line_column(ptok)
+    d_line, d_col = line_column(dtok)
     pm = _PARAMS.fullmatch(str(ptok))
     if pm is None:  # PARAMS always starts with digits, so this cannot fail; kept as a guard
-        raise fail("the parameters must start WIDTHxHEIGHT", ptok.line, ptok.column)
+        raise fail("the parameters must start WIDTHxHEIGHT", p_line, p_col)
     width = int(pm.group(1))
     height = int(pm.group(2)) if pm.group(2) is not None else width
     if width < 1 or height < 1:
-        raise fail(f"the board must be at least 1 x 1, the ID says {width} x {height}", ptok.line, ptok.column)
+        raise fail(f"the board must be at least 1 x 1, the ID says {width} x {height}", p_line, p_col)
     desc = str(dtok)
     if desc.startswith("r"):
         raise fail("this description holds the random state of a game not yet started ('r...'), not a mine "
-                   "layout: open the first square in the game, then copy its Game ID", dtok.line, dtok.column)
+                   "layout: open the first square in the game, then copy its Game ID", d_line, d_col)
     dm = _DESC.fullmatch(desc)
     assert dm is not None  # every part of _DESC is optional
     hexpart = dm.group(4)
-    hex_col = dtok.column + dm.start(4)
+    hex_col = d_col + dm.start(4)
     cells = width * height
     want = (cells + 3) // 4
     if len(hexpart) != want:  # checked before anything sized by the claim is allocated
         raise fail(f"a {width} x {height} board takes {want} hex digits of mine bitmap, this ID has "
-                   f"{len(hexpart)}", dtok.line, hex_col)
+                   f"{len(hexpart)}", d_line, hex_col)
     bad = re.search(r"[^0-9a-fA-F]", hexpart)
     if bad:
-        raise fail(f"{bad.group()!r} is not a hex digit of the mine bitmap", dtok.line, hex_col + bad.start())
+        raise fail(f"{bad.group()!r} is not a hex digit of the mine bitmap", d_line, hex_col + bad.start())
     start: Optional[Tuple[int, int]] = None
     if dm.group(1) is not None:
         x, y = int(dm.group(1)), int(dm.group(2))
         if x >= width or y >= height:
-            raise fail(f"the first square x={x}, y={y} is off the {width} x {height} board", dtok.line, dtok.column)
+            raise fail(f"the first square x={x}, y={y} is off the {width} x {height} board", d_line, d_col)
         start = (y, x)
     nibbles = hexpart + ("0" if want % 2 else "")
     bmp = bytes.fromhex(nibbles)[: (cells + 7) // 8]
@@ -138,8 +133,8 @@ def read_tatham(text: str, source: str = "<string>", reveal_from: Optional[str] 
     grid = bits.reshape(height, width)
     count = int(grid.sum())
     if pm.group(3) is not None and int(pm.group(3)) != count:
-        raise fail(f"the parameters say n{pm.group(3)} but the layout holds {count} mine(s)", ptok.line,
-                   ptok.column + pm.start(3) - 1)
+        raise fail(f"the parameters say n{pm.group(3)} but the layout holds {count} mine(s)", p_line,
+                   p_col + pm.start(3) - 1)
     where = f", first square row {start[0]}, col {start[1]}" if start else ""
     notes.append(f"Mines game ID {ptok}:{desc[:24]}{'...' if len(desc) > 24 else ''} ({width} x {height}{where})")
     try:
@@ -152,6 +147,21 @@ def read_tatham(text: str, source: str = "<string>", reveal_from: Optional[str] 
         # mines.c never puts a mine there, an ID that does is read, but without a start
         puzzle = puzzle.replace(start=start)
     return puzzle
+
+
+def _game_id(tree: Node) -> Tuple[Token, Token, List[str]]:
+    """The game ID's PARAMS and DESC tokens, and the '#' comment lines as notes."""
+    notes: List[str] = []
+    game: Optional[Node] = None
+    for item in rules(tree):
+        if item.data == "comment":
+            s = str(terminal(item, 0))[1:]
+            notes.append(s[1:] if s.startswith(" ") else s)
+        else:
+            game = item
+    assert game is not None  # the grammar requires exactly one
+    ptok, dtok = terminals(game)
+    return ptok, dtok, notes
 
 
 def detect_tatham(text: str) -> float:
