@@ -29,7 +29,8 @@ from ..core.fileio import PathLike
 from ..core.puzzle import Puzzle
 from ..core.system import LinearSystem, build_system
 from ..formats.answer import Answer, Decoded, decode_answer, literal_answer
-from ..formats.registry import get_format, write
+from ..formats.registry import get_format
+from ..formats.writing import write
 from .decoding import read_puzzle_or_model
 
 EMBEDDED = "pysat"
