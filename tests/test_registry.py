@@ -153,3 +153,14 @@ def test_read_samples_by_content_alone(tmp_path):
         if any(issubclass(w.category, AmbiguousInputWarning) for w in seen):
             warned.add(path.name)
     assert "gecode-0.dots" in warned and all(name.endswith(".dots") for name in warned)
+
+
+def test_read_settings_are_one_frozen_value_built_from_the_keywords():
+    import dataclasses
+    from mineconv.formats.reading import ReadSettings, read_reading, read_with
+    settings = ReadSettings.of("native", {"blank": None}, mines=1)
+    assert settings == ReadSettings("native", (), 1)   # an option given as None is not given
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        settings.mines = 2  # type: ignore[misc]
+    path = SAMPLES / "seed-3x3.txt"
+    assert read_with(path, settings).puzzle == read_reading(path, "native").puzzle.replace(mines=1)
