@@ -27,7 +27,9 @@ from mineconv.batch import run_batch  # noqa: E402
 from mineconv.core.fileio import atomic_output  # noqa: E402
 from mineconv.formats.notations.native import canonical_text  # noqa: E402
 from mineconv.make.generate import random_puzzle  # noqa: E402
-from mineconv.formats.registry import dumps, get_format, parse  # noqa: E402
+from mineconv.formats.writing import dumps  # noqa: E402
+from mineconv.formats.registry import get_format  # noqa: E402
+from mineconv.formats.reading import parse  # noqa: E402
 
 
 def make_boards(folder: Path, n: int, with_total: bool, notation: str = "native") -> float:

@@ -36,10 +36,10 @@ MEMORY_TARGET_MB = 300.0
 CHILD_WRITE = r"""
 import json, resource, sys, time
 c0, t0 = time.process_time(), time.perf_counter()
-from mineconv import registry
+from mineconv.formats import reading, writing
 c1, t1 = time.process_time(), time.perf_counter()
-puzzle = registry.read(sys.argv[1])
-registry.write(puzzle, sys.argv[2], sys.argv[3])
+puzzle = reading.read(sys.argv[1])
+writing.write(puzzle, sys.argv[2], sys.argv[3])
 c2, t2 = time.process_time(), time.perf_counter()
 print(json.dumps({"import": t1 - t0, "work": t2 - t1, "work_cpu": c2 - c1,
                   "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
@@ -48,9 +48,9 @@ print(json.dumps({"import": t1 - t0, "work": t2 - t1, "work_cpu": c2 - c1,
 CHILD_PULP = r"""
 import json, resource, sys, time, warnings
 warnings.simplefilter("ignore")
-from mineconv import registry
+from mineconv.formats import reading, writing
 from mineconv.encode import to_pulp
-puzzle = registry.read(sys.argv[1])
+puzzle = reading.read(sys.argv[1])
 clock = time.process_time
 c0, t0 = clock(), time.perf_counter()
 prob = to_pulp(puzzle)
@@ -92,13 +92,13 @@ def child(code: str, *args: str) -> Dict:
 def make_board(size: int, density: float, seed: int, folder: Path) -> Path:
     """Write the benchmark board in the native notation; return its path."""
     sys.path.insert(0, str(ROOT))
-    from mineconv.formats import registry
+    from mineconv.formats import writing
     from mineconv.make.generate import place_mines
     from mineconv.core.layout import full_reveal
 
     puzzle = full_reveal(place_mines(size, size, density=density, seed=seed))
     path = folder / f"board-{size}.txt"
-    registry.write(puzzle, path, "native")
+    writing.write(puzzle, path, "native")
     print(f"board: {size} x {size}, {puzzle.unknown_count} unknown cells (mines), "
           f"{puzzle.stats['revealed']} counts, total {puzzle.mines}")
     return path

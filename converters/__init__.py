@@ -32,8 +32,10 @@ from .core.errors import (
 from .core.puzzle import Puzzle
 from .core.system import LinearSystem, Violation, build_system, check_assignment
 from .encode import to_cnf, to_cpsat, to_pulp
-from .formats.registry import dump, dumps, get_format, parse, read, register_format, write
+from .formats.reading import parse, read
 from .formats.registry import formats as list_formats
+from .formats.registry import get_format, register_format
+from .formats.writing import dump, dumps, write
 from .make.design import design_puzzles
 from .present.picture import render_svg as _render_svg
 from .solvers import Answer, Decoded, SolutionStream, decode, enumerate_solutions, read_answer, solve

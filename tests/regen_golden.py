@@ -8,7 +8,7 @@ from typing import Dict
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from mineconv.formats import registry # noqa: E402
+from mineconv.formats import registry, writing # noqa: E402
 from mineconv.core.puzzle import Puzzle  # noqa: E402
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
@@ -38,7 +38,7 @@ def golden_name(case: str, fmt: str) -> str:
 
 def render(puzzle: Puzzle, fmt: str) -> str:
     """The text a writer produces for a golden case (default options)."""
-    return registry.dumps(puzzle, fmt)
+    return writing.dumps(puzzle, fmt)
 
 
 def main() -> int:

@@ -14,7 +14,7 @@ from mineconv import build_system
 from mineconv.analysis import CountingLimitError, analyze, count_component, count_solutions, sat_backbone
 from mineconv.make.generate import place_mines, random_puzzle
 from mineconv.core.layout import full_reveal
-from mineconv.formats.registry import read
+from mineconv.formats.reading import read
 
 from helpers import brute_force, random_board
 from conftest import SAMPLES

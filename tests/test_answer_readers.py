@@ -5,7 +5,8 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from mineconv.core.errors import MineconvError, SolutionSyntaxError
-from mineconv.formats.registry import formats, get_format, guess_format
+from mineconv.formats.registry import formats, get_format
+from mineconv.formats.reading import guess_format
 
 from helpers import FIXTURES
 

@@ -19,7 +19,9 @@ from mineconv.cli import main
 from mineconv.core.errors import FormatError, MineconvError, PuzzleSyntaxError
 from mineconv.formats.notations.native import canonical_text
 from mineconv.make.generate import random_puzzle
-from mineconv.formats.registry import dumps, get_format, parse, register_format, unregister_format
+from mineconv.formats.writing import dumps
+from mineconv.formats.registry import get_format, register_format, unregister_format
+from mineconv.formats.reading import parse
 
 
 FORMATS = ["native", "cnf", "lp", "json"]

@@ -13,7 +13,7 @@ from mineconv.core.layout import full_reveal, mine_counts
 from mineconv.core.system import Violation
 from mineconv.formats.header import header_text, read_header
 from mineconv.formats import registry
-from mineconv.formats.registry import guess_format
+from mineconv.formats.reading import guess_format
 
 
 def test_puzzle_validation_messages():
@@ -137,4 +137,4 @@ def test_lossy_conversion_warns_and_strict_refuses():
         with pytest.raises(LossyConversionError):
             dumps(p, "test-lossy", strict=True)
     finally:
-        registry._FORMATS.pop("test-lossy", None)
+        registry.unregister_format("test-lossy")

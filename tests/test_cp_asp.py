@@ -17,7 +17,7 @@ import pytest
 
 from conftest import require_module, require_tool
 from mineconv import decode
-from mineconv.formats import registry
+from mineconv.formats import writing
 from mineconv import solve
 from mineconv import to_cpsat
 from tests.helpers import run_tool
@@ -33,7 +33,7 @@ run = run_tool
 
 def _write(puzzle: Puzzle, tmp_path: Path, fmt: str, ext: str) -> Path:
     path = tmp_path / f"board{ext}"
-    registry.write(puzzle, path, fmt)
+    writing.write(puzzle, path, fmt)
     return path
 
 
@@ -213,4 +213,4 @@ def test_batched_writers_match_the_reference_across_batches(fmt: str, monkeypatc
     module = importlib.import_module(f"mineconv.formats.models.{fmt}")
     monkeypatch.setattr(module, "BATCH", 3)   # every board below crosses many batch boundaries
     for name in ("game-16x16", "chlond-12x12", "impossible-count", "known"):
-        assert registry.dumps(BOARDS[name], fmt) == REFERENCES[fmt](BOARDS[name]), name
+        assert writing.dumps(BOARDS[name], fmt) == REFERENCES[fmt](BOARDS[name]), name

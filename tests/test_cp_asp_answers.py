@@ -12,7 +12,7 @@ from helpers import run_cli
 from mineconv import Puzzle
 from mineconv import decode
 from mineconv import read_answer
-from mineconv.formats import registry
+from mineconv.formats import registry, writing
 from mineconv.core.errors import SolutionSyntaxError, VerificationError
 
 # one board with a single solution: mines at (0, 1) (known), (0, 3), (2, 0), (3, 4)
@@ -81,7 +81,7 @@ def test_verdicts_without_a_solution(fmt: str, text: str, status: str, tmp_path:
 
 def _board(tmp_path: Path) -> Path:
     path = tmp_path / "board.txt"
-    registry.write(BOARD, path, "native")
+    writing.write(BOARD, path, "native")
     return path
 
 
@@ -144,7 +144,7 @@ def test_model_files_decode_from_their_header(fmt: str, ext: str, name, tmp_path
     board = BOARD.replace(name=name)
     model = tmp_path / f"board{ext}"
     rc, _, err = run_cli(capsys, "convert", _board(tmp_path), "-o", model, "--to", fmt)
-    registry.write(board, model, fmt)
+    writing.write(board, model, fmt)
     text = model.read_text()
     assert registry.get_format(fmt).detect(text)
     # the header's comment is never closed early by the name

@@ -11,7 +11,7 @@ from mineconv.formats.answer import Answer, decode_answer
 from mineconv.core.errors import SolutionSyntaxError, VerificationError
 from mineconv.formats.notations.native import canonical_text
 from mineconv.core.puzzle import Puzzle
-from mineconv.formats.registry import write
+from mineconv.formats.writing import write
 
 from helpers import require_tool, run_cli
 

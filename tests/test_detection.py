@@ -10,8 +10,10 @@ from helpers import SAMPLES, run_cli
 from mineconv import Puzzle, parse, read
 from mineconv.analysis import analyze
 from mineconv.core.errors import FormatError, MineconvError
-from mineconv.formats.registry import (LIKELY, NO, POSSIBLE, WEAK, AmbiguousInputWarning, get_format, parse_reading,
-                               read_reading, register_format, resemblance, unregister_format)
+from mineconv.formats.registry import LIKELY, NO, POSSIBLE, WEAK, get_format, register_format, unregister_format
+from mineconv.core.errors import AmbiguousInputWarning
+from mineconv.formats.reading import parse_reading, read_reading
+from mineconv.formats.hints import resemblance
 
 # Gecode's examples/minesweeper.cc problem 0, as a bare grid: '.' is an unknown cell
 GECODE0 = "..2.3.\n2.....\n..24.3\n1.34..\n.....3\n.3.3..\n"

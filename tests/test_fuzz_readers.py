@@ -15,7 +15,9 @@ from hypothesis import strategies as st
 from helpers import FIXTURES, SAMPLES
 from mineconv.core.errors import LossyConversionWarning, MineconvError
 from mineconv.make.generate import random_puzzle
-from mineconv.formats.registry import dumps, formats, read
+from mineconv.formats.writing import dumps
+from mineconv.formats.registry import formats
+from mineconv.formats.reading import read
 
 READERS = [f.name for f in formats() if f.reader is not None]
 SETTINGS = settings(max_examples=60, deadline=None, database=None, derandomize=True,

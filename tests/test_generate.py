@@ -177,7 +177,7 @@ def test_generate_count_writes_a_folder_of_reproducible_boards(tmp_path):
 
 
 def test_generate_count_in_another_format(tmp_path):
-    from mineconv.formats.registry import dumps
+    from mineconv.formats.writing import dumps
 
     folder = tmp_path / "boards"
     assert main(["generate", "--rows", "5", "--cols", "5", "--mines", "4", "--seed", "3", "--count", "2",

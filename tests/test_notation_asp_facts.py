@@ -6,7 +6,7 @@ import pytest
 from helpers import SAMPLES, run_cli
 from mineconv import Puzzle, PuzzleSyntaxError, dumps, parse
 from mineconv.make.generate import random_puzzle
-from mineconv.formats.registry import rank_formats
+from mineconv.formats.detection import rank_formats
 
 # the shape Jolyon Bloomfield's clingo puzzle wrapper writes (column first), for his 5 x 6 example
 COL_FIRST = """% Puzzle Definition

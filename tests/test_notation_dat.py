@@ -5,7 +5,7 @@ import pytest
 
 from helpers import SAMPLES, run_cli
 from mineconv import PuzzleSyntaxError, dumps, parse, read
-from mineconv.formats.registry import rank_formats
+from mineconv.formats.detection import rank_formats
 
 
 def validate(text: str, rows: list) -> None:

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from mineconv.formats.registry import guess_format, rank_formats
+from mineconv.formats.reading import guess_format
+from mineconv.formats.detection import rank_formats
 from tests.conftest import SAMPLES
 
 MINE = {"int-matrix", "int-csv", "puzzle-json", "blog-text", "quoted-rows", "leetcode", "kata", "ascii-grid"}

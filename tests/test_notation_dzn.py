@@ -8,7 +8,7 @@ import pytest
 from helpers import SAMPLES, require_tool, run_cli
 from mineconv import Puzzle, PuzzleSyntaxError, dumps, parse, read
 from mineconv.make.generate import random_puzzle
-from mineconv.formats.registry import rank_formats
+from mineconv.formats.detection import rank_formats
 
 GECODE0 = ["??2?3?", "2?????", "??24?3", "1?34??", "?????3", "?3?3??"]
 

@@ -6,7 +6,7 @@ import pytest
 from helpers import SAMPLES, run_cli
 from mineconv import Puzzle, PuzzleSyntaxError, dumps, parse, read
 from mineconv.make.generate import random_puzzle
-from mineconv.formats.registry import rank_formats
+from mineconv.formats.detection import rank_formats
 
 
 def validate(text: str, rows: list, **expect) -> Puzzle:

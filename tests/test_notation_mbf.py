@@ -7,7 +7,9 @@ from mineconv import PuzzleSyntaxError, parse
 from mineconv.cli import main
 from mineconv.core.errors import FormatError, LossyConversionWarning
 from mineconv.formats.notations.mbf import detect_mbf, read_mbf
-from mineconv.formats.registry import CERTAIN, LIKELY, NO, dumps, read, write
+from mineconv.formats.registry import CERTAIN, LIKELY, NO
+from mineconv.formats.writing import dumps, write
+from mineconv.formats.reading import read
 from tests.conftest import SAMPLES
 
 # 3 wide, 2 high, 2 mines at (x=0, y=0) and (x=2, y=1), as JSMinesweeper's getFormatMBF lays it out

@@ -7,7 +7,7 @@ from mineconv import PuzzleSyntaxError, parse
 from mineconv.cli import main
 from mineconv.core.errors import LossyConversionWarning
 from mineconv.formats.notations.jsmines import detect_mine
-from mineconv.formats.registry import dumps
+from mineconv.formats.writing import dumps
 
 # what JSMinesweeper's Board.getPositionData writes after a lost game: '?' where a mine was shown
 AFTER_LOSS = "4x3x3\n1H?F\n12H?\n0111\n"

@@ -8,7 +8,9 @@ import pytest
 from mineconv import PuzzleSyntaxError, parse
 from mineconv.cli import main
 from mineconv.formats.notations.ms_board import detect_ms_board, real_layout
-from mineconv.formats.registry import CERTAIN, LIKELY, NO, dumps, read
+from mineconv.formats.registry import CERTAIN, LIKELY, NO
+from mineconv.formats.writing import dumps
+from mineconv.formats.reading import read
 from tests.conftest import SAMPLES
 
 HEAD = "# MINESWEEPER-BOARD v0.1\n# Render: ascii\n\n"

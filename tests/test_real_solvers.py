@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from conftest import require_module, require_tool
-from mineconv.formats import registry
+from mineconv.formats import writing
 from tests.helpers import run_tool
 from mineconv.encode.cnf import to_cnf
 from mineconv.make.generate import place_mines
@@ -256,7 +256,7 @@ EXT = {"cnf": ".cnf", "lp": ".lp", "mps": ".mps", "fixed-mps": ".mps", "mathprog
 def test_tool_reads_the_file_and_answers_right(fmt: str, tool: str, runner, board: str, tmp_path: Path) -> None:
     puzzle = BOARDS[board]
     path = tmp_path / f"{board}{EXT[fmt]}"
-    registry.write(puzzle, path, fmt)
+    writing.write(puzzle, path, fmt)
     if runner is None:
         ok, values = glpsol_mathprog(path, puzzle)
     else:
@@ -271,7 +271,7 @@ def test_tool_reads_the_file_and_answers_right(fmt: str, tool: str, runner, boar
 def test_card_encodings_through_minisat(encoding: str, tmp_path: Path) -> None:
     puzzle = BOARDS["game-16x16"]
     path = tmp_path / "g.cnf"
-    registry.write(puzzle, path, "cnf", card_encoding=encoding)
+    writing.write(puzzle, path, "cnf", card_encoding=encoding)
     ok, values = sat_minisat(path)
     assert ok
     assert check_assignment(puzzle, mine_grid(puzzle, values)) is None
@@ -279,8 +279,8 @@ def test_card_encodings_through_minisat(encoding: str, tmp_path: Path) -> None:
 
 def test_glpsol_reads_the_model_with_a_separate_dat_file(tmp_path: Path) -> None:
     puzzle = BOARDS["known"]
-    (tmp_path / "model.mod").write_text(registry.dumps(puzzle.replace(mines=None), "mathprog", with_data=False))
-    registry.write(puzzle, tmp_path / "p.dat", "dat")
+    (tmp_path / "model.mod").write_text(writing.dumps(puzzle.replace(mines=None), "mathprog", with_data=False))
+    writing.write(puzzle, tmp_path / "p.dat", "dat")
     proc = run([require_tool("glpsol"), "-m", "model.mod", "-d", "p.dat"], tmp_path)
     rows = [ln[len("grid: "):] for ln in proc.stdout.splitlines() if ln.startswith("grid: ")]
     solved = Puzzle.from_rows(rows)

@@ -15,7 +15,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from mineconv.formats import registry
+from mineconv.formats import writing
 from mineconv.encode import engine
 from mineconv.core.errors import PuzzleError
 from mineconv.make.generate import random_puzzle
@@ -53,9 +53,9 @@ def check(puzzle: Puzzle, fmt: str, mines: Optional[int] = None) -> None:
         want = REFERENCES[fmt](puzzle, mines)
     except PuzzleError:   # a total no board can have (mathprog states it in the puzzle): both refuse it
         with pytest.raises(PuzzleError):
-            registry.dumps(puzzle, fmt, **options)
+            writing.dumps(puzzle, fmt, **options)
         return
-    got = registry.dumps(puzzle, fmt, **options)
+    got = writing.dumps(puzzle, fmt, **options)
     assert got == want, (fmt, puzzle, mines)
 
 

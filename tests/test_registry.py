@@ -10,10 +10,11 @@ import pytest
 
 from helpers import ROOT, SAMPLES, run_cli
 from mineconv import Puzzle, read
-from mineconv.formats import registry
+from mineconv.formats import detection, registry
 from mineconv.core.errors import FormatError
-from mineconv.formats.registry import (CERTAIN, LIKELY, AmbiguousInputWarning, NO, POSSIBLE, confidence, dumps, formats, get_format,
-                               register_format, unregister_format, write)
+from mineconv.formats.registry import CERTAIN, LIKELY, NO, POSSIBLE, confidence, formats, get_format, register_format, unregister_format
+from mineconv.core.errors import AmbiguousInputWarning
+from mineconv.formats.writing import dumps, write
 
 SEED = Puzzle.from_rows(["1??", "12?", "01?"], mines=2)
 
@@ -121,7 +122,7 @@ def test_a_yes_no_detector_stands_for_its_declared_level():
     assert yes("<X>") == CERTAIN and yes("no") == NO
     assert get_format("cplex").detect('<?xml version="1.0"?>\n<CPLEXSolution version="1.2">') == CERTAIN
     assert get_format("pysat").detect("[1, -2, 3]") == POSSIBLE
-    assert registry._safe_detect(get_format("minisat"), "SAT\n1 -2 0\n") == LIKELY
+    assert detection.detect_score(get_format("minisat"), "SAT\n1 -2 0\n") == LIKELY
 
 
 def test_every_detector_answers_a_confidence_level():
@@ -131,7 +132,7 @@ def test_every_detector_answers_a_confidence_level():
         if f.detect is None or f.binary:
             continue
         for text in contents:
-            assert registry._safe_detect(f, text) in levels, f.name
+            assert detection.detect_score(f, text) in levels, f.name
 
 
 def test_read_samples_by_content_alone(tmp_path):
@@ -152,3 +153,14 @@ def test_read_samples_by_content_alone(tmp_path):
         if any(issubclass(w.category, AmbiguousInputWarning) for w in seen):
             warned.add(path.name)
     assert "gecode-0.dots" in warned and all(name.endswith(".dots") for name in warned)
+
+
+def test_read_settings_are_one_frozen_value_built_from_the_keywords():
+    import dataclasses
+    from mineconv.formats.reading import ReadSettings, read_reading, read_with
+    settings = ReadSettings.of("native", {"blank": None}, mines=1)
+    assert settings == ReadSettings("native", (), 1)   # an option given as None is not given
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        settings.mines = 2  # type: ignore[misc]
+    path = SAMPLES / "seed-3x3.txt"
+    assert read_with(path, settings).puzzle == read_reading(path, "native").puzzle.replace(mines=1)

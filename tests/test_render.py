@@ -11,7 +11,7 @@ from mineconv import Puzzle
 from mineconv.analysis import analyze
 from mineconv.cli import main
 from mineconv.make.generate import random_puzzle
-from mineconv.formats.registry import read
+from mineconv.formats.reading import read
 from mineconv.present.picture import COLOURS, DIGIT_COLOURS, heat_colour, render_svg
 
 from conftest import SAMPLES

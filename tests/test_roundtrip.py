@@ -7,7 +7,8 @@ import warnings
 import pytest
 
 from mineconv import (FormatError, LossyConversionError, LossyConversionWarning, Puzzle, dumps, parse)
-from mineconv.formats.registry import format_names, get_format, losses
+from mineconv.formats.registry import format_names, get_format
+from mineconv.formats.writing import losses
 
 from helpers import placed_board, run_cli
 

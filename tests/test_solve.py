@@ -178,7 +178,7 @@ def test_solver_answering_garbage_is_a_solver_error(tmp_path, capsys, monkeypatc
 
 
 def test_solve_takes_the_model_file_mineconv_wrote(tmp_path, capsys):
-    from mineconv.formats.registry import write
+    from mineconv.formats.writing import write
     cnf = tmp_path / "u.cnf"
     write(BOARDS["unique"], cnf, "cnf")
     rc, out, _ = run_cli(capsys, "solve", cnf, "--json")
@@ -190,7 +190,7 @@ def test_solve_reads_the_puzzle_or_model_from_stdin_once(capsys, monkeypatch, fm
     # stdin can be read only once: the header check and the notation reader share what was read
     import io
 
-    from mineconv.formats.registry import dumps
+    from mineconv.formats.writing import dumps
     text = dumps(BOARDS["unique"], fmt).encode()
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(text)))
     rc, out, err = run_cli(capsys, "solve", "-", "--json", *extra)

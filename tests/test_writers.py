@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from mineconv.formats import registry
+from mineconv.formats import reading, registry, writing
 from mineconv.cli import main
 from mineconv.make.generate import place_mines
 from mineconv.core.layout import full_reveal
@@ -35,15 +35,15 @@ def test_golden(case: str, fmt: str) -> None:
 @pytest.mark.parametrize("fmt", MODEL_FORMATS)
 def test_header_recovers_the_puzzle(fmt: str) -> None:
     puzzle = Puzzle.from_rows(["1??*", "12?.", "01??"], mines=4, name="header check")
-    back = read_header(registry.dumps(puzzle, fmt))
+    back = read_header(writing.dumps(puzzle, fmt))
     assert back == puzzle
 
 
 @pytest.mark.parametrize("fmt", MODEL_FORMATS)
 def test_output_is_deterministic_and_lines_are_short(fmt: str) -> None:
     puzzle = full_reveal(place_mines(40, 60, density=0.25, seed=11))
-    a = registry.dumps(puzzle, fmt)
-    b = registry.dumps(puzzle, fmt)
+    a = writing.dumps(puzzle, fmt)
+    b = writing.dumps(puzzle, fmt)
     assert a == b
     body = [ln for ln in a.splitlines() if not ln.startswith(("c ", "\\ ", "* ", "# ", "; "))]
     if fmt == "opb":
@@ -55,7 +55,7 @@ def test_output_is_deterministic_and_lines_are_short(fmt: str) -> None:
 
 def test_dimacs_header_counts_are_exact() -> None:
     puzzle = Puzzle.from_rows(["1??*?", "12?.?", "01???"], mines=5)
-    text = registry.dumps(puzzle, "cnf")
+    text = writing.dumps(puzzle, "cnf")
     lines = [ln for ln in text.splitlines() if not ln.startswith("c")]
     assert lines[0].startswith("p cnf ")
     nv, nc = map(int, lines[0].split()[2:])
@@ -67,14 +67,14 @@ def test_dimacs_header_counts_are_exact() -> None:
 
 
 def test_dimacs_empty_clause_for_an_impossible_count() -> None:
-    text = registry.dumps(Puzzle.from_rows(["1.", "..", "?."]), "cnf")
+    text = writing.dumps(Puzzle.from_rows(["1.", "..", "?."]), "cnf")
     body = [ln for ln in text.splitlines() if not ln.startswith("c")]
     assert body == ["p cnf 1 1", "0"]
 
 
 def test_lp_names_are_legal_and_sections_in_order() -> None:
     puzzle = Puzzle.from_rows(["1??*", "12?.", "01??"], mines=4)
-    text = registry.dumps(puzzle, "lp")
+    text = writing.dumps(puzzle, "lp")
     body = [ln for ln in text.splitlines() if not ln.startswith("\\")]
     assert [ln for ln in body if not ln.startswith(" ")] == ["Minimize", "Subject To", "Binary", "End"]
     names = set(re.findall(r"\b([A-Za-z]\w*)\b", " ".join(body[1:])))
@@ -90,8 +90,8 @@ def test_cli_convert_equals_library(tmp_path: Path) -> None:
         ext = registry.get_format(fmt).extensions[0]
         out = tmp_path / f"p-{fmt}{ext}"
         assert main(["convert", str(src), "-o", str(out), "--to", fmt, "--mines", "2"]) == 0
-        puzzle = registry.read(src).replace(mines=2)
-        assert out.read_text(encoding="utf-8") == registry.dumps(puzzle, fmt)
+        puzzle = reading.read(src).replace(mines=2)
+        assert out.read_text(encoding="utf-8") == writing.dumps(puzzle, fmt)
 
 
 def test_extension_picks_the_format(tmp_path: Path) -> None:
@@ -103,7 +103,7 @@ def test_extension_picks_the_format(tmp_path: Path) -> None:
             continue  # .mps means free MPS
         out = tmp_path / f"q{ext}"
         assert main(["convert", str(src), "-o", str(out)]) == 0
-        assert out.read_text(encoding="utf-8") == registry.dumps(registry.read(src), fmt), fmt
+        assert out.read_text(encoding="utf-8") == writing.dumps(reading.read(src), fmt), fmt
 
 
 def test_bad_card_encoding_exits_2_and_leaves_no_file(tmp_path: Path, capsys) -> None:
@@ -117,7 +117,7 @@ def test_bad_card_encoding_exits_2_and_leaves_no_file(tmp_path: Path, capsys) ->
 
 
 def test_fixed_mps_fields_sit_in_their_columns() -> None:
-    text = registry.dumps(Puzzle.from_rows(["1??*", "12?.", "01??"], mines=4), "fixed-mps")
+    text = writing.dumps(Puzzle.from_rows(["1??*", "12?.", "01??"], mines=4), "fixed-mps")
     body = [ln for ln in text.splitlines() if not ln.startswith("*")]
     assert body[0] == "NAME          MINES"
     section = None
@@ -139,14 +139,14 @@ def test_fixed_mps_fields_sit_in_their_columns() -> None:
 def test_fixed_mps_refuses_long_names_and_points_to_free_mps(tmp_path: Path, capsys) -> None:
     wide = Puzzle.from_rows(["?" * 1001, "1" + "?" * 1000] + ["?" * 1001] * 999)
     with pytest.raises(Exception) as err:
-        registry.dumps(wide, "fixed-mps")
+        writing.dumps(wide, "fixed-mps")
     assert "free MPS" in str(err.value) and "8 characters" in str(err.value)
-    assert registry.dumps(Puzzle.from_rows(["?" * 1000]), "fixed-mps").count("x0_999") == 3
+    assert writing.dumps(Puzzle.from_rows(["?" * 1000]), "fixed-mps").count("x0_999") == 3
     # only names that exist count: a long row number with short column numbers still fits
     tall = Puzzle.from_rows(["." * 1200] * 1234 + ["?1" + "." * 1198])
-    assert " x1234_0 " in registry.dumps(tall, "fixed-mps")
+    assert " x1234_0 " in writing.dumps(tall, "fixed-mps")
     src = tmp_path / "wide.txt"
-    registry.write(wide, src, "native")
+    writing.write(wide, src, "native")
     out = tmp_path / "wide.mps"
     assert main(["convert", str(src), "-o", str(out), "--to", "fixed-mps"]) == 2
     assert "free MPS" in capsys.readouterr().err
@@ -154,12 +154,12 @@ def test_fixed_mps_refuses_long_names_and_points_to_free_mps(tmp_path: Path, cap
 
 
 def test_mps_extension_means_free_mps() -> None:
-    assert registry.guess_format("a.mps", kind=None, direction="write").name == "mps"
+    assert reading.guess_format("a.mps", kind=None, direction="write").name == "mps"
 
 
 def test_columns_in_id_order() -> None:
     puzzle = Puzzle.from_rows(["1??*?", "12?.?", "01???"], mines=5)
-    text = registry.dumps(puzzle, "mps")
+    text = writing.dumps(puzzle, "mps")
     cols = text[text.index("COLUMNS"):text.index("RHS\n")].splitlines()[2:-1]
     seen = []
     for ln in cols:
@@ -175,7 +175,7 @@ def test_names_are_the_naming_module_s_and_legal_everywhere(fmt: str) -> None:
     from mineconv.core.naming import con_name, var_name
 
     puzzle = Puzzle.from_rows(["1??*?", "12?.?", "01???"], mines=5)
-    text = registry.dumps(puzzle, fmt)
+    text = writing.dumps(puzzle, fmt)
     body = "\n".join(ln for ln in text.splitlines() if not ln.startswith(("\\", "*", ";")))
     words = set(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", body))
     cells = {var_name(r, c) for r, c in puzzle.unknown_cells}
@@ -238,17 +238,17 @@ def test_a_text_stream_s_newline_applies_to_every_line(fmt: str, tmp_path: Path)
     # the registry owns a path (bytes, '\n' everywhere); a user's text stream gets text through its own
     # write(), so newline="\r\n" turns every line end into CRLF, the bulk-written lines too
     puzzle = full_reveal(place_mines(12, 15, density=0.3, seed=3)).replace(name="crlf")
-    want = registry.dumps(puzzle, fmt)
+    want = writing.dumps(puzzle, fmt)
     path = tmp_path / "crlf.out"
     with open(path, "w", newline="\r\n", encoding="utf-8") as out:
-        registry.dump(puzzle, out, fmt)
+        writing.dump(puzzle, out, fmt)
     data = path.read_bytes()
     assert data == want.replace("\n", "\r\n").encode("utf-8")
     assert data.count(b"\n") == data.count(b"\r\n") == want.count("\n") > 50
-    registry.write(puzzle, tmp_path / "lf.out", fmt)
+    writing.write(puzzle, tmp_path / "lf.out", fmt)
     assert (tmp_path / "lf.out").read_bytes() == want.encode("utf-8") and b"\r" not in want.encode()
     with open(tmp_path / "b.out", "wb") as raw:   # a binary stream gets the bytes as written
-        registry.dump(puzzle, raw, fmt)
+        writing.dump(puzzle, raw, fmt)
     assert (tmp_path / "b.out").read_bytes() == want.encode("utf-8")
 
 
@@ -267,11 +267,11 @@ def test_every_text_writer_follows_the_stream_s_newline(tmp_path: Path) -> None:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             try:
-                want = registry.dumps(puzzle, f.name)
+                want = writing.dumps(puzzle, f.name)
             except MineconvError:
                 continue   # a notation that cannot hold this puzzle at all
             stream = io.TextIOWrapper(io.BytesIO(), encoding="utf-8", newline="\r\n")
-            registry.dump(puzzle, stream, f.name)
+            writing.dump(puzzle, stream, f.name)
         stream.flush()
         assert stream.buffer.getvalue() == want.replace("\n", "\r\n").encode("utf-8"), f.name
         checked.append(f.name)

@@ -23,7 +23,8 @@ from ..core.bounds import Bounds
 from ..core.errors import VerificationError
 from ..core.puzzle import CODE_MINE, CODE_UNKNOWN, Puzzle
 from ..core.system import check_assignment
-from ..encode.cnf import off_main_thread, to_cnf
+from ..encode.cardinality import off_main_thread
+from ..encode.cnf import to_cnf
 from .explain import explain
 from .report import Analysis, analyze
 

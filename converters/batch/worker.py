@@ -15,7 +15,9 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 from ..core.errors import LINE_EXCERPT, LossyConversionError, MineconvError  # noqa: F401  (LINE_EXCERPT re-exported)
 from ..core.fileio import atomic_output, decode_bytes, read_bytes, set_limits
 from ..core.system import build_system
-from ..formats.registry import Format, get_format, identify, losses
+from ..formats.reading import identify
+from ..formats.registry import Format, get_format
+from ..formats.writing import losses
 from .inputs import CONVERTED, FAILED, SKIPPED, Item, Settings, _inside, output_extension
 
 

@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import dataclasses
 import errno
 import importlib
 import math
@@ -15,13 +14,14 @@ import threading
 import time
 import warnings
 from importlib import metadata
-from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence
+from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Union
 
 from ..core.about import __version__
 from ..core.errors import MineconvError, Terminated
-from ..core.fileio import guard_inputs, source_name
+from ..core.fileio import DEFAULT_MAX_BYTES, DEFAULT_MAX_CELLS, guard_inputs, set_limits, source_name
 from ..core.puzzle import Puzzle
-from ..formats.registry import Reading, read_reading
+from ..formats.reading import Reading, ReadSettings, read_with
+from ..formats.registry import read_option_names
 
 MAX_TIMEOUT = 365 * 24 * 3600.0   # seconds; past this, threading.Timer and solver flags overflow
 
@@ -88,12 +88,10 @@ def timeout_seconds(text: str) -> float:
 
 def add_input_options(p: argparse.ArgumentParser) -> None:
     """Add one --flag per reader option that some puzzle notation declares (e.g. --codes, --blank)."""
-    from ..formats.registry import read_option_names
     g = p.add_argument_group("notation options (each applies to the notations named in its help)")
     for opt, users in sorted(read_option_names().items()):
         helps = "; ".join(f"{name}: {text}" if text else name for name, text in users)
-        g.add_argument("--" + opt.replace("_", "-"), dest="read_" + opt, metavar="VALUE", help=helps)
-    from ..core.fileio import DEFAULT_MAX_BYTES, DEFAULT_MAX_CELLS
+        g.add_argument("--" + opt.replace("_", "-"), dest=_READ_PREFIX + opt, metavar="VALUE", help=helps)
     lim = p.add_argument_group("input limits")
     lim.add_argument("--max-bytes", dest="limit_bytes", type=_positive_int, metavar="N",
                      help=f"refuse an input longer than N bytes, read no further (default {DEFAULT_MAX_BYTES})")
@@ -127,23 +125,33 @@ def number_in(what: str, low: float, high: float, whole: bool = True) -> Callabl
 
 _positive_int = number_in("a limit", 1, 10 ** 18)
 
+# the argparse dest of each notation option: --reveal-from is args.read_reveal_from
+_READ_PREFIX = "read_"
+
 
 def input_options(args: argparse.Namespace) -> Dict[str, Any]:
-    """The notation options given on the command line, as keyword arguments for registry.read()."""
-    return {k[5:]: v for k, v in vars(args).items() if k.startswith("read_") and v is not None}
+    """The notation options given on the command line, as keyword arguments for reading.read()."""
+    return {k[len(_READ_PREFIX):]: v for k, v in vars(args).items() if k.startswith(_READ_PREFIX) and v is not None}
 
 
-def load_reading(path: str, fmt: Optional[str] = None, mines: Optional[int] = None,
+def input_settings(args: argparse.Namespace) -> ReadSettings:
+    """How a command reads its puzzle, built once from its command line: --from, the notation options, --mines."""
+    return ReadSettings.of(getattr(args, "from_", None), input_options(args), getattr(args, "mines", None))
+
+
+def load_reading(path: str, fmt: Union[str, ReadSettings, None] = None, mines: Optional[int] = None,
                  options: Optional[Dict[str, Any]] = None) -> Reading:
-    """Read a puzzle for a command, with the notation that read it; --mines overrides its total mine count."""
-    reading = read_reading(path, fmt, **(options or {}))
+    """Read a puzzle for a command, with the notation that read it; --mines overrides its total mine count.
+
+    `fmt` is the settings (input_settings(args)), or the --from name with `mines` and `options` to build them.
+    """
+    settings = fmt if isinstance(fmt, ReadSettings) else ReadSettings.of(fmt, options, mines)
+    reading = read_with(path, settings)
     say(f"read {source_name(path)} as {describe_reading(reading)}")
-    if mines is not None:
-        reading = dataclasses.replace(reading, puzzle=reading.puzzle.replace(mines=mines))
     return reading
 
 
-def load_puzzle(path: str, fmt: Optional[str] = None, mines: Optional[int] = None,
+def load_puzzle(path: str, fmt: Union[str, ReadSettings, None] = None, mines: Optional[int] = None,
                 options: Optional[Dict[str, Any]] = None) -> Puzzle:
     """Read a puzzle for a command; --mines overrides its total mine count."""
     return load_reading(path, fmt, mines, options).puzzle
@@ -197,7 +205,7 @@ def stop_signals() -> Iterator[None]:
     if threading.current_thread() is not threading.main_thread():
         yield   # only the main thread may set handlers (main called from a library thread)
         return
-    raised = []
+    raised: List[int] = []
 
     def handler(signum: int, frame: Any) -> None:
         # one exception per run: a second signal landing in the cleanup the first one started (an
@@ -245,7 +253,6 @@ def main(argv: Optional[List[str]] = None) -> int:
     if not getattr(args, "func", None):
         ap.print_help(sys.stderr)
         return 2
-    from ..core.fileio import set_limits
     set_limits(getattr(args, "limit_bytes", None), getattr(args, "limit_cells", None))
     global _verbose
     old, old_verbose = warnings.showwarning, _verbose

@@ -8,7 +8,9 @@ from ..core.errors import MineconvError
 from ..core.fileio import STDIO
 from ..encode.cardinality import CARD_ENCODINGS
 from ..encode.cnf import DEFAULT_CARD_ENCODING
-from ..formats.registry import get_format, guess_format, write
+from ..formats.reading import guess_format
+from ..formats.registry import get_format
+from ..formats.writing import write
 from . import add_input_options, input_options, load_reading
 
 EPILOG = f"""examples:

@@ -11,7 +11,9 @@ from ..core.errors import MineconvError
 from ..core.fileio import atomic_output
 from ..core.puzzle import Puzzle
 from ..core.wording import plural
-from ..formats.registry import Format, dump, get_format, guess_format, losses, write
+from ..formats.reading import guess_format
+from ..formats.registry import Format, get_format
+from ..formats.writing import dump, losses, write
 from ..make.design import DEFAULT_DENSITY, LEVELS, DesignStats, DesignTimeout, design_puzzles
 from . import number_in, say, timeout_seconds
 from .generate import count_folder

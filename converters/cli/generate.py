@@ -14,7 +14,8 @@ from ..core.bounds import stderr_progress_wanted
 from ..core.errors import MineconvError
 from ..core.fileio import atomic_output
 from ..core.puzzle import Puzzle
-from ..formats.registry import Format, dump, get_format, write
+from ..formats.registry import Format, get_format
+from ..formats.writing import dump, write
 from ..make.generate import REVEALS, random_puzzle
 from ..make.noguess import no_guess_puzzle
 from . import number_in, timeout_seconds

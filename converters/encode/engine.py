@@ -279,7 +279,7 @@ def distinct(values: np.ndarray) -> Tuple[List[int], np.ndarray]:
 # output ------------------------------------------------------------------------------------------
 def emit(out: Any, data: bytes) -> None:
     """Hand a block of ASCII bytes to a writer's output: as bytes to an output that takes them (the
-    registry's, see registry.ByteOutput), else as text through the stream's own write(), so that a text
+    registry's, see formats.writing.ByteOutput), else as text through the stream's own write(), so that a text
     stream's newline translation applies to these lines as to every other."""
     write_bytes = getattr(out, "write_bytes", None)
     if write_bytes is not None:

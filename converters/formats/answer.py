@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import List, Optional, Sequence, Tuple
+from typing import Any, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -43,6 +43,9 @@ IGNORED_NAMES = frozenset({"__dummy", LINEAR_PLACEHOLDER})
 
 _MATHPROG_VAR = re.compile(r"x\[(\d+),(\d+)\]\Z")
 
+# a column of an answer: a list, or the numpy array a bulk reader builds
+Column = Union[Sequence[Any], np.ndarray]
+
 
 @dataclass
 class Answer:
@@ -50,9 +53,9 @@ class Answer:
 
     status: str                          # "solved" | "infeasible" | "unknown"
     keying: str = "id"                   # "id" | "name" | "index"
-    keys: Sequence = ()                  # int ids / column indices, or str names
-    values: Sequence = ()                # the value of each key (0/1 for SAT; floats for MIP solvers)
-    lines: Optional[Sequence[int]] = None  # 1-based line of each key in the file, for messages
+    keys: Column = ()                    # int ids / column indices, or str names
+    values: Column = ()                  # the value of each key (0/1 for SAT; floats for MIP solvers)
+    lines: Optional[Column] = None       # 1-based line of each key in the file, for messages
     why: str = ""                        # what the solver said when not solved (timeout, limit, ...)
     sparse: bool = False                 # absent keys mean 0 (SCIP, HiGHS sparse style)
     columns: Optional[int] = None        # "index": how many columns the solver reported
@@ -180,6 +183,95 @@ def _check_duplicates(answer: Answer, keys: np.ndarray, values: np.ndarray, what
             raise answer.error(f"{what} {_key_text(answer, i)} is given two different values", i)
 
 
+def _map_ids(answer: Answer, system: LinearSystem, values: np.ndarray, cell_value: np.ndarray,
+             given: np.ndarray, model_vars: Optional[int]) -> None:
+    """Put the values of an id-keyed answer (DIMACS literals) on their variables; ids past the cells are the
+    encoding's auxiliary variables, checked against the model's declared count."""
+    k = system.num_vars
+    ids = np.asarray(answer.keys, dtype=np.int64)
+    bad = ids < 1
+    limit = model_vars if model_vars is not None else (None if system.total is not None else k)
+    if limit is not None:
+        bad |= ids > limit
+    if bad.any():
+        i = int(np.flatnonzero(bad)[0])
+        span = f"1..{limit}" if limit is not None else "1 and above"
+        hint = "an answer for another puzzle?"
+        if system.total is None and model_vars is None and ids[i] > k:
+            # auxiliary variables come from a total-count encoding the given puzzle does not state
+            hint += " If the model counted the total mines, give --mines or decode against the model file"
+        raise answer.error(f"variable {int(ids[i])} is not in the model (variables are {span}; {hint})", i)
+    _check_duplicates(answer, ids, values, "the literal of")
+    cells = ids <= k
+    cell_value[ids[cells]] = values[cells]
+    given[ids[cells]] = True
+
+
+def _map_columns(answer: Answer, system: LinearSystem, values: np.ndarray, cell_value: np.ndarray,
+                 given: np.ndarray, shape: Tuple[int, int]) -> Optional[np.ndarray]:
+    """Put the values of a column-indexed answer on their variables, or return the whole grid (flat) when the
+    columns are the board's cells."""
+    R, C = shape
+    k = system.num_vars
+    cols = np.asarray(answer.keys, dtype=np.int64)
+    ncols = answer.columns if answer.columns is not None else (int(cols.max()) if cols.size else 0)
+    if ncols == R * C and ncols != k:
+        target = "cells"
+    elif ncols == k:
+        target = "ids"
+    elif k == 0 and ncols == 1:
+        target = "none"   # the placeholder column of a puzzle without unknown cells
+    else:
+        raise answer.error(f"the solver reports {plural(ncols, 'column')} but this puzzle has "
+                           f"{plural(k, 'unknown cell')} "
+                           f"({plural(R * C, 'cell')} in all): an answer for another puzzle?")
+    bad = (cols < 1) | (cols > ncols)
+    if bad.any():
+        i = int(np.flatnonzero(bad)[0])
+        raise answer.error(f"column {int(cols[i])} is not in the model (columns are 1..{ncols})", i)
+    _check_duplicates(answer, cols, values, "the value of")
+    if target == "ids":
+        cell_value[cols] = values
+        given[cols] = True
+    if target != "cells":
+        return None
+    full_grid = np.zeros(R * C, dtype=bool)
+    seen = np.zeros(R * C, dtype=bool)
+    full_grid[cols - 1] = values
+    seen[cols - 1] = True
+    if not answer.sparse and not seen.all():
+        missing = int(np.flatnonzero(~seen)[0])
+        raise answer.error(f"the answer leaves out column {missing + 1} (cell {divmod(missing, C)})")
+    return full_grid
+
+
+def _map_names(answer: Answer, system: LinearSystem, values: np.ndarray, cell_value: np.ndarray,
+               given: np.ndarray, shape: Tuple[int, int]) -> Optional[np.ndarray]:
+    """Put the values of a name-keyed answer on their variables (x<r>_<c>), or return the whole grid (flat)
+    when it names cells as x[i,j] (MathProg)."""
+    R, C = shape
+    ids, flat, keep = _names_to_targets(answer, system)
+    by_id = keep & (ids > 0)
+    by_cell = keep & (flat >= 0)
+    if by_id.any() and by_cell.any():
+        i = int(np.flatnonzero(by_cell)[0])
+        raise answer.error(f"the answer mixes {VAR_FORM} and x[i,j] names", i)
+    _check_duplicates(answer, np.where(by_id, ids, -1 - flat), values, "the value of")
+    cell_value[ids[by_id]] = values[by_id]
+    given[ids[by_id]] = True
+    if not by_cell.any():
+        return None
+    full_grid = np.zeros(R * C, dtype=bool)
+    full_grid[flat[by_cell]] = values[by_cell]
+    seen = np.zeros(R * C, dtype=bool)
+    seen[flat[by_cell]] = True
+    if not answer.sparse and not seen.all():
+        missing = int(np.flatnonzero(~seen)[0])
+        r, c = divmod(missing, C)
+        raise answer.error(f"the answer leaves out x[{r + 1},{c + 1}] (cell ({r}, {c}))")
+    return full_grid
+
+
 def decode_answer(puzzle: Puzzle, answer: Answer, *, mines: Optional[int] = None,
                   model_vars: Optional[int] = None, system: Optional[LinearSystem] = None) -> Decoded:
     """Map an answer onto the puzzle and verify it.
@@ -193,87 +285,24 @@ def decode_answer(puzzle: Puzzle, answer: Answer, *, mines: Optional[int] = None
         return Decoded(puzzle, answer.status, None, answer.why)
     system = system if system is not None else build_system(puzzle, mines)
     k = system.num_vars
-    R, C = puzzle.rows, puzzle.cols
-    codes = puzzle.codes
-    keys = answer.keys
+    shape = (puzzle.rows, puzzle.cols)
     values = round_binary(np.asarray(answer.values, dtype=np.float64), answer)
     cell_value = np.zeros(k + 1, dtype=bool)   # by variable id; index 0 unused
     given = np.zeros(k + 1, dtype=bool)
     full_grid: Optional[np.ndarray] = None     # set when the answer keys every cell (MathProg)
-
     if answer.keying == "id":
-        ids = np.asarray(keys, dtype=np.int64)
-        bad = ids < 1
-        limit = model_vars if model_vars is not None else (None if system.total is not None else k)
-        if limit is not None:
-            bad |= ids > limit
-        if bad.any():
-            i = int(np.flatnonzero(bad)[0])
-            span = f"1..{limit}" if limit is not None else "1 and above"
-            hint = "an answer for another puzzle?"
-            if system.total is None and model_vars is None and ids[i] > k:
-                # auxiliary variables come from a total-count encoding the given puzzle does not state
-                hint += " If the model counted the total mines, give --mines or decode against the model file"
-            raise answer.error(f"variable {int(ids[i])} is not in the model (variables are {span}; {hint})", i)
-        _check_duplicates(answer, ids, values, "the literal of")
-        cells = ids <= k
-        cell_value[ids[cells]] = values[cells]
-        given[ids[cells]] = True
+        _map_ids(answer, system, values, cell_value, given, model_vars)
     elif answer.keying == "index":
-        cols = np.asarray(keys, dtype=np.int64)
-        ncols = answer.columns if answer.columns is not None else (int(cols.max()) if cols.size else 0)
-        if ncols == R * C and ncols != k:
-            target = "cells"
-        elif ncols == k:
-            target = "ids"
-        elif k == 0 and ncols == 1:
-            target = "none"   # the placeholder column of a puzzle without unknown cells
-        else:
-            raise answer.error(f"the solver reports {plural(ncols, 'column')} but this puzzle has "
-                               f"{plural(k, 'unknown cell')} "
-                               f"({plural(R * C, 'cell')} in all): an answer for another puzzle?")
-        bad = (cols < 1) | (cols > ncols)
-        if bad.any():
-            i = int(np.flatnonzero(bad)[0])
-            raise answer.error(f"column {int(cols[i])} is not in the model (columns are 1..{ncols})", i)
-        _check_duplicates(answer, cols, values, "the value of")
-        if target == "ids":
-            cell_value[cols] = values
-            given[cols] = True
-        elif target == "cells":
-            full_grid = np.zeros(R * C, dtype=bool)
-            seen = np.zeros(R * C, dtype=bool)
-            full_grid[cols - 1] = values
-            seen[cols - 1] = True
-            if not answer.sparse and not seen.all():
-                missing = int(np.flatnonzero(~seen)[0])
-                raise answer.error(f"the answer leaves out column {missing + 1} (cell {divmod(missing, C)})")
+        full_grid = _map_columns(answer, system, values, cell_value, given, shape)
     else:
-        ids, flat, keep = _names_to_targets(answer, system)
-        by_id = keep & (ids > 0)
-        by_cell = keep & (flat >= 0)
-        if by_id.any() and by_cell.any():
-            i = int(np.flatnonzero(by_cell)[0])
-            raise answer.error(f"the answer mixes {VAR_FORM} and x[i,j] names", i)
-        _check_duplicates(answer, np.where(by_id, ids, -1 - flat), values, "the value of")
-        cell_value[ids[by_id]] = values[by_id]
-        given[ids[by_id]] = True
-        if by_cell.any():
-            full_grid = np.zeros(R * C, dtype=bool)
-            full_grid[flat[by_cell]] = values[by_cell]
-            seen = np.zeros(R * C, dtype=bool)
-            seen[flat[by_cell]] = True
-            if not answer.sparse and not seen.all():
-                missing = int(np.flatnonzero(~seen)[0])
-                r, c = divmod(missing, C)
-                raise answer.error(f"the answer leaves out x[{r + 1},{c + 1}] (cell ({r}, {c}))")
+        full_grid = _map_names(answer, system, values, cell_value, given, shape)
 
     if full_grid is not None:
-        grid = full_grid.reshape(R, C)
+        grid = full_grid.reshape(shape)
     else:
         if not answer.sparse:
             _check_missing(answer, system, given)
-        grid = codes == CODE_MINE
+        grid = puzzle.codes == CODE_MINE
         if k:
             grid = grid.copy()
             grid[system.var_rc[:, 0], system.var_rc[:, 1]] = cell_value[1:]

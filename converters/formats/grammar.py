@@ -35,7 +35,8 @@ def syntax_error(exc: UnexpectedInput, text: str, source: str, what: str,
     line = getattr(exc, "line", None)
     col = getattr(exc, "column", None)
     if isinstance(exc, UnexpectedCharacters):
-        ch = text[exc.pos_in_stream] if 0 <= exc.pos_in_stream < len(text) else ""
+        pos = exc.pos_in_stream
+        ch = text[pos] if pos is not None and 0 <= pos < len(text) else ""
         msg = f"unexpected character {ch!r} in {what}"
     elif isinstance(exc, UnexpectedEOF) or (isinstance(exc, UnexpectedToken) and exc.token.type == "$END"):
         msg = f"unexpected end of input in {what}"

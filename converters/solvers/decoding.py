@@ -9,8 +9,10 @@ from ..core.errors import MineconvError
 from ..core.fileio import STDIO, PathLike, decode_bytes, read_bytes, read_input
 from ..core.puzzle import Puzzle
 from ..formats.answer import Answer, Decoded, decode_answer
+from ..formats.detection import rank_formats
 from ..formats.header import read_header
-from ..formats.registry import Reading, get_format, guess_format, parse_reading, rank_formats, read_reading
+from ..formats.reading import Reading, guess_format, parse_reading, read_reading
+from ..formats.registry import get_format
 
 # the variable count a DIMACS or OPB model declares (auxiliary variables of a total-count encoding included)
 _NVARS = (re.compile(r"^p cnf (\d+) ", re.M), re.compile(r"^\* #variable= (\d+)", re.M))

@@ -18,7 +18,7 @@ from ..core.errors import MineconvError, SolverError
 from ..core.puzzle import Puzzle
 from ..core.system import build_system
 from ..formats.answer import Answer, Decoded, decode_answer
-from ..formats.registry import write
+from ..formats.writing import write
 from .embedded import EmbeddedSolver, cell_values, model_too_slow
 from .process import READ_AHEAD, Deadline, StreamedProcess, answer_cap, file_size, output_tail
 from .runners import find_gringo, ground_asp, grounding_failed, read_spec_answer

@@ -16,7 +16,8 @@ from typing import Callable, List, Optional
 from ..core.errors import MineconvError, SolverError
 from ..core.puzzle import Puzzle
 from ..formats.answer import Answer
-from ..formats.registry import get_format, write
+from ..formats.registry import get_format
+from ..formats.writing import write
 from .process import Deadline, RunResult, answer_cap, file_size, output_tail, run_process
 from .table import SolverSpec, missing_solver
 

@@ -28,7 +28,9 @@ from ..core.fileio import max_bytes, too_many_cells
 from ..core.layout import mine_counts
 from ..core.puzzle import Puzzle
 from ..formats.notations.native import canonical_text
-from ..formats.registry import dump, format_names, get_format, parse_reading, read_reading
+from ..formats.reading import parse_reading, read_reading
+from ..formats.registry import format_names, get_format
+from ..formats.writing import dump
 from ..make.generate import place_mines
 from ..make.noguess import no_guess_layout, start_block
 from ..present.picture import render_svg
