@@ -18,12 +18,16 @@ from .analysis.grade import Grade, grade
 from .core.about import __version__
 from .core.errors import (
     AmbiguousInputWarning,
+    FileAccessError,
     FormatError,
+    InputError,
+    InputNotFoundError,
     LossyConversionError,
     LossyConversionWarning,
     MineconvError,
     PuzzleError,
     PuzzleSyntaxError,
+    ResourceError,
     SolutionSyntaxError,
     SolverError,
     VerificationError,
@@ -70,4 +74,5 @@ __all__ = [
     # errors
     "MineconvError", "PuzzleError", "PuzzleSyntaxError", "FormatError", "LossyConversionError",
     "LossyConversionWarning", "AmbiguousInputWarning", "SolutionSyntaxError", "SolverError", "VerificationError",
+    "InputError", "ResourceError", "FileAccessError", "InputNotFoundError",
 ]

@@ -23,6 +23,7 @@ from typing import Dict, List, NamedTuple, Optional, Sequence, Set, Tuple
 import numpy as np
 
 from ..core.bounds import UNBOUNDED, AnalysisTimeout, Bounds
+from ..core.errors import InputError, SolverError
 from ..core.puzzle import Puzzle
 from ..core.system import LinearSystem, build_system
 from ..core.wording import plural
@@ -110,7 +111,7 @@ def explain(puzzle: Puzzle, level: str = "full", mines: Optional[int] = None,
             bounds: Bounds = UNBOUNDED) -> Explanation:
     """The solving path of `puzzle` at `level`, one small justified deduction per step, cheapest first."""
     if level not in LEVELS:
-        raise ValueError(f"level must be one of {', '.join(LEVELS)}, not {level!r}")
+        raise InputError(f"level must be one of {', '.join(LEVELS)}, not {level!r}")
     engine = _Engine(puzzle, build_system(puzzle, mines), level, bounds)
     try:
         engine.run()
@@ -563,7 +564,7 @@ class _Engine:
         elif self.unsat(known + target + sels):
             core = set(sat.get_core() or []) & set(sels)
         else:  # pragma: no cover - every target is in the backbone, so the solver refutes its negation
-            raise RuntimeError("explain: a backbone cell the SAT solver cannot prove")
+            raise SolverError("explain: a backbone cell the SAT solver cannot prove")
         # deletion: drop the total first (a proof from the counts alone is easier to follow), then the
         # counts farthest from the cell
         order = sorted(core, key=lambda s: (s != self.total_selector, -self.distance(x, s)))

@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 from typing import Dict, List
 
-from ..core.errors import MineconvError
+from ..core.errors import InputError, ResourceError
 from ..encode.cnf import CARD_ENCODINGS
 from ..formats.registry import formats
 
@@ -70,11 +70,11 @@ def annotate(parser: argparse.ArgumentParser) -> Dict[str, List[str]]:
 def script(shell: str) -> str:
     """The completion script for this shell ('bash' or 'zsh')."""
     if shell not in SHELLS:
-        raise MineconvError(f"no completion for {shell!r}; shells: {', '.join(SHELLS)}")
+        raise InputError(f"no completion for {shell!r}; shells: {', '.join(SHELLS)}")
     try:
         import shtab
     except ImportError:
-        raise MineconvError("shell completion needs shtab: pip install shtab") from None
+        raise ResourceError("shell completion needs shtab: pip install shtab") from None
     from . import build_parser
 
     parser = build_parser()

@@ -6,7 +6,7 @@ import json
 import sys
 from typing import Optional
 
-from ..core.errors import MineconvError, SolverError, Terminated
+from ..core.errors import InputError, MineconvError, SolverError, Terminated
 from ..core.fileio import source_name
 from ..formats.notations.native import canonical_text
 from ..solvers.bridge import EMBEDDED, NATIVE_ENUMERATION, Deadline, SolutionStream, solve, solver_names
@@ -76,13 +76,13 @@ def _enumerate(args: argparse.Namespace, puzzle, deadline: Deadline) -> int:
                           f"solution found) or the all-solutions mode of {', '.join(NATIVE_ENUMERATION)}; "
                           f"{args.solver} has none")
     if args.limit is not None and args.limit < 1:
-        raise MineconvError(f"--limit must be at least 1, got {args.limit}")
+        raise InputError(f"--limit must be at least 1, got {args.limit}")
     limit = args.limit if args.limit is not None else DEFAULT_LIMIT
     total = _total(puzzle, deadline) if args.all else None
     if args.all and not args.force and total is not None and total > ENUMERATION_CEILING:
-        raise MineconvError(f"{args.puzzle}: the board has {count_text(total)} solutions; --all would never "
-                            f"finish (use --limit N for the first N, analyze to count them, or --force to "
-                            f"enumerate up to the limit anyway)")
+        raise InputError(f"{args.puzzle}: the board has {count_text(total)} solutions; --all would never "
+                         f"finish (use --limit N for the first N, analyze to count them, or --force to "
+                         f"enumerate up to the limit anyway)")
     stream = SolutionStream(puzzle, limit, timeout=deadline, solver=args.solver)
     say(f"enumerating with {args.solver}" + (" (its own all-solutions mode)" if args.solver != EMBEDDED else
                                              " (blocking each solution found)"))

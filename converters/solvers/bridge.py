@@ -24,7 +24,7 @@ from typing import IO, Callable, Dict, FrozenSet, Iterator, List, Optional, Tupl
 
 import numpy as np
 
-from ..core.errors import MineconvError, SolverError
+from ..core.errors import InputError, MineconvError, SolverError
 from ..core.fileio import PathLike
 from ..core.puzzle import Puzzle
 from ..core.system import LinearSystem, build_system
@@ -187,7 +187,7 @@ def check_timeout(seconds: Optional[float]) -> Optional[float]:
     value = float(seconds)
     # nan made pulp-cbc call a solvable board infeasible, 0 meant "no limit" to some solvers
     if not math.isfinite(value) or value <= 0:
-        raise ValueError(f"timeout must be a finite number of seconds above 0, not {seconds!r}")
+        raise InputError(f"timeout must be a finite number of seconds above 0, not {seconds!r}")
     return value
 
 
@@ -669,7 +669,7 @@ class SolutionStream:
                  timeout: Union[None, float, Deadline] = None, mines: Optional[int] = None,
                  solver: str = EMBEDDED) -> None:
         if limit is not None and limit < 1:
-            raise ValueError(f"limit must be at least 1, not {limit}")
+            raise InputError(f"limit must be at least 1, not {limit}")
         if solver != EMBEDDED and solver not in NATIVE_ENUMERATION:
             get_solver(solver)   # an unknown name gets the list of valid ones
             raise SolverError(f"{solver} has no all-solutions mode mineconv can run; enumerate with "
