@@ -48,7 +48,7 @@ class _HashingWriter(io.TextIOBase):
     def writable(self) -> bool:
         return True
 
-    def write(self, s: str) -> int:  # type: ignore[override]
+    def write(self, s: str) -> int:
         data = s.encode("utf-8")
         if self._hash is not None:
             self._hash.update(data)
@@ -85,14 +85,22 @@ STOP_SIGNALS = tuple(getattr(signal, n) for n in ("SIGINT", "SIGTERM", "SIGHUP")
 # (ours: runner._Stops, _exit_on_signal) only records itself here; release() runs it once the input is whole.
 # This is a flag rather than pthread_sigmask because Python runs every handler in the main thread, whichever
 # thread the kernel picked: blocking the signal in one thread does not keep its handler out of the commit.
-_hold = {"on": False, "pending": None}
+class _Hold:
+    """Whether the main thread is committing an input's outputs, and the stop (handler, signum) that waits."""
+
+    def __init__(self) -> None:
+        self.on = False
+        self.pending: Optional[Tuple[Callable[[int, Any], None], int]] = None
+
+
+_hold = _Hold()
 
 
 def hold_stop(handler: Callable[[int, Any], None], signum: int) -> bool:
     """Called first by a stop handler: True when the main thread is committing and the stop must wait."""
-    if _hold["on"] and threading.current_thread() is threading.main_thread():
-        if _hold["pending"] is None:
-            _hold["pending"] = (handler, signum)
+    if _hold.on and threading.current_thread() is threading.main_thread():
+        if _hold.pending is None:
+            _hold.pending = (handler, signum)
         return True
     return False
 
@@ -105,16 +113,16 @@ class _Commit:
 
     def start(self) -> None:
         """From here on a stop signal waits for release()."""
-        if threading.current_thread() is threading.main_thread() and not _hold["on"]:
-            _hold["on"] = self.mine = True
+        if threading.current_thread() is threading.main_thread() and not _hold.on:
+            _hold.on = self.mine = True
 
     def release(self) -> None:
         """End the stretch; a stop that arrived during it acts now (its handler raises)."""
         if not self.mine:
             return
         self.mine = False
-        _hold["on"] = False
-        pending, _hold["pending"] = _hold["pending"], None
+        _hold.on = False
+        pending, _hold.pending = _hold.pending, None
         if pending is not None:
             handler, signum = pending
             handler(signum, None)

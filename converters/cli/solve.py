@@ -4,10 +4,11 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Optional
+from typing import Generator, Optional, cast
 
 from ..core.errors import InputError, MineconvError, SolverError, Terminated
 from ..core.fileio import source_name
+from ..formats.answer import Decoded
 from ..formats.notations.native import canonical_text
 from ..solvers.bridge import EMBEDDED, NATIVE_ENUMERATION, Deadline, SolutionStream, solve, solver_names
 from ..solvers.decoding import read_puzzle_reading
@@ -89,7 +90,8 @@ def _enumerate(args: argparse.Namespace, puzzle, deadline: Deadline) -> int:
     extra = count_json("total_solutions", total) if total is not None else {}
     found = []
     interrupted: Optional[KeyboardInterrupt] = None
-    solutions = iter(stream)
+    # SolutionStream.__iter__ is a generator function: closing it ends the solver behind it
+    solutions = cast(Generator[Decoded, None, None], iter(stream))
     try:
         for i, dec in enumerate(solutions, 1):
             mines = list(dec.mines)

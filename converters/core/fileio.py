@@ -10,7 +10,7 @@ import re
 import stat
 import sys
 import threading
-from typing import Any, BinaryIO, Callable, Iterator, Optional, Set, Tuple, Union
+from typing import Any, BinaryIO, Callable, Dict, Iterator, List, Optional, Set, Tuple, Union
 
 from .errors import (
     FileAccessError,
@@ -132,7 +132,7 @@ def check_not_input(path: PathLike) -> None:
 def read_limited(stream: BinaryIO, source: str) -> bytes:
     """All of a binary stream, read in chunks and never past the --max-bytes limit (beyond it: an error)."""
     limit = _limits["bytes"]
-    chunks = []
+    chunks: List[bytes] = []
     total = lines = 0
     last_line_start = 0
     while True:
@@ -303,7 +303,7 @@ def _special(path: str) -> bool:
 
 @contextlib.contextmanager
 def _direct_output(path: str, binary: bool) -> Iterator[Any]:
-    kwargs = {} if binary else {"encoding": "utf-8", "newline": "\n"}
+    kwargs: Dict[str, Any] = {} if binary else {"encoding": "utf-8", "newline": "\n"}
     try:
         fh = open(path, "wb" if binary else "w", **kwargs)
     except OSError as exc:
@@ -357,7 +357,7 @@ def atomic_output(path: PathLike, *, binary: bool = False, fsync: bool = True) -
             fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0), 0o666)
         except OSError as exc:
             raise FileAccessError(_os_message(exc), source=os.fspath(path)) from None
-        kwargs = {} if binary else {"encoding": "utf-8", "newline": "\n"}
+        kwargs: Dict[str, Any] = {} if binary else {"encoding": "utf-8", "newline": "\n"}
         try:
             with open(fd, "wb" if binary else "w", closefd=True, **kwargs) as fh:
                 yield fh

@@ -232,7 +232,7 @@ def no_guess_layout(rows: int, cols: int, mines: int, start: Tuple[int, int], *,
     repairs = 0
     try:
         for layout in range(1, max_layouts + 1):
-            grid = np.zeros(rows * cols, dtype=bool)
+            grid: np.ndarray = np.zeros(rows * cols, dtype=bool)
             grid[rng.choice(allowed, size=mines, replace=False)] = True
             grid = grid.reshape(rows, cols)
             best, patience = -1, REPAIR_PATIENCE
