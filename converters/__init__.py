@@ -19,12 +19,16 @@ from .analysis.steps import Explanation
 from .core.about import __version__
 from .core.errors import (
     AmbiguousInputWarning,
+    FileAccessError,
     FormatError,
+    InputError,
+    InputNotFoundError,
     LossyConversionError,
     LossyConversionWarning,
     MineconvError,
     PuzzleError,
     PuzzleSyntaxError,
+    ResourceError,
     SolutionSyntaxError,
     SolverError,
     VerificationError,
@@ -73,4 +77,5 @@ __all__ = [
     # errors
     "MineconvError", "PuzzleError", "PuzzleSyntaxError", "FormatError", "LossyConversionError",
     "LossyConversionWarning", "AmbiguousInputWarning", "SolutionSyntaxError", "SolverError", "VerificationError",
+    "InputError", "ResourceError", "FileAccessError", "InputNotFoundError",
 ]

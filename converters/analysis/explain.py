@@ -23,6 +23,7 @@ from typing import Dict, Iterable, List, Optional, Sequence, Set, Tuple
 import numpy as np
 
 from ..core.bounds import UNBOUNDED, AnalysisTimeout, Bounds
+from ..core.errors import InputError
 from ..core.puzzle import Puzzle
 from ..core.system import LinearSystem, build_system
 from ..core.wording import plural
@@ -38,7 +39,7 @@ def explain(puzzle: Puzzle, level: str = "full", mines: Optional[int] = None,
             bounds: Bounds = UNBOUNDED) -> Explanation:
     """The solving path of `puzzle` at `level`, one small justified deduction per step, cheapest first."""
     if level not in LEVELS:
-        raise ValueError(f"level must be one of {', '.join(LEVELS)}, not {level!r}")
+        raise InputError(f"level must be one of {', '.join(LEVELS)}, not {level!r}")
     engine = _Engine(puzzle, build_system(puzzle, mines), level, bounds)
     try:
         engine.run()

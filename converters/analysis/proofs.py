@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Dict, List, Optional, Sequence, Set, Tuple
 
 from ..core.bounds import Bounds
+from ..core.errors import SolverError
 from ..encode.cardinality import exactly, off_main_thread
 from .backbone import solve_within
 from .propagation import SAFE
@@ -94,7 +95,7 @@ class Prover:
         elif self.unsat(known + target + sels):
             core = set(sat.get_core() or []) & set(sels)
         else:  # pragma: no cover - every target is in the backbone, so the solver refutes its negation
-            raise RuntimeError("explain: a backbone cell the SAT solver cannot prove")
+            raise SolverError("explain: a backbone cell the SAT solver cannot prove")
         # deletion: drop the total first (a proof from the counts alone is easier to follow), then the
         # counts farthest from the cell
         order = sorted(core, key=lambda s: (s != self.total_selector, -self.distance(x, s)))

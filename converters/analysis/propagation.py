@@ -20,6 +20,7 @@ import numpy as np
 
 from ..core._compat import callable_list
 from ..core.bounds import UNBOUNDED, AnalysisTimeout, Bounds
+from ..core.errors import InputError
 from ..core.puzzle import Puzzle
 from ..core.system import LinearSystem, build_system
 
@@ -67,7 +68,7 @@ def propagate(puzzle: Puzzle, level: str = "gac", mines: Optional[int] = None,
     Past the deadline of `bounds` it raises AnalysisTimeout carrying the cells decided so far.
     """
     if level not in LEVELS:
-        raise ValueError(f"level must be one of {LEVELS}, not {level!r}")
+        raise InputError(f"level must be one of {LEVELS}, not {level!r}")
     system = system if system is not None else build_system(puzzle, mines)
     k = system.num_vars
     val = np.full(k + 1, UNDECIDED, dtype=np.int8)  # index 0 is the padding of con_vars

@@ -18,6 +18,7 @@ import numpy as np
 from ..core._compat import callable_array, callable_list, callable_optional_list
 from ..core.bounds import DEFAULT_MEMORY_BUDGET, AnalysisTimeout, Bounds, ProgressCallback
 from ..core.display import svg_picture
+from ..core.errors import InputError
 from ..core.puzzle import Puzzle
 from ..core.system import LinearSystem, build_system
 from .backbone import FALLBACK_CUT, full_backbone
@@ -203,7 +204,7 @@ def analyze(puzzle: Puzzle, mines: Optional[int] = None, level: str = "full", *,
     proven by then. `progress(stage, done, total)` hears how far each long stage got.
     """
     if level not in LEVELS:
-        raise ValueError(f"level must be one of {', '.join(LEVELS)}, not {level!r}")
+        raise InputError(f"level must be one of {', '.join(LEVELS)}, not {level!r}")
     bounds = Bounds(memory_budget, timeout, progress)
     system = build_system(puzzle, mines)
     k = system.num_vars

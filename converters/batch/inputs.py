@@ -135,7 +135,8 @@ def _real(path: str, folders: Dict[str, str]) -> str:
     return os.path.join(real, tail)
 
 
-def _inside(path: str, folder: str) -> bool:
+def inside(path: str, folder: str) -> bool:
+    """True when the real path `path` is `folder` or lies under it (both already resolved by realpath)."""
     return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
 
 
@@ -172,7 +173,7 @@ def collect_inputs(inputs: Sequence[str], outdir: str, *, from_: Optional[str] =
     def walk(folder: str, base: str) -> None:
         for dirpath, dirnames, filenames in os.walk(folder):
             dirnames[:] = sorted(d for d in dirnames if not d.startswith(".")
-                                 and not _inside(os.path.realpath(os.path.join(dirpath, d)), out_real))
+                                 and not inside(os.path.realpath(os.path.join(dirpath, d)), out_real))
             for name in sorted(filenames):
                 if wanted(name):
                     full = os.path.join(dirpath, name)
@@ -180,7 +181,7 @@ def collect_inputs(inputs: Sequence[str], outdir: str, *, from_: Optional[str] =
 
     for spec in inputs:
         if os.path.isdir(spec):
-            if _inside(os.path.realpath(spec), out_real):
+            if inside(os.path.realpath(spec), out_real):
                 missing.append(_failure(spec, f"{spec}: the input folder is the output folder or inside it "
                                               "(its outputs would become inputs)"))
                 continue
@@ -194,9 +195,9 @@ def collect_inputs(inputs: Sequence[str], outdir: str, *, from_: Optional[str] =
                 missing.append(_failure(spec, f"{spec}: no file matches this pattern"))
             for m in matches:
                 if os.path.isdir(m):
-                    if not _inside(os.path.realpath(m), out_real):
+                    if not inside(os.path.realpath(m), out_real):
                         walk(m, base)  # 'sets/*' keeps sets/a/x.txt and sets/b/x.txt apart
-                elif not _inside(os.path.realpath(m), out_real):
+                elif not inside(os.path.realpath(m), out_real):
                     add(m, os.path.relpath(m, base))
         else:
             missing.append(_failure(spec, f"{spec}: no such file or folder"))

@@ -13,11 +13,11 @@ import time
 from dataclasses import dataclass
 from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Tuple
 
-from ..core.errors import MineconvError, Terminated
+from ..core.errors import FileAccessError, InputError, MineconvError, ResourceError, Terminated
 from ..core.fileio import max_bytes, max_cells, write_text_atomic
 from ..core.wording import plural
 from ..encode.cnf import check_card_encoding
-from ..formats.registry import get_format, read_option_names
+from ..formats.registry import Format, get_format, read_option_names
 from .inputs import CONVERTED, FAILED, SKIPPED, Item, Settings, collect_inputs, find_collisions, resolve_formats
 from .worker import STOP_SIGNALS, chunked, convert_chunk, hold_stop, init_worker, pool_chunk
 
@@ -89,7 +89,7 @@ def _dask_client(scheduler: Optional[str], jobs: int) -> Any:
     try:
         from dask.distributed import Client, LocalCluster
     except ImportError:
-        raise MineconvError("--executor dask needs Dask: pip install 'mineconv[dask]'") from None
+        raise ResourceError("--executor dask needs Dask: pip install 'mineconv[dask]'") from None
     if not scheduler:
         # the cluster's own log lines (a task cancelled by an interrupt, with its traceback) are not ours to
         # print: a failed input is reported as its record
@@ -100,7 +100,7 @@ def _dask_client(scheduler: Optional[str], jobs: int) -> Any:
     try:
         return Client(scheduler, timeout="30s")
     except (OSError, TimeoutError, ValueError) as exc:
-        raise MineconvError(f"cannot reach the Dask scheduler at {scheduler}: {exc}") from None
+        raise ResourceError(f"cannot reach the Dask scheduler at {scheduler}: {exc}") from None
 
 
 # how long an interrupted Dask run waits for its workers to finish the input each is converting
@@ -170,36 +170,16 @@ def run_batch(inputs: Sequence[str], outdir: str, formats_: Sequence[str], *, jo
     Ctrl-C or SIGTERM stop the run cleanly: the result is marked interrupted and holds what finished.
     """
     t0 = time.perf_counter()
-    if jobs is not None and not 1 <= jobs <= MAX_JOBS:
-        raise MineconvError(f"-j must be from 1 to {MAX_JOBS} worker processes, got {jobs}")
-    fmts = resolve_formats(formats_)
-    if (options or {}).get("card_encoding") is not None:
-        # a bad name fails once, here, rather than once per input in every worker
-        check_card_encoding(options["card_encoding"])  # type: ignore[index]
-    if from_:
-        get_format(from_, direction="read", kind="puzzle")
-    given = {k: v for k, v in (read_options or {}).items() if v is not None}
-    known = read_option_names()
-    unknown = sorted(k for k in given if k not in known)
-    if unknown:
-        valid = ", ".join(sorted(known)) or "none"
-        raise MineconvError(f"no notation takes the reader option {unknown[0]!r}; valid: {valid}")
-    if executor not in ("local", "dask"):
-        raise MineconvError(f"unknown executor {executor!r}; valid: local, dask")
+    fmts, given = _checked_request(jobs, formats_, from_, options, read_options, executor)
     folder = os.path.dirname(os.path.abspath(manifest)) if manifest is not None else None
     # OUTDIR is created below, so a manifest inside it (`-o out --manifest out/m.jsonl`) is fine
     if folder is not None and folder != os.path.abspath(outdir) and not os.path.isdir(folder):
-        raise MineconvError("the manifest's folder does not exist", source=manifest)
+        raise FileAccessError("the manifest's folder does not exist", source=manifest)
     own_client = executor == "dask" and client is None
     if own_client:  # reach the scheduler before anything is written: an unreachable one leaves no folder
         client = _dask_client(scheduler, jobs or default_jobs())
     try:
-        try:
-            os.makedirs(outdir, exist_ok=True)
-        except OSError as exc:
-            raise MineconvError(f"cannot create the output folder: {exc.strerror or exc}", source=outdir) from None
-        if folder is not None and not os.access(folder, os.W_OK):
-            raise MineconvError("the manifest's folder is not writable", source=manifest)
+        _make_outdir(outdir, manifest, folder)
     except BaseException:
         if own_client:
             _close_client(client)
@@ -221,14 +201,65 @@ def run_batch(inputs: Sequence[str], outdir: str, formats_: Sequence[str], *, jo
     for rec in early:
         if on_record:
             on_record(rec)
-    results: Dict[int, Dict[str, Any]] = {}
     chunks = chunked(items, jobs)
-    interrupted: Optional[int] = None
     stops = _Stops()
+    results, interrupted = _gather(
+        lambda: _dask_results(chunks, settings, client, own_client) if executor == "dask"
+        else _local_results(chunks, settings, jobs), settings, stops, on_record)
+    try:
+        records = early + [results[i] for i in sorted(results)]
+        result = BatchResult(records, time.perf_counter() - t0, interrupted is not None, interrupted,
+                             len(items) + len(early))
+        if manifest is not None:
+            write_manifest(manifest, records)
+    finally:
+        stops.restore()
+    return result
+
+
+def _checked_request(jobs: Optional[int], formats_: Sequence[str], from_: Optional[str],
+                     options: Optional[Dict[str, Any]], read_options: Optional[Dict[str, Any]],
+                     executor: str) -> Tuple[List[Format], Dict[str, Any]]:
+    """The output formats and the given reader options, once the request is known to be valid."""
+    if jobs is not None and not 1 <= jobs <= MAX_JOBS:
+        raise InputError(f"-j must be from 1 to {MAX_JOBS} worker processes, got {jobs}")
+    fmts = resolve_formats(formats_)
+    if (options or {}).get("card_encoding") is not None:
+        # a bad name fails once, here, rather than once per input in every worker
+        check_card_encoding(options["card_encoding"])  # type: ignore[index]
+    if from_:
+        get_format(from_, direction="read", kind="puzzle")
+    given = {k: v for k, v in (read_options or {}).items() if v is not None}
+    known = read_option_names()
+    unknown = sorted(k for k in given if k not in known)
+    if unknown:
+        valid = ", ".join(sorted(known)) or "none"
+        raise InputError(f"no notation takes the reader option {unknown[0]!r}; valid: {valid}")
+    if executor not in ("local", "dask"):
+        raise InputError(f"unknown executor {executor!r}; valid: local, dask")
+    return fmts, given
+
+
+def _make_outdir(outdir: str, manifest: Optional[str], folder: Optional[str]) -> None:
+    """Create OUTDIR, and make sure the manifest's folder takes a file."""
+    try:
+        os.makedirs(outdir, exist_ok=True)
+    except OSError as exc:
+        raise FileAccessError(f"cannot create the output folder: {exc.strerror or exc}", source=outdir) from None
+    if folder is not None and not os.access(folder, os.W_OK):
+        raise FileAccessError("the manifest's folder is not writable", source=manifest)
+
+
+def _gather(start: Callable[[], Iterator[List[Tuple[int, Dict[str, Any]]]]], settings: Settings, stops: "_Stops",
+            on_record: Optional[Callable[[Dict[str, Any]], None]]
+            ) -> Tuple[Dict[int, Dict[str, Any]], Optional[int]]:
+    """Every input's record by index as the chunks come back, and the stop signal that ended the run early
+    (None when it ran to the end). An interrupted run still collects what its journal holds."""
+    results: Dict[int, Dict[str, Any]] = {}
+    interrupted: Optional[int] = None
     stream: Any = None
     try:
-        stream = _dask_results(chunks, settings, client, own_client) if executor == "dask" \
-            else _local_results(chunks, settings, jobs)
+        stream = start()
         for part in stream:
             for index, rec in part:
                 results[index] = rec
@@ -255,15 +286,7 @@ def run_batch(inputs: Sequence[str], outdir: str, formats_: Sequence[str], *, jo
                         os.unlink(path)
     if interrupted is None:
         interrupted = stops.signum
-    try:
-        records = early + [results[i] for i in sorted(results)]
-        result = BatchResult(records, time.perf_counter() - t0, interrupted is not None, interrupted,
-                             len(items) + len(early))
-        if manifest is not None:
-            write_manifest(manifest, records)
-    finally:
-        stops.restore()
-    return result
+    return results, interrupted
 
 
 def _new_journal(outdir: str) -> Optional[str]:
@@ -353,8 +376,10 @@ def write_manifest(path: str, records: Sequence[Dict[str, Any]]) -> None:
         lines.append(json.dumps(row, ensure_ascii=False, sort_keys=True))
     try:
         write_text_atomic(path, "".join(line + "\n" for line in lines))
+    except MineconvError:
+        raise  # atomic_output's own report (a FileAccessError is an OSError too)
     except OSError as exc:
-        raise MineconvError(f"cannot write the manifest: {exc.strerror or exc}", source=path) from None
+        raise FileAccessError(f"cannot write the manifest: {exc.strerror or exc}", source=path) from None
 
 
 def stderr_is_terminal() -> bool:
@@ -371,8 +396,8 @@ def _check_manifest_target(manifest: str, items: Sequence[Item], settings: Setti
     target = os.path.realpath(manifest)
     for item in items:
         if os.path.realpath(item.path) == target:
-            raise MineconvError("the manifest would overwrite an input of this run (choose another name)",
-                                source=manifest)
+            raise InputError("the manifest would overwrite an input of this run (choose another name)",
+                             source=manifest)
         if any(os.path.realpath(out) == target for _, out in output_paths(item, settings)):
-            raise MineconvError(f"the manifest would overwrite an output of this run (from {item.path})",
-                                source=manifest)
+            raise InputError(f"the manifest would overwrite an output of this run (from {item.path})",
+                             source=manifest)

@@ -12,13 +12,14 @@ import stat
 import threading
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
-from ..core.errors import LINE_EXCERPT, LossyConversionError, MineconvError  # noqa: F401  (LINE_EXCERPT re-exported)
+from ..core.errors import LINE_EXCERPT, FileAccessError, LossyConversionError, MineconvError  # noqa: F401  (LINE_EXCERPT re-exported)
 from ..core.fileio import atomic_output, decode_bytes, read_bytes, set_limits
+from ..core.puzzle import Puzzle
 from ..core.system import build_system
 from ..formats.reading import identify
 from ..formats.registry import Format, get_format
 from ..formats.writing import losses
-from .inputs import CONVERTED, FAILED, SKIPPED, Item, Settings, _inside, output_extension
+from .inputs import CONVERTED, FAILED, SKIPPED, Item, Settings, inside, output_extension
 
 
 def format_error(exc: BaseException, path: str) -> str:
@@ -49,7 +50,7 @@ class _HashingWriter(io.TextIOBase):
     def writable(self) -> bool:
         return True
 
-    def write(self, s: str) -> int:  # type: ignore[override]
+    def write(self, s: str) -> int:
         data = s.encode("utf-8")
         if self._hash is not None:
             self._hash.update(data)
@@ -86,14 +87,22 @@ STOP_SIGNALS = tuple(getattr(signal, n) for n in ("SIGINT", "SIGTERM", "SIGHUP")
 # (ours: runner._Stops, _exit_on_signal) only records itself here; release() runs it once the input is whole.
 # This is a flag rather than pthread_sigmask because Python runs every handler in the main thread, whichever
 # thread the kernel picked: blocking the signal in one thread does not keep its handler out of the commit.
-_hold = {"on": False, "pending": None}
+class _Hold:
+    """Whether the main thread is committing an input's outputs, and the stop (handler, signum) that waits."""
+
+    def __init__(self) -> None:
+        self.on = False
+        self.pending: Optional[Tuple[Callable[[int, Any], None], int]] = None
+
+
+_hold = _Hold()
 
 
 def hold_stop(handler: Callable[[int, Any], None], signum: int) -> bool:
     """Called first by a stop handler: True when the main thread is committing and the stop must wait."""
-    if _hold["on"] and threading.current_thread() is threading.main_thread():
-        if _hold["pending"] is None:
-            _hold["pending"] = (handler, signum)
+    if _hold.on and threading.current_thread() is threading.main_thread():
+        if _hold.pending is None:
+            _hold.pending = (handler, signum)
         return True
     return False
 
@@ -106,16 +115,16 @@ class _Commit:
 
     def start(self) -> None:
         """From here on a stop signal waits for release()."""
-        if threading.current_thread() is threading.main_thread() and not _hold["on"]:
-            _hold["on"] = self.mine = True
+        if threading.current_thread() is threading.main_thread() and not _hold.on:
+            _hold.on = self.mine = True
 
     def release(self) -> None:
         """End the stretch; a stop that arrived during it acts now (its handler raises)."""
         if not self.mine:
             return
         self.mine = False
-        _hold["on"] = False
-        pending, _hold["pending"] = _hold["pending"], None
+        _hold.on = False
+        pending, _hold.pending = _hold.pending, None
         if pending is not None:
             handler, signum = pending
             handler(signum, None)
@@ -175,9 +184,9 @@ class _Worker:
         folder = os.path.dirname(out) or "."
         ok = self.ready_dirs.get(folder)
         if ok is None:
-            ok = self.ready_dirs[folder] = _inside(os.path.realpath(folder), self.outdir_real)
+            ok = self.ready_dirs[folder] = inside(os.path.realpath(folder), self.outdir_real)
         if ok and os.path.islink(out):
-            ok = _inside(os.path.realpath(out), self.outdir_real)
+            ok = inside(os.path.realpath(out), self.outdir_real)
         return ok
 
     def convert(self, item: Item) -> Dict[str, Any]:
@@ -199,94 +208,17 @@ class _Worker:
         return record
 
     def _convert(self, item: Item, commit: _Commit) -> Dict[str, Any]:
-        s = self.settings
         record: Dict[str, Any] = {"input": item.path, "status": FAILED, "outputs": [], "error": None}
         written: List[str] = []
         try:
-            try:
-                st = os.stat(item.path)
-            except OSError as exc:
-                raise MineconvError(f"cannot read: {exc.strerror or exc}", source=item.path) from None
-            if not stat.S_ISREG(st.st_mode):
-                raise MineconvError("not a regular file", source=item.path)
-            targets = [(name, os.path.join(s.outdir, item.rel + self.exts[name])) for name in s.formats]
-            todo = []
-            kept = []
-            for name, out in targets:
-                if s.skip_existing:
-                    try:
-                        ost = os.stat(out)
-                    except OSError:
-                        ost = None
-                    if ost is not None and stat.S_ISREG(ost.st_mode) and ost.st_mtime_ns >= st.st_mtime_ns:
-                        kept.append((name, out, ost.st_size))
-                        continue
-                todo.append((name, out))
-            outputs: List[Dict[str, Any]] = []
-            for name, out, size in kept:
-                outputs.append({"format": name, "path": out, "size": size,
-                                "sha256": _file_digest(out) if s.hash_outputs else None, "kept": True})
+            todo, outputs = self._plan(item)
             if todo:
-                # bytes first, decoded only for a text notation, as registry.read does: a binary notation
-                # (.mbf) is not UTF-8 text
-                data, src = read_bytes(item.path)
-                text: Optional[str] = None
-                not_text: Optional[MineconvError] = None
-                try:
-                    text = decode_bytes(data, src)
-                except MineconvError as exc:
-                    not_text = exc
-                try:
-                    fmt, note = (get_format(s.from_, direction="read", kind="puzzle"), None) if s.from_ \
-                        else self._guess(item.path, text, data)
-                except MineconvError:
-                    if not_text is not None:
-                        raise not_text from None  # undecodable text: the decoder's located error says why
-                    raise
-                if not fmt.binary and text is None:
-                    raise not_text  # type: ignore[misc]
-                read_options, ignored = self._read_options(fmt)
-                try:
-                    puzzle = fmt.reader(data if fmt.binary else text, src, **read_options)  # type: ignore[misc]
-                except MineconvError as exc:
-                    raise exc.located(src)
-                # the same warning registry.read gives when one file is converted
-                warnings: List[str] = [note] if note else []
-                warnings += [f"option {key!r} has no effect on the {fmt.name} notation" for key in ignored]
-                writers = []
-                for name, out in todo:
-                    f = get_format(name)
-                    for lost in losses(puzzle, f, **s.options):
-                        msg = f"{f.name} cannot express {lost}"
-                        if s.strict:
-                            raise LossyConversionError(msg + " (refused under --strict)", source=item.path)
-                        warnings.append(msg)
-                    writers.append((f, out))
-                shared: Dict[str, Any] = {}
-                if sum(self.takes_system[f.name] for f, _ in writers) > 1:
-                    shared["system"] = build_system(puzzle, s.options.get("mines"))
-                for _, out in writers:
-                    if not self._stays_inside(out):
-                        raise MineconvError(f"refusing to write {out}: a symbolic link leads outside the "
-                                            "output folder", source=item.path)
-                for folder in dict.fromkeys(os.path.dirname(out) or "." for _, out in writers):
-                    os.makedirs(folder, exist_ok=True)
-                with contextlib.ExitStack() as stack:
-                    for f, out in writers:
-                        # pushed before its atomic_output, so it runs after that one's exit: it learns
-                        # whether the rename into place happened
-                        stack.push(_note_renamed(out, written))
-                        raw = stack.enter_context(atomic_output(out, binary=True, fsync=s.fsync))
-                        options = dict(s.options, **shared) if shared and self.takes_system[f.name] \
-                            else s.options
-                        stream = _HashingWriter(raw, s.hash_outputs)
-                        f.writer(puzzle, stream, **options)  # type: ignore[misc]
-                        outputs.append({"format": f.name, "path": out, "size": stream.size,
-                                        "sha256": stream.hexdigest()})
-                    commit.start()  # every output is complete in its temp file: now they go in together
+                puzzle, warnings = self._read_puzzle(item)
+                writers = self._writers(puzzle, todo, item, warnings)
+                self._write_outputs(puzzle, writers, item, outputs, written, commit)
                 if warnings:
                     record["warnings"] = warnings
-            order = {name: i for i, name in enumerate(s.formats)}
+            order = {name: i for i, name in enumerate(self.settings.formats)}
             outputs.sort(key=lambda o: order[o["format"]])
             record["outputs"] = outputs
             record["status"] = CONVERTED if todo else SKIPPED
@@ -303,6 +235,105 @@ class _Worker:
                 return self._convert(item, commit)  # Ctrl-C is not ours here (a pool worker): convert again
             record["error"] = format_error(exc, item.path)
         return record
+
+    def _plan(self, item: Item) -> Tuple[List[Tuple[str, str]], List[Dict[str, Any]]]:
+        """(format, output path) of each output to write, and the records of those kept (--skip-existing
+        finds them no older than the input)."""
+        s = self.settings
+        try:
+            st = os.stat(item.path)
+        except OSError as exc:
+            raise FileAccessError(f"cannot read: {exc.strerror or exc}", source=item.path) from None
+        if not stat.S_ISREG(st.st_mode):
+            raise FileAccessError("not a regular file", source=item.path)
+        todo = []
+        kept = []
+        for name in s.formats:
+            out = os.path.join(s.outdir, item.rel + self.exts[name])
+            if s.skip_existing:
+                try:
+                    ost = os.stat(out)
+                except OSError:
+                    ost = None
+                if ost is not None and stat.S_ISREG(ost.st_mode) and ost.st_mtime_ns >= st.st_mtime_ns:
+                    kept.append({"format": name, "path": out, "size": ost.st_size,
+                                 "sha256": _file_digest(out) if s.hash_outputs else None, "kept": True})
+                    continue
+            todo.append((name, out))
+        return todo, kept
+
+    def _read_puzzle(self, item: Item) -> Tuple[Puzzle, List[str]]:
+        """The input's puzzle, and the warnings `mineconv convert` would give reading it."""
+        s = self.settings
+        # bytes first, decoded only for a text notation, as registry.read does: a binary notation (.mbf) is
+        # not UTF-8 text
+        data, src = read_bytes(item.path)
+        text: Optional[str] = None
+        not_text: Optional[MineconvError] = None
+        try:
+            text = decode_bytes(data, src)
+        except MineconvError as exc:
+            not_text = exc
+        try:
+            fmt, note = (get_format(s.from_, direction="read", kind="puzzle"), None) if s.from_ \
+                else self._guess(item.path, text, data)
+        except MineconvError:
+            if not_text is not None:
+                raise not_text from None  # undecodable text: the decoder's located error says why
+            raise
+        if not fmt.binary and text is None:
+            raise not_text  # type: ignore[misc]
+        read_options, ignored = self._read_options(fmt)
+        try:
+            puzzle = fmt.reader(data if fmt.binary else text, src, **read_options)  # type: ignore[misc]
+        except MineconvError as exc:
+            exc.located(src)
+            raise
+        # the same warning registry.read gives when one file is converted
+        warnings: List[str] = [note] if note else []
+        warnings += [f"option {key!r} has no effect on the {fmt.name} notation" for key in ignored]
+        return puzzle, warnings
+
+    def _writers(self, puzzle: Puzzle, todo: List[Tuple[str, str]], item: Item,
+                 warnings: List[str]) -> List[Tuple[Format, str]]:
+        """(format, output path) to write; what a format cannot express is a warning, or refused (--strict)."""
+        s = self.settings
+        writers = []
+        for name, out in todo:
+            f = get_format(name)
+            for lost in losses(puzzle, f, **s.options):
+                msg = f"{f.name} cannot express {lost}"
+                if s.strict:
+                    raise LossyConversionError(msg + " (refused under --strict)", source=item.path)
+                warnings.append(msg)
+            writers.append((f, out))
+        return writers
+
+    def _write_outputs(self, puzzle: Puzzle, writers: List[Tuple[Format, str]], item: Item,
+                       outputs: List[Dict[str, Any]], written: List[str], commit: _Commit) -> None:
+        """Write every output to its temp file, then rename them all into place (`written` learns which)."""
+        s = self.settings
+        shared: Dict[str, Any] = {}
+        if sum(self.takes_system[f.name] for f, _ in writers) > 1:
+            shared["system"] = build_system(puzzle, s.options.get("mines"))
+        for _, out in writers:
+            if not self._stays_inside(out):
+                raise FileAccessError(f"refusing to write {out}: a symbolic link leads outside the "
+                                      "output folder", source=item.path)
+        for folder in dict.fromkeys(os.path.dirname(out) or "." for _, out in writers):
+            os.makedirs(folder, exist_ok=True)
+        with contextlib.ExitStack() as stack:
+            for f, out in writers:
+                # pushed before its atomic_output, so it runs after that one's exit: it learns whether the
+                # rename into place happened
+                stack.push(_note_renamed(out, written))
+                raw = stack.enter_context(atomic_output(out, binary=True, fsync=s.fsync))
+                options = dict(s.options, **shared) if shared and self.takes_system[f.name] else s.options
+                stream = _HashingWriter(raw, s.hash_outputs)
+                f.writer(puzzle, stream, **options)  # type: ignore[misc]
+                outputs.append({"format": f.name, "path": out, "size": stream.size,
+                                "sha256": stream.hexdigest()})
+            commit.start()  # every output is complete in its temp file: now they go in together
 
 
 def _caught_ctrl_c(exc: BaseException) -> bool:

@@ -106,7 +106,7 @@ def report_text(a: Analysis, probabilities: bool = False) -> str:
         lines.append(f"# solutions: not counted ({a.count_error})")
     else:
         lines.append(f"# solutions: {count_text(a.solutions)}")
-    lines.append(f"# unique: {({True: 'yes', False: 'no'}).get(a.unique, 'unknown')}")
+    lines.append(f"# unique: {({True: 'yes', False: 'no', None: 'unknown'})[a.unique]}")
     if a.feasible:
         n_safe, n_mine = len(a.safe_cells), len(a.mine_cells)
         open_ = a.system.num_vars - n_safe - n_mine

@@ -8,7 +8,7 @@ import time
 from typing import Any, Dict
 
 from ..batch import FAILED, default_jobs, run_batch, stderr_is_terminal
-from ..core.errors import MineconvError
+from ..core.errors import InputError
 from ..encode.cnf import DEFAULT_CARD_ENCODING
 from . import add_input_options, input_options
 
@@ -71,7 +71,7 @@ class Progress:
 def run(args: argparse.Namespace) -> int:
     """Run the batch; exit 0 when every input converted or was kept, 1 when any failed."""
     if args.jobs is not None and args.jobs < 1:
-        raise MineconvError(f"-j must be at least 1, got {args.jobs}")
+        raise InputError(f"-j must be at least 1, got {args.jobs}")
     options: Dict[str, Any] = {}
     if args.card_encoding:
         options["card_encoding"] = args.card_encoding

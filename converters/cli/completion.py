@@ -7,9 +7,9 @@ options: a new subcommand, flag or format appears in it by itself.
 from __future__ import annotations
 
 import argparse
-from typing import Dict, List
+from typing import Any, Dict, List
 
-from ..core.errors import MineconvError
+from ..core.errors import InputError, ResourceError
 from ..encode.cardinality import CARD_ENCODINGS
 from ..formats.registry import formats
 
@@ -58,23 +58,23 @@ def annotate(parser: argparse.ArgumentParser) -> Dict[str, List[str]]:
                         kind = "solution"
                     group = f"{kind or 'any'}_{direction}"
                     words = groups.setdefault(group, format_words(kind, direction))
-                    arg.complete = {"bash": _function(group), "zsh": f"({' '.join(words)})"}  # type: ignore
+                    arg.complete = {"bash": _function(group), "zsh": f"({' '.join(words)})"}
                 elif arg.dest == "card_encoding":
                     words = groups.setdefault("card_encoding", list(CARD_ENCODINGS))
-                    arg.complete = {"bash": _function("card_encoding"), "zsh": f"({' '.join(words)})"}  # type: ignore
+                    arg.complete = {"bash": _function("card_encoding"), "zsh": f"({' '.join(words)})"}
                 elif arg.dest in FILE_DESTS:
-                    arg.complete = shtab.FILE  # type: ignore
+                    arg.complete = shtab.FILE
     return groups
 
 
 def script(shell: str) -> str:
     """The completion script for this shell ('bash' or 'zsh')."""
     if shell not in SHELLS:
-        raise MineconvError(f"no completion for {shell!r}; shells: {', '.join(SHELLS)}")
+        raise InputError(f"no completion for {shell!r}; shells: {', '.join(SHELLS)}")
     try:
         import shtab
     except ImportError:
-        raise MineconvError("shell completion needs shtab: pip install shtab") from None
+        raise ResourceError("shell completion needs shtab: pip install shtab") from None
     from . import build_parser
 
     parser = build_parser()
@@ -82,7 +82,9 @@ def script(shell: str) -> str:
     # bash calls each function with the word being completed and reads the candidates from its output
     bash = "\n".join(f'{_function(g)}() {{\n  compgen -W "{" ".join(words)}" -- "$1"\n}}'
                      for g, words in sorted(groups.items()))
-    return shtab.complete(parser, shell=shell, preamble={"bash": bash} if shell == "bash" else "")
+    # shtab takes a preamble per shell as a dict too, though its annotation says str
+    preamble: Any = {"bash": bash} if shell == "bash" else ""
+    return shtab.complete(parser, shell=shell, preamble=preamble)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -4,7 +4,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ..core.errors import MineconvError
+from ..core.errors import InputError
 from ..core.fileio import STDIO
 from ..encode.cardinality import CARD_ENCODINGS
 from ..encode.cnf import DEFAULT_CARD_ENCODING
@@ -27,9 +27,9 @@ CNF cardinality encodings (--card-encoding, for the total mine count; default {D
 def output_path(args: argparse.Namespace) -> str:
     """The one output named, as OUT or as -o OUT (both or neither is a usage error, exit 2)."""
     if args.out is not None and args.output is not None:
-        raise MineconvError(f"the output is named twice ({args.out!r} and -o {args.output!r}); give OUT or -o OUT")
+        raise InputError(f"the output is named twice ({args.out!r} and -o {args.output!r}); give OUT or -o OUT")
     if args.out is None and args.output is None:
-        raise MineconvError("no output: give it as the second argument (OUT) or with -o OUT ('-' for stdout)")
+        raise InputError("no output: give it as the second argument (OUT) or with -o OUT ('-' for stdout)")
     return args.out if args.out is not None else args.output
 
 

@@ -7,7 +7,7 @@ import sys
 from typing import Any, Optional
 
 from ..core.bounds import stderr_progress_wanted
-from ..core.errors import MineconvError
+from ..core.errors import InputError
 from ..core.fileio import atomic_output
 from ..core.puzzle import Puzzle
 from ..core.wording import plural
@@ -53,15 +53,15 @@ exit status: 0 every puzzle made, 1 fewer than asked within --timeout, 2 bad opt
 def run(args: argparse.Namespace) -> int:
     """Design one puzzle to a file, or --count puzzles into a folder."""
     if args.rows < 1 or args.cols < 1:
-        raise MineconvError(f"the board must have at least one row and one column, got {args.rows} x {args.cols}")
+        raise InputError(f"the board must have at least one row and one column, got {args.rows} x {args.cols}")
     if args.rows * args.cols > args.max_cells:
-        raise MineconvError(f"{args.rows} x {args.cols} = {args.rows * args.cols} cells is over the limit of "
-                            f"{args.max_cells} (raise it with --max-cells)")
+        raise InputError(f"{args.rows} x {args.cols} = {args.rows * args.cols} cells is over the limit of "
+                         f"{args.max_cells} (raise it with --max-cells)")
     if args.count is not None and args.count < 1:
-        raise MineconvError(f"--count must be at least 1, got {args.count}")
+        raise InputError(f"--count must be at least 1, got {args.count}")
     if args.mines is not None and not 0 <= args.mines <= args.rows * args.cols:
-        raise MineconvError(f"cannot place {plural(args.mines, 'mine')} on "
-                            f"{plural(args.rows * args.cols, 'cell')}")
+        raise InputError(f"cannot place {plural(args.mines, 'mine')} on "
+                         f"{plural(args.rows * args.cols, 'cell')}")
     seed = args.seed if args.seed is not None else secrets.randbelow(2 ** 31)
     stats = DesignStats()
     bar: Any = None

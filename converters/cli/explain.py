@@ -8,7 +8,7 @@ import os
 from ..analysis.explain import LEVELS, explain
 from ..analysis.steps import Explanation
 from ..core.bounds import Bounds
-from ..core.errors import MineconvError
+from ..core.errors import FileAccessError
 from ..core.wording import plural
 from . import add_input_options, input_options, load_puzzle, timeout_seconds
 
@@ -53,7 +53,7 @@ def report_text(e: Explanation) -> str:
 def svg_folder(path: str) -> str:
     """The --svg folder, created when missing; an existing file that is not a folder is refused."""
     if os.path.exists(path) and not os.path.isdir(path):
-        raise MineconvError(f"--svg wants a folder, and {path!r} exists and is not one", source=path)
+        raise FileAccessError(f"--svg wants a folder, and {path!r} exists and is not one", source=path)
     os.makedirs(path, exist_ok=True)
     return path
 

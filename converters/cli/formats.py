@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from typing import Any, Dict, List
 
 from ..encode.cardinality import CARD_ENCODINGS
 from ..encode.cnf import DEFAULT_CARD_ENCODING
@@ -22,10 +23,11 @@ examples:
 
 def run(args: argparse.Namespace) -> int:
     """Print the registry."""
-    rows = [{"name": f.name, "kind": f.kind, "read": f.reader is not None, "write": f.writer is not None,
-             "extensions": list(f.extensions), "aliases": list(f.aliases), "description": f.description,
-             "read_options": list(f.read_options), "write_options": list(f.write_options)}
-            for f in formats()]
+    rows: List[Dict[str, Any]] = [
+        {"name": f.name, "kind": f.kind, "read": f.reader is not None, "write": f.writer is not None,
+         "extensions": list(f.extensions), "aliases": list(f.aliases), "description": f.description,
+         "read_options": list(f.read_options), "write_options": list(f.write_options)}
+        for f in formats()]
     for r in rows:
         if "card_encoding" in r["write_options"]:
             r["card_encodings"] = list(CARD_ENCODINGS)

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Callable, Optional, Tuple
 
 from ..core.bounds import stderr_progress_wanted
-from ..core.errors import MineconvError
+from ..core.errors import FileAccessError, InputError
 from ..core.fileio import atomic_output
 from ..core.puzzle import Puzzle
 from ..formats.registry import Format, get_format
@@ -44,20 +44,20 @@ def _check_no_guess(args: argparse.Namespace) -> Optional[Tuple[int, int]]:
     if not args.no_guess:
         for flag, value in (("--first", args.first), ("--timeout", args.timeout)):
             if value is not None:
-                raise MineconvError(f"{flag} applies to --no-guess boards only")
+                raise InputError(f"{flag} applies to --no-guess boards only")
         return None
     if args.reveal != "game":
-        raise MineconvError("--no-guess makes a game a player starts from one click: it needs --reveal game "
-                            "(a full reveal has nothing left to guess)")
+        raise InputError("--no-guess makes a game a player starts from one click: it needs --reveal game "
+                         "(a full reveal has nothing left to guess)")
     if args.openings is not None:
-        raise MineconvError("--openings does not apply to --no-guess: the game opens from its --first click")
+        raise InputError("--openings does not apply to --no-guess: the game opens from its --first click")
     if args.no_total:
-        raise MineconvError("--no-guess boards are solved with the total mine count, which --no-total would "
-                            "hide")
+        raise InputError("--no-guess boards are solved with the total mine count, which --no-total would "
+                         "hide")
     first = args.first if args.first is not None else (args.rows // 2, args.cols // 2)
     if not (first[0] < args.rows and first[1] < args.cols):
-        raise MineconvError(f"--first {first[0]},{first[1]} is outside the {args.rows} x {args.cols} board "
-                            f"(rows 0-{args.rows - 1}, columns 0-{args.cols - 1})")
+        raise InputError(f"--first {first[0]},{first[1]} is outside the {args.rows} x {args.cols} board "
+                         f"(rows 0-{args.rows - 1}, columns 0-{args.cols - 1})")
     return first
 
 
@@ -77,14 +77,14 @@ DEFAULT_MAX_CELLS = 1 << 24
 def run(args: argparse.Namespace) -> int:
     """Generate one board to a file, or --count boards into a folder."""
     if args.count is not None and args.count < 1:
-        raise MineconvError(f"--count must be at least 1, got {args.count}")
+        raise InputError(f"--count must be at least 1, got {args.count}")
     if args.rows < 1 or args.cols < 1:
-        raise MineconvError(f"the board must have at least one row and one column, got {args.rows} x {args.cols}")
+        raise InputError(f"the board must have at least one row and one column, got {args.rows} x {args.cols}")
     if args.rows * args.cols > args.max_cells:
-        raise MineconvError(f"{args.rows} x {args.cols} = {args.rows * args.cols} cells is over the limit of "
-                            f"{args.max_cells} (raise it with --max-cells if the machine has the memory)")
+        raise InputError(f"{args.rows} x {args.cols} = {args.rows * args.cols} cells is over the limit of "
+                         f"{args.max_cells} (raise it with --max-cells if the machine has the memory)")
     if args.openings is not None and args.openings < 0:
-        raise MineconvError(f"--openings must be 0 or more, got {args.openings}")
+        raise InputError(f"--openings must be 0 or more, got {args.openings}")
     first = _check_no_guess(args)
     # without --seed, draw one and record it in the board's name so any board can be made again
     base = args.seed if args.seed is not None else secrets.randbelow(2 ** 31)
@@ -116,19 +116,19 @@ def count_folder(args: argparse.Namespace, noun: str, check: Optional[Callable[[
     `check(format)` runs before the folder is made, so a refused format leaves nothing behind.
     """
     if os.sep in args.prefix or (os.altsep and os.altsep in args.prefix) or args.prefix in (".", ".."):
-        raise MineconvError(f"--prefix must be a plain file name prefix, got {args.prefix!r}")
+        raise InputError(f"--prefix must be a plain file name prefix, got {args.prefix!r}")
     if args.output == "-":
-        raise MineconvError(f"--count writes a folder of {noun}: give a folder with -o, not '-'")
+        raise InputError(f"--count writes a folder of {noun}: give a folder with -o, not '-'")
     fmt = get_format(args.to, direction="write") if args.to else get_format("native")
     if check is not None:
         check(fmt)
     folder = Path(args.output)
     if folder.exists() and not folder.is_dir():
-        raise MineconvError(f"--count writes a folder of {noun}, but this is an existing file", source=str(folder))
+        raise FileAccessError(f"--count writes a folder of {noun}, but this is an existing file", source=str(folder))
     try:
         os.makedirs(folder, exist_ok=True)
     except OSError as exc:
-        raise MineconvError(f"cannot create the folder: {exc.strerror or exc}", source=str(folder)) from None
+        raise FileAccessError(f"cannot create the folder: {exc.strerror or exc}", source=str(folder)) from None
     return folder, fmt, max(4, len(str(args.count - 1))), fmt.extensions[0] if fmt.extensions else "." + fmt.name
 
 

@@ -54,7 +54,7 @@ def report_text(g: Grade) -> str:
     else:
         lines.append("grade: none (more than one solution: no reasoning decides every cell)")
     if g.solutions is None:
-        known = {True: ", unique", False: ", not unique"}.get(g.unique, "")
+        known = {True: ", unique", False: ", not unique", None: ""}[g.unique]
         why = f" ({g.count_error})" if g.status == "partial" else ""
         lines.append(f"solutions: not counted{why}{known}")
     else:

@@ -4,10 +4,11 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Optional
+from typing import Generator, Optional, cast
 
-from ..core.errors import MineconvError, SolverError, Terminated
+from ..core.errors import InputError, MineconvError, SolverError, Terminated
 from ..core.fileio import source_name
+from ..formats.answer import Decoded
 from ..formats.notations.native import canonical_text
 from ..solvers.decoding import read_puzzle_reading
 from ..solvers.enumeration import NATIVE_ENUMERATION, SolutionStream
@@ -79,20 +80,21 @@ def _enumerate(args: argparse.Namespace, puzzle, deadline: Deadline) -> int:
                           f"solution found) or the all-solutions mode of {', '.join(NATIVE_ENUMERATION)}; "
                           f"{args.solver} has none")
     if args.limit is not None and args.limit < 1:
-        raise MineconvError(f"--limit must be at least 1, got {args.limit}")
+        raise InputError(f"--limit must be at least 1, got {args.limit}")
     limit = args.limit if args.limit is not None else DEFAULT_LIMIT
     total = _total(puzzle, deadline) if args.all else None
     if args.all and not args.force and total is not None and total > ENUMERATION_CEILING:
-        raise MineconvError(f"{args.puzzle}: the board has {count_text(total)} solutions; --all would never "
-                            f"finish (use --limit N for the first N, analyze to count them, or --force to "
-                            f"enumerate up to the limit anyway)")
+        raise InputError(f"{args.puzzle}: the board has {count_text(total)} solutions; --all would never "
+                         f"finish (use --limit N for the first N, analyze to count them, or --force to "
+                         f"enumerate up to the limit anyway)")
     stream = SolutionStream(puzzle, limit, timeout=deadline, solver=args.solver)
     say(f"enumerating with {args.solver}" + (" (its own all-solutions mode)" if args.solver != EMBEDDED else
                                              " (blocking each solution found)"))
     extra = count_json("total_solutions", total) if total is not None else {}
     found = []
     interrupted: Optional[KeyboardInterrupt] = None
-    solutions = iter(stream)
+    # SolutionStream.__iter__ is a generator function: closing it ends the solver behind it
+    solutions = cast(Generator[Decoded, None, None], iter(stream))
     try:
         for i, dec in enumerate(solutions, 1):
             mines = list(dec.mines)

@@ -16,7 +16,7 @@ from typing import Callable, Iterable, Optional, Set
 
 import numpy as np
 
-from .errors import MineconvError
+from .errors import InputError, MineconvError
 
 DEFAULT_MEMORY_BUDGET = 2 << 30  # 2 GiB: far below the 24 GiB machines the toolkit is run on, above any
                                  # board of the samples (expert boards count in a few MB)
@@ -26,7 +26,7 @@ ProgressCallback = Callable[[str, int, Optional[int]], None]
 _UNITS = {"": 1, "k": 1 << 10, "m": 1 << 20, "g": 1 << 30, "t": 1 << 40}
 
 
-class AnalysisTimeout(MineconvError):
+class AnalysisTimeout(MineconvError, RuntimeError):
     """The analysis ran out of time; `values` holds the cells proven so far (or None), by `level`."""
 
     exit_status = 1
@@ -49,10 +49,10 @@ def parse_size(text: str) -> int:
     """Bytes from '2G', '512M', '1.5GiB', '300000000' (binary units; ValueError on anything else)."""
     m = re.fullmatch(r"\s*([0-9]+(?:\.[0-9]*)?)\s*([kKmMgGtT]?)(?:i?[bB])?\s*", text)
     if not m or not text.isascii():
-        raise ValueError(f"not a size: {text!r} (give bytes, or a number with K, M, G or T)")
+        raise InputError(f"not a size: {text!r} (give bytes, or a number with K, M, G or T)")
     value = float(m.group(1)) * _UNITS[m.group(2).lower()]
     if not math.isfinite(value) or value < 1 or value > 1 << 50:
-        raise ValueError(f"a memory budget is between 1 byte and 1 PiB, got {text!r}")
+        raise InputError(f"a memory budget is between 1 byte and 1 PiB, got {text!r}")
     return int(value)
 
 

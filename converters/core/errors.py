@@ -1,7 +1,7 @@
 """The toolkit's exceptions: one base class, subclasses that are also builtin exceptions."""
 from __future__ import annotations
 
-from typing import Optional
+from typing import Any, Optional
 
 # an offending line is echoed at most this wide, cut around its column: a 50 MB line of garbage must not
 # come back as a 50 MB message (batch reports used the same width before this was shared)
@@ -22,9 +22,21 @@ def excerpt(line_text: str, column: Optional[int] = None,
 
 
 class MineconvError(Exception):
-    """Base class of every error mineconv raises on purpose."""
+    """Base class of every error mineconv raises; never raised itself.
+
+    Each error is also a builtin that says what went wrong: a ValueError (bad input), a RuntimeError (a
+    solver or the machine failed) or an OSError (a file could not be opened, or is a folder), so a caller
+    can catch either family. Raise the subclass that says which.
+    """
 
     exit_status = 2
+
+    def __new__(cls, *args: Any, **where: Any) -> "MineconvError":
+        if cls is MineconvError:
+            raise TypeError("MineconvError is only a base class: raise InputError, ResourceError, "
+                            "FileAccessError or another of its subclasses")
+        # only the message goes on: OSError.__new__ refuses keyword arguments
+        return super().__new__(cls, *args)
 
     def __init__(self, message: str, *, source: Optional[str] = None, line: Optional[int] = None,
                  column: Optional[int] = None, line_text: Optional[str] = None,
@@ -61,7 +73,19 @@ class MineconvError(Exception):
         return text
 
 
-class InputNotFoundError(MineconvError, FileNotFoundError):
+class InputError(MineconvError, ValueError):
+    """Bad input: an argument, option or request that cannot be carried out as given."""
+
+
+class ResourceError(MineconvError, RuntimeError):
+    """Something missing from or failing on this machine: an optional package, a service, a search's run."""
+
+
+class FileAccessError(MineconvError, OSError):
+    """A file or folder that could not be opened, read or written, or a folder where a file belongs."""
+
+
+class InputNotFoundError(FileAccessError, FileNotFoundError):
     """An input file that does not exist (catch it as FileNotFoundError too)."""
 
     def __init__(self, message: str, **where) -> None:

@@ -10,9 +10,17 @@ import re
 import stat
 import sys
 import threading
-from typing import Any, BinaryIO, Callable, Iterator, Optional, Set, Tuple, Union
+from typing import Any, BinaryIO, Callable, Dict, Iterator, List, Optional, Set, Tuple, Union
 
-from .errors import InputNotFoundError, MineconvError, PuzzleError, PuzzleSyntaxError, SolutionSyntaxError
+from .errors import (
+    FileAccessError,
+    InputError,
+    InputNotFoundError,
+    MineconvError,
+    PuzzleError,
+    PuzzleSyntaxError,
+    SolutionSyntaxError,
+)
 
 PathLike = Union[str, os.PathLike[str]]
 STDIO = "-"
@@ -117,14 +125,14 @@ def check_not_input(path: PathLike) -> None:
         except OSError:
             return
         if (st.st_dev, st.st_ino) in _guarded:
-            raise MineconvError("is also an input of this command: refusing to overwrite it "
-                                "(choose another output name)", source=str(path))
+            raise InputError("is also an input of this command: refusing to overwrite it "
+                             "(choose another output name)", source=str(path))
 
 
 def read_limited(stream: BinaryIO, source: str) -> bytes:
     """All of a binary stream, read in chunks and never past the --max-bytes limit (beyond it: an error)."""
     limit = _limits["bytes"]
-    chunks = []
+    chunks: List[bytes] = []
     total = lines = 0
     last_line_start = 0
     while True:
@@ -155,7 +163,7 @@ def read_bytes(path: PathLike) -> Tuple[bytes, str]:
         try:
             data = read_limited(sys.stdin.buffer, src)
         except OSError as exc:
-            raise MineconvError(f"cannot read: {exc.strerror or exc}", source=src) from None
+            raise FileAccessError(f"cannot read: {exc.strerror or exc}", source=src) from None
     else:
         protect(path)
         try:
@@ -164,11 +172,11 @@ def read_bytes(path: PathLike) -> Tuple[bytes, str]:
         except FileNotFoundError:
             raise InputNotFoundError("no such file", source=src) from None
         except IsADirectoryError:
-            raise MineconvError("is a folder, not a file", source=src) from None
+            raise FileAccessError("is a folder, not a file", source=src) from None
         except PermissionError:
-            raise MineconvError("permission denied", source=src) from None
+            raise FileAccessError("permission denied", source=src) from None
         except OSError as exc:
-            raise MineconvError(f"cannot read: {exc.strerror or exc}", source=src) from None
+            raise FileAccessError(f"cannot read: {exc.strerror or exc}", source=src) from None
     return data, src
 
 
@@ -209,7 +217,7 @@ def _nesting_error(content: Union[str, bytes], source: str) -> MineconvError:
 def ascii_int(token: str) -> int:
     """int() of ASCII digits only: int() alone also reads '٣' and '１', which no grid cell accepts."""
     if not token.isascii():
-        raise ValueError(f"{token!r} is not written in ASCII digits")
+        raise InputError(f"{token!r} is not written in ASCII digits")
     return int(token)
 
 
@@ -295,16 +303,18 @@ def _special(path: str) -> bool:
 
 @contextlib.contextmanager
 def _direct_output(path: str, binary: bool) -> Iterator[Any]:
-    kwargs = {} if binary else {"encoding": "utf-8", "newline": "\n"}
+    kwargs: Dict[str, Any] = {} if binary else {"encoding": "utf-8", "newline": "\n"}
     try:
         fh = open(path, "wb" if binary else "w", **kwargs)
     except OSError as exc:
-        raise MineconvError(_os_message(exc), source=path) from None
+        raise FileAccessError(_os_message(exc), source=path) from None
     try:
         with fh:
             yield fh
+    except MineconvError:
+        raise  # the caller's own error (a FileAccessError is an OSError too), not one of writing
     except OSError as exc:
-        raise MineconvError(_os_message(exc), source=path) from None
+        raise FileAccessError(_os_message(exc), source=path) from None
 
 
 @contextlib.contextmanager
@@ -325,8 +335,10 @@ def atomic_output(path: PathLike, *, binary: bool = False, fsync: bool = True) -
             stream.flush()
         except BrokenPipeError:
             raise  # the reader went away (`| head`): the CLI treats that as a normal end
+        except MineconvError:
+            raise  # the caller's own error (a FileAccessError is an OSError too), not one of writing
         except OSError as exc:  # e.g. `> /dev/full`
-            raise MineconvError(_os_message(exc), source="<stdout>") from None
+            raise FileAccessError(_os_message(exc), source="<stdout>") from None
         return
     check_not_input(path)
     if _special(os.fspath(path)):
@@ -335,7 +347,7 @@ def atomic_output(path: PathLike, *, binary: bool = False, fsync: bool = True) -
         return
     folder, name = os.path.split(os.fspath(path))
     if os.path.isdir(os.fspath(path)):
-        raise MineconvError("is a folder, not a file", source=os.fspath(path))
+        raise FileAccessError("is a folder, not a file", source=os.fspath(path))
     tmp = os.path.join(folder, f".{name}.{os.getpid()}-{threading.get_ident() % 10**6}-{next(_serial)}.part")
     # The temp file is created inside the try and removed by name: a stop signal whose handler runs at
     # any point from here on (even one already pending before we started) leaves no stray temp file.
@@ -344,16 +356,18 @@ def atomic_output(path: PathLike, *, binary: bool = False, fsync: bool = True) -
             # 0o666 minus the umask, like any output (mkstemp would make it 0600)
             fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0), 0o666)
         except OSError as exc:
-            raise MineconvError(_os_message(exc), source=os.fspath(path)) from None
-        kwargs = {} if binary else {"encoding": "utf-8", "newline": "\n"}
+            raise FileAccessError(_os_message(exc), source=os.fspath(path)) from None
+        kwargs: Dict[str, Any] = {} if binary else {"encoding": "utf-8", "newline": "\n"}
         try:
             with open(fd, "wb" if binary else "w", closefd=True, **kwargs) as fh:
                 yield fh
                 fh.flush()
                 if fsync:
                     os.fsync(fh.fileno())
+        except MineconvError:
+            raise  # the caller's own error (a FileAccessError is an OSError too), not one of writing
         except OSError as exc:  # a full disk shows up at write, flush or close
-            raise MineconvError(_os_message(exc), source=os.fspath(path)) from None
+            raise FileAccessError(_os_message(exc), source=os.fspath(path)) from None
         os.replace(tmp, path)
         if fsync:  # the rename itself is durable only once its folder is flushed
             dfd = os.open(folder or ".", os.O_RDONLY)

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .errors import MineconvError
+from .errors import InputError
 from .puzzle import NEIGHBOUR_OFFSETS, Puzzle, neighbour_count
 
 
@@ -74,9 +74,9 @@ def opened_state(mine_grid: np.ndarray, row: int, col: int, *, with_total: bool 
     """
     R, C = mine_grid.shape
     if not (0 <= row < R and 0 <= col < C):
-        raise MineconvError(f"cell ({row}, {col}) is outside the {R} x {C} board")
+        raise InputError(f"cell ({row}, {col}) is outside the {R} x {C} board")
     if mine_grid[row, col]:
-        raise MineconvError(f"cell ({row}, {col}) holds a mine: opening it loses the game")
+        raise InputError(f"cell ({row}, {col}) holds a mine: opening it loses the game")
     counts = mine_counts(mine_grid)
     if counts[row, col] == 0:
         zero = (counts == 0) & ~mine_grid

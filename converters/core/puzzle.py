@@ -233,8 +233,8 @@ class Puzzle:
         """The grid as text, one row a line (print(puzzle) shows the board)."""
         return "\n".join(self.grid_lines)
 
-    def _repr_svg_(self) -> str:
-        """Jupyter shows a puzzle as its picture."""
+    def _repr_svg_(self) -> Optional[str]:
+        """Jupyter shows a puzzle as its picture (its text while no renderer is registered)."""
         return svg_picture(self)
 
     def __repr__(self) -> str:

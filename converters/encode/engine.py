@@ -32,6 +32,8 @@ from typing import Any, Iterator, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
+from ..core.errors import InputError
+
 # chunk sizes (lines per numpy pass), looked up at call time: bounded memory on million-line files, and
 # small pieces where the index arithmetic is heavy (fewer page faults, warm caches)
 CHUNK = 1 << 16         # simple lines: names, bounds, the variable map, clauses, sums over every variable
@@ -197,7 +199,7 @@ def number_words(values: np.ndarray, signed: bool = False) -> np.ndarray:
         neg = x < 0
         x = np.abs(x)
     elif n and int(x.min()) < 0:
-        raise ValueError("negative number given to an unsigned field")
+        raise InputError("negative number given to an unsigned field")
     top = int(x.max()) if n else 0
     if top < 10000 and not signed:
         # one 4-digit group (row and column numbers): a single table lookup

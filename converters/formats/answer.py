@@ -23,7 +23,7 @@ import numpy as np
 
 from ..core._compat import callable_list
 from ..core.display import svg_picture
-from ..core.errors import SolutionSyntaxError, VerificationError
+from ..core.errors import InputError, SolutionSyntaxError, VerificationError
 from ..core.fileio import line_of
 from ..core.naming import VAR_FORM, VAR_RE, var_name
 from ..core.puzzle import CODE_MINE, Puzzle
@@ -66,9 +66,9 @@ class Answer:
 
     def __post_init__(self) -> None:
         if self.status not in STATUSES:
-            raise ValueError(f"status must be one of {STATUSES}, not {self.status!r}")
+            raise InputError(f"status must be one of {STATUSES}, not {self.status!r}")
         if self.keying not in KEYINGS:
-            raise ValueError(f"keying must be one of {KEYINGS}, not {self.keying!r}")
+            raise InputError(f"keying must be one of {KEYINGS}, not {self.keying!r}")
 
     def error(self, message: str, index: Optional[int] = None) -> SolutionSyntaxError:
         """A SolutionSyntaxError about entry `index` of this answer (its file line when known)."""
@@ -97,7 +97,7 @@ class Decoded:
     def solved_puzzle(self) -> Puzzle:
         """The puzzle with its unknown cells filled in ('*' mine, '.' safe)."""
         if self.grid is None:
-            raise ValueError("no solution to show")
+            raise InputError("no solution to show")
         return self.puzzle.with_mines_at(map(tuple, np.argwhere(self.grid & (self.puzzle.codes != CODE_MINE))))
 
     def _repr_svg_(self) -> Optional[str]:

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
-from ..core.errors import FormatError
+from ..core.errors import FormatError, InputError
 from ..core.fileio import STDIO, PathLike, guard_reader, source_name
 
 KINDS = ("puzzle", "model", "solution")
@@ -83,9 +83,9 @@ def register_format(name: str, extensions: Sequence[str], kind: str, *, reader: 
     `keeps_start` says the puzzle writer keeps a board's first click (any other reports it lost).
     """
     if kind not in KINDS:
-        raise ValueError(f"kind must be one of {KINDS}, not {kind!r}")
+        raise InputError(f"kind must be one of {KINDS}, not {kind!r}")
     if reader is None and writer is None:
-        raise ValueError(f"format {name!r} needs a reader or a writer")
+        raise InputError(f"format {name!r} needs a reader or a writer")
     exts = tuple(e.lower() if e.startswith(".") else "." + e.lower() for e in extensions)
     if detect is not None and detect_level != LIKELY:
         detect = confidence(detect_level, detect)
@@ -111,19 +111,19 @@ def _check_new_names(fmt: Format) -> None:
     old = _FORMATS.get(fmt.name)
     if old is not None:
         if _module_of(old) != _module_of(fmt):
-            raise ValueError(f"format name {fmt.name!r} is already registered (by {_module_of(old)})")
+            raise InputError(f"format name {fmt.name!r} is already registered (by {_module_of(old)})")
         unregister_format(fmt.name)  # the same module registering again (importlib.reload)
     words = [fmt.name, *fmt.aliases]
     twice = next((w for i, w in enumerate(words) if w in words[:i]), None)
     if twice is not None:
-        raise ValueError(f"format {fmt.name!r} lists {twice!r} twice among its name and aliases")
+        raise InputError(f"format {fmt.name!r} lists {twice!r} twice among its name and aliases")
     if fmt.name in _ALIASES:
-        raise ValueError(f"format name {fmt.name!r} is already an alias of format {_ALIASES[fmt.name]!r}")
+        raise InputError(f"format name {fmt.name!r} is already an alias of format {_ALIASES[fmt.name]!r}")
     for alias in fmt.aliases:
         if alias in _FORMATS:
-            raise ValueError(f"format {fmt.name!r}: alias {alias!r} is already the name of a format")
+            raise InputError(f"format {fmt.name!r}: alias {alias!r} is already the name of a format")
         if alias in _ALIASES:
-            raise ValueError(f"format {fmt.name!r}: alias {alias!r} is already an alias of format "
+            raise InputError(f"format {fmt.name!r}: alias {alias!r} is already an alias of format "
                              f"{_ALIASES[alias]!r}")
 
 

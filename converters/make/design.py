@@ -52,7 +52,7 @@ from ..analysis.grade import GRADE_LEVELS
 from ..analysis.propagation import LEVELS as PROPAGATION_LEVELS
 from ..analysis.propagation import propagate
 from ..core.bounds import UNBOUNDED, AnalysisTimeout, Bounds
-from ..core.errors import MineconvError
+from ..core.errors import InputError, MineconvError
 from ..core.puzzle import NEIGHBOUR_OFFSETS, Puzzle
 from ..core.system import build_system
 from ..core.wording import plural
@@ -72,7 +72,7 @@ SAT_SOLVER = "minisat22"
 ProgressCallback = Callable[[str, int, Optional[int]], None]
 
 
-class DesignTimeout(MineconvError):
+class DesignTimeout(MineconvError, RuntimeError):
     """The deadline passed before every requested puzzle was found; `made` of `wanted` were."""
 
     exit_status = 1
@@ -289,11 +289,11 @@ def design_puzzles(rows: int, cols: int, level: str, *, mines: Optional[int] = N
     `progress(made, stats)` is called after every layout.
     """
     if level not in LEVELS:
-        raise MineconvError(f"unknown level {level!r}; valid: {', '.join(LEVELS)}")
+        raise InputError(f"unknown level {level!r}; valid: {', '.join(LEVELS)}")
     if count is not None and count < 1:
-        raise MineconvError(f"the number of puzzles must be at least 1, got {count}")
+        raise InputError(f"the number of puzzles must be at least 1, got {count}")
     if orders < 1 or repairs < 0:
-        raise MineconvError("orders must be at least 1 and repairs at least 0")
+        raise InputError("orders must be at least 1 and repairs at least 0")
     if mines is None and density is None:
         density = DEFAULT_DENSITY
     # place_mines checks the board size and the mine count; one mine count for every layout

@@ -5,7 +5,7 @@ from typing import Optional
 
 import numpy as np
 
-from ..core.errors import MineconvError
+from ..core.errors import InputError
 from ..core.layout import dilate, full_reveal, label_regions, mine_counts
 from ..core.puzzle import Puzzle
 from ..core.wording import plural
@@ -15,16 +15,16 @@ def place_mines(rows: int, cols: int, *, density: Optional[float] = None, mines:
                 seed: Optional[int] = None) -> np.ndarray:
     """A bool grid with exactly `mines` mines, or round(density * cells), at random (deterministic per seed)."""
     if rows < 1 or cols < 1:
-        raise MineconvError(f"the board must have at least one row and one column, got {rows} x {cols}")
+        raise InputError(f"the board must have at least one row and one column, got {rows} x {cols}")
     n = rows * cols
     if (density is None) == (mines is None):
-        raise MineconvError("give exactly one of density and mines")
+        raise InputError("give exactly one of density and mines")
     if mines is None:
         if not 0.0 <= float(density) <= 1.0:  # type: ignore[arg-type]
-            raise MineconvError(f"density must be between 0 and 1, got {density}")
+            raise InputError(f"density must be between 0 and 1, got {density}")
         mines = int(round(float(density) * n))  # type: ignore[arg-type]
     if not 0 <= mines <= n:
-        raise MineconvError(f"cannot place {plural(mines, 'mine')} on {plural(n, 'cell')}")
+        raise InputError(f"cannot place {plural(mines, 'mine')} on {plural(n, 'cell')}")
     rng = np.random.default_rng(seed)
     flat = np.zeros(n, dtype=bool)
     flat[rng.choice(n, size=mines, replace=False)] = True
@@ -52,7 +52,7 @@ def game_reveal(mine_grid: np.ndarray, *, openings: Optional[int] = None, seed: 
     if openings is None:
         openings = default_openings(R, C)
     if openings < 0:
-        raise MineconvError(f"openings must be >= 0, got {openings}")
+        raise InputError(f"openings must be >= 0, got {openings}")
     counts = mine_counts(mine_grid)
     rng = np.random.default_rng(None if seed is None else [int(seed), 1])
     zero = (counts == 0) & ~mine_grid
@@ -87,7 +87,7 @@ def random_puzzle(rows: int, cols: int, *, density: Optional[float] = None, mine
     elif reveal == "game":
         puzzle = game_reveal(grid, openings=openings, seed=seed, with_total=with_total)
     else:
-        raise MineconvError(f"unknown reveal {reveal!r}; valid: {', '.join(REVEALS)}")
+        raise InputError(f"unknown reveal {reveal!r}; valid: {', '.join(REVEALS)}")
     return puzzle.replace(name=name) if name is not None else puzzle
 
 

@@ -40,7 +40,7 @@ import numpy as np
 from ..analysis.backbone import full_backbone
 from ..analysis.propagation import MINE, SAFE, propagate
 from ..core.bounds import UNBOUNDED, AnalysisTimeout, Bounds
-from ..core.errors import MineconvError
+from ..core.errors import InputError, MineconvError, ResourceError
 from ..core.layout import dilate, label_regions, mine_counts
 from ..core.puzzle import Puzzle
 from ..core.system import build_system
@@ -102,9 +102,9 @@ def replay(mine_grid: np.ndarray, start: Tuple[int, int], bounds: Bounds = UNBOU
     R, C = mine_grid.shape
     r0, c0 = start
     if not (0 <= r0 < R and 0 <= c0 < C):
-        raise MineconvError(f"the first click ({r0}, {c0}) is outside the {R} x {C} board")
+        raise InputError(f"the first click ({r0}, {c0}) is outside the {R} x {C} board")
     if mine_grid[r0, c0]:
-        raise MineconvError(f"the first click ({r0}, {c0}) holds a mine")
+        raise InputError(f"the first click ({r0}, {c0}) holds a mine")
     counts = mine_counts(mine_grid).astype(np.int16)
     zero = (counts == 0) & ~mine_grid
     labels = label_regions(zero)
@@ -134,7 +134,7 @@ def replay(mine_grid: np.ndarray, start: Tuple[int, int], bounds: Bounds = UNBOU
             sat_rounds += 1
             values, _, _ = full_backbone(puzzle, system=system, known=values, bounds=bounds)
             if values is None:  # the true layout is a solution: this cannot happen
-                raise MineconvError("the no-guess replay found no layout consistent with the board")
+                raise ResourceError("the no-guess replay found no layout consistent with the board")
         rounds += 1
         safe = system.var_rc[values == SAFE]
         mines = system.var_rc[values == MINE]
@@ -214,17 +214,17 @@ def no_guess_layout(rows: int, cols: int, mines: int, start: Tuple[int, int], *,
     NoGuessFailure when `timeout` seconds or `max_layouts` fresh layouts run out first.
     """
     if rows < 1 or cols < 1:
-        raise MineconvError(f"the board must have at least one row and one column, got {rows} x {cols}")
+        raise InputError(f"the board must have at least one row and one column, got {rows} x {cols}")
     r0, c0 = start
     if not (0 <= r0 < rows and 0 <= c0 < cols):
-        raise MineconvError(f"the first click {r0},{c0} is outside the {rows} x {cols} board (row and column "
-                            "count from 0)")
+        raise InputError(f"the first click {r0},{c0} is outside the {rows} x {cols} board (row and column "
+                         "count from 0)")
     block = start_block(rows, cols, start)
     room = rows * cols - int(block.sum())
     if not 0 <= mines <= room:
-        raise MineconvError(f"{plural(mines, 'mine')} cannot fit a no-guess board of {rows} x {cols}: the first "
-                            f"click and its {int(block.sum()) - 1} neighbours are kept free, leaving "
-                            f"{plural(room, 'cell')}")
+        raise InputError(f"{plural(mines, 'mine')} cannot fit a no-guess board of {rows} x {cols}: the first "
+                         f"click and its {int(block.sum()) - 1} neighbours are kept free, leaving "
+                         f"{plural(room, 'cell')}")
     began = time.monotonic()
     bounds = Bounds(timeout=timeout)
     rng = np.random.default_rng(None if seed is None else [int(seed), 2])
@@ -232,7 +232,7 @@ def no_guess_layout(rows: int, cols: int, mines: int, start: Tuple[int, int], *,
     repairs = 0
     try:
         for layout in range(1, max_layouts + 1):
-            grid = np.zeros(rows * cols, dtype=bool)
+            grid: np.ndarray = np.zeros(rows * cols, dtype=bool)
             grid[rng.choice(allowed, size=mines, replace=False)] = True
             grid = grid.reshape(rows, cols)
             best, patience = -1, REPAIR_PATIENCE
@@ -271,10 +271,10 @@ def no_guess_puzzle(rows: int, cols: int, *, mines: Optional[int] = None, densit
                     timeout: Optional[float] = None, name: Optional[str] = None) -> Puzzle:
     """A no-guess board as a puzzle (see layout_puzzle); `start` defaults to the centre cell."""
     if (density is None) == (mines is None):
-        raise MineconvError("give exactly one of density and mines")
+        raise InputError("give exactly one of density and mines")
     if mines is None:
         if not 0.0 <= float(density) <= 1.0:  # type: ignore[arg-type]
-            raise MineconvError(f"density must be between 0 and 1, got {density}")
+            raise InputError(f"density must be between 0 and 1, got {density}")
         mines = int(round(float(density) * rows * cols))  # type: ignore[arg-type]
     if start is None:
         start = (rows // 2, cols // 2)

@@ -14,13 +14,15 @@ from __future__ import annotations
 
 import math
 import os
-from typing import Dict, List, Optional, Sequence, Tuple
+import re
+import textwrap
+from typing import Dict, List, Optional, Sequence, Set, Tuple
 from xml.sax.saxutils import escape
 
 from ..analysis import Analysis, count_text
 from ..analysis.propagation import MINE, SAFE
 from ..core.display import register_svg_renderer
-from ..core.errors import MineconvError
+from ..core.errors import FormatError, InputError, ResourceError
 from ..core.fileio import PathLike, atomic_output
 from ..core.puzzle import Puzzle
 
@@ -111,7 +113,7 @@ def render_svg(puzzle: Puzzle, analysis: Optional[Analysis] = None, cell: int = 
                coordinates: bool = True) -> str:
     """The SVG text of the board; with an analysis, decided cells get symbols and open cells the heat scale."""
     if cell < 2:
-        raise ValueError("cell size must be at least 2 pixels")
+        raise InputError("cell size must be at least 2 pixels")
     R, C = puzzle.rows, puzzle.cols
     margin = max(4, cell // 3)
     name = title if title is not None else (puzzle.name or f"Minesweeper board {R} x {C}")
@@ -125,8 +127,21 @@ def render_svg(puzzle: Puzzle, analysis: Optional[Analysis] = None, cell: int = 
     width = math.ceil(x0 + C * cell + margin)
     width = max(width, 360 if analysis is not None else 0)
     height = math.ceil(y0 + R * cell + margin + legend_h)
-    font = max(6, int(cell * 0.62))
-    show_text = cell >= 10
+    decided, probs = _proven_and_heat(analysis, heat)
+
+    out = _svg_frame(name, width, height, margin)
+    if coordinates:
+        out.extend(_coordinate_labels(R, C, x0, y0, cell, label_font))
+    out.extend(_board_layers(puzzle, x0, y0, cell, decided, probs, percent))
+    if analysis is not None:
+        out.extend(_legend(analysis, margin, math.ceil(y0 + R * cell + margin), width, heat and bool(probs)))
+    out.append("</svg>")
+    return "\n".join(out) + "\n"
+
+
+def _proven_and_heat(analysis: Optional[Analysis], heat: bool
+                     ) -> Tuple[Dict[Tuple[int, int], int], Dict[Tuple[int, int], float]]:
+    """The cells the analysis decides (SAFE or MINE) and, when heat-mapped, each open cell's probability."""
     decided: Dict[Tuple[int, int], int] = {}
     probs: Dict[Tuple[int, int], float] = {}
     if analysis is not None:
@@ -138,63 +153,86 @@ def render_svg(puzzle: Puzzle, analysis: Optional[Analysis] = None, cell: int = 
                 for c, p in enumerate(row):
                     if p is not None:
                         probs[(r, c)] = p
+    return decided, probs
 
-    out = _svg_frame(name, width, height, margin)
-    if coordinates:
-        out.extend(_coordinate_labels(R, C, x0, y0, cell, label_font))
-    out.append(f'<g stroke="{GRID_LINE}" stroke-width="{0.5 if cell < 10 else 1}">')
+
+def _given_look(ch: str) -> Tuple[str, str, str]:
+    """(class, fill, tooltip) of a cell the puzzle gives: a known mine, a known safe cell or a count."""
+    if ch == "*":
+        return "known-mine", COLOURS["known-mine"], "known mine (given)"
+    if ch == ".":
+        return "known-safe", COLOURS["known-safe"], "known safe (given)"
+    return "count", COLOURS["count"], f"count {ch}"
+
+
+def _open_look(v: Optional[int], p: Optional[float]) -> Tuple[str, str, str]:
+    """(class, fill, tooltip) of an unknown cell: its proof (v, SAFE or MINE) first, else its heat (p)."""
+    kind = "unknown" if v is None else ("safe" if v == SAFE else "mine")
+    fill = COLOURS[kind] if (v is not None or p is None) else heat_colour(p)
+    tip = {"safe": "proven safe", "mine": "certain mine"}.get(kind, "unknown")
+    if kind == "unknown" and p is not None:
+        tip = f"unknown: mine probability {100 * p:.1f}%"
+    return kind, fill, tip
+
+
+def _cell_rect(kind: str, r: int, c: int, x: float, y: float, cell: int, fill: str, tip: str,
+               extra: str = "") -> str:
+    """A cell's square: its class and coordinates name it, its title child is the tooltip."""
+    return (f'<rect class="cell {kind}" data-r="{r}" data-c="{c}"{extra} x="{x:g}" y="{y:g}" '
+            f'width="{cell}" height="{cell}" fill="{fill}"><title>row {r}, col {c}: {tip}</title></rect>')
+
+
+def _digit(ch: str, cx: float, cy: float) -> str:
+    return f'<text x="{cx:g}" y="{cy:g}" fill="{DIGIT_COLOURS[int(ch)]}">{ch}</text>'
+
+
+def _digit_layer(texts: List[str], cell: int) -> List[str]:
+    """The count digits in one group that carries their shared font (nothing when there are none)."""
+    if not texts:
+        return []
+    return [f'<g font-family="{FONT}" font-size="{max(6, int(cell * 0.62))}" font-weight="bold" '
+            'text-anchor="middle" dominant-baseline="central">', *texts, "</g>"]
+
+
+def _percent_label(p: float, fill: str, cx: float, cy: float, cell: int) -> str:
+    ink = "#ffffff" if _dark(fill) else "#212121"
+    return (f'<text class="percent" x="{cx:g}" y="{cy:g}" fill="{ink}" font-family="{FONT}" '
+            f'font-size="{max(6, int(cell * 0.4))}" text-anchor="middle" '
+            f'dominant-baseline="central">{round(100 * p)}</text>')
+
+
+def _board_layers(puzzle: Puzzle, x0: float, y0: float, cell: int, decided: Dict[Tuple[int, int], int],
+                  probs: Dict[Tuple[int, int], float], percent: bool) -> List[str]:
+    """render's grid: the cells' squares, then the symbols over them, then the count digits."""
+    out = [f'<g stroke="{GRID_LINE}" stroke-width="{0.5 if cell < 10 else 1}">']
     marks: List[str] = []
     texts: List[str] = []
     lines = puzzle.grid_lines
-    for r in range(R):
+    for r in range(puzzle.rows):
         y = y0 + r * cell
         row = lines[r]
-        for c in range(C):
+        for c in range(puzzle.cols):
             ch = row[c]
             x = x0 + c * cell
             p = probs.get((r, c))
-            if ch == "?":
-                v = decided.get((r, c))
-                kind = "unknown" if v is None else ("safe" if v == SAFE else "mine")
-                fill = COLOURS[kind] if (v is not None or p is None) else heat_colour(p)
-                tip = {"safe": "proven safe", "mine": "certain mine"}.get(kind, "unknown")
-                if kind == "unknown" and p is not None:
-                    tip = f"unknown: mine probability {100 * p:.1f}%"
-            elif ch == "*":
-                kind, fill, tip = "known-mine", COLOURS["known-mine"], "known mine (given)"
-            elif ch == ".":
-                kind, fill, tip = "known-safe", COLOURS["known-safe"], "known safe (given)"
-            else:
-                kind, fill, tip = "count", COLOURS["count"], f"count {ch}"
+            kind, fill, tip = _open_look(decided.get((r, c)), p) if ch == "?" else _given_look(ch)
             extra = f' data-p="{p:.6g}"' if p is not None else ""
-            out.append(f'<rect class="cell {kind}" data-r="{r}" data-c="{c}"{extra} x="{x:g}" y="{y:g}" '
-                       f'width="{cell}" height="{cell}" fill="{fill}"><title>row {r}, col {c}: {tip}</title>'
-                       "</rect>")
-            if not show_text:
+            out.append(_cell_rect(kind, r, c, x, y, cell, fill, tip, extra))
+            if cell < 10:
                 continue
             cx, cy = x + cell / 2, y + cell / 2
             if kind == "count" and ch != "0":
-                texts.append(f'<text x="{cx:g}" y="{cy:g}" fill="{DIGIT_COLOURS[int(ch)]}">{ch}</text>')
+                texts.append(_digit(ch, cx, cy))
             elif kind in ("known-mine", "mine"):
                 marks.append(_mine_glyph(cx, cy, cell, "mine-glyph"))
             elif kind == "safe":
                 marks.append(_check_mark(x, y, cell))
             elif kind == "unknown" and percent and p is not None and cell >= 18:
-                ink = "#ffffff" if _dark(fill) else "#212121"
-                marks.append(f'<text class="percent" x="{cx:g}" y="{cy:g}" fill="{ink}" font-family="{FONT}" '
-                             f'font-size="{max(6, int(cell * 0.4))}" text-anchor="middle" '
-                             f'dominant-baseline="central">{round(100 * p)}</text>')
+                marks.append(_percent_label(p, fill, cx, cy, cell))
     out.append("</g>")
     out.extend(marks)
-    if texts:
-        out.append(f'<g font-family="{FONT}" font-size="{font}" font-weight="bold" '
-                   'text-anchor="middle" dominant-baseline="central">')
-        out.extend(texts)
-        out.append("</g>")
-    if analysis is not None:
-        out.extend(_legend(analysis, margin, math.ceil(y0 + R * cell + margin), width, heat and bool(probs)))
-    out.append("</svg>")
-    return "\n".join(out) + "\n"
+    out.extend(_digit_layer(texts, cell))
+    return out
 
 
 def _legend(analysis: Analysis, x0: int, y0: int, width: int, heat: bool) -> Sequence[str]:
@@ -242,8 +280,8 @@ def picture_kind(path: PathLike) -> str:
         return "svg"
     ext = os.path.splitext(str(path))[1].lower()
     if ext not in PICTURE_EXTENSIONS:
-        raise MineconvError(f"a picture is written as .svg, .png or .pdf, not {ext or 'a name without extension'!r}",
-                            source=str(path))
+        raise FormatError(f"a picture is written as .svg, .png or .pdf, not {ext or 'a name without extension'!r}",
+                          source=str(path))
     return ext[1:]
 
 
@@ -252,7 +290,7 @@ def svg_to(svg: str, kind: str, scale: float = 1.0) -> bytes:
     try:
         import cairosvg
     except (ImportError, OSError) as exc:  # OSError: the Python package is there but libcairo is not
-        raise MineconvError(f"{kind.upper()} output needs CairoSVG and the cairo library "
+        raise ResourceError(f"{kind.upper()} output needs CairoSVG and the cairo library "
                             "(pip install cairosvg; on Debian/Ubuntu: apt-get install libcairo2); "
                             f"SVG needs neither ({exc.__class__.__name__}: {exc})") from None
     convert = cairosvg.svg2png if kind == "png" else cairosvg.svg2pdf
@@ -282,27 +320,53 @@ def step_svg(puzzle: Puzzle, decided: Dict[Tuple[int, int], int], step, number: 
     `decided` maps (row, col) to SAFE or MINE for the cells decided by earlier steps; `step` is an
     analysis.explain.Step.
     """
-    import re
-    import textwrap
-
     R, C = puzzle.rows, puzzle.cols
     margin = max(4, cell // 3)
     label_font = max(6, min(11, int(cell * 0.5)))
     x0 = margin + len(str(R - 1)) * label_font * 0.62 + 6
     y0 = 24 + label_font + 6
     width = max(math.ceil(x0 + C * cell + margin), 420)
-    # a cell's name never breaks across lines: its inner space is non-breaking while wrapping
-    glued = re.sub(r"\((\d+), (\d+)\)", "(\\1,\u00a0\\2)", step.text)
-    wrap = [line.replace("\u00a0", " ")
-            for line in textwrap.wrap(glued, max(40, int((width - 2 * margin) / 6.2)))]
+    wrap = _wrapped(step.text, max(40, int((width - 2 * margin) / 6.2)))
     legend_y = math.ceil(y0 + R * cell + margin)
     height = legend_y + 30 + 15 * len(wrap) + margin
-    font = max(6, int(cell * 0.62))
     new = {(c.row, c.col): (MINE if c.mine else SAFE) for c in step.cells}
     because = {(b.row, b.col) for b in step.because}
     name = f"Step {number} ({step.level})"
     out = _svg_frame(name, width, height, margin) + _coordinate_labels(R, C, x0, y0, cell, label_font)
-    out.append(f'<g stroke="{GRID_LINE}" stroke-width="{0.5 if cell < 10 else 1}">')
+    out.extend(_step_board(puzzle, decided, new, because, x0, y0, cell))
+    out.extend(_step_legend(margin, legend_y, wrap))
+    out.append("</svg>")
+    return "\n".join(out) + "\n"
+
+
+def _wrapped(text: str, width: int) -> List[str]:
+    """The step's sentence in lines of at most width characters; a cell's name never breaks across lines."""
+    # its inner space is non-breaking while wrapping
+    glued = re.sub(r"\((\d+), (\d+)\)", "(\\1,\u00a0\\2)", text)
+    return [line.replace("\u00a0", " ") for line in textwrap.wrap(glued, width)]
+
+
+def _step_look(ch: str, r: int, c: int, decided: Dict[Tuple[int, int], int], new: Dict[Tuple[int, int], int],
+               because: Set[Tuple[int, int]]) -> Tuple[str, str, str]:
+    """(class, fill, tooltip) of a cell in a step's picture: this step's cells amber, its reasons marked."""
+    if ch == "?":
+        v = new.get((r, c), decided.get((r, c)))
+        kind = "unknown" if v is None else ("safe" if v == SAFE else "mine")
+        tip = {"safe": "safe", "mine": "mine"}.get(kind, "unknown")
+        if (r, c) in new:
+            return f"new {kind}", HIGHLIGHT_NEW, f"decided in this step: {tip}"
+        return kind, COLOURS[kind], tip
+    kind, fill, tip = _given_look(ch)
+    if kind == "count" and (r, c) in because:
+        return "count because", fill, f"count {ch}: a reason for this step"
+    return kind, fill, tip
+
+
+def _step_board(puzzle: Puzzle, decided: Dict[Tuple[int, int], int], new: Dict[Tuple[int, int], int],
+                because: Set[Tuple[int, int]], x0: float, y0: float, cell: int) -> List[str]:
+    """A step's grid: the cells' squares, the symbols, the outlines of the reasons, then the count digits."""
+    R, C = puzzle.rows, puzzle.cols
+    out = [f'<g stroke="{GRID_LINE}" stroke-width="{0.5 if cell < 10 else 1}">']
     marks: List[str] = []
     texts: List[str] = []
     outlines: List[str] = []
@@ -311,33 +375,18 @@ def step_svg(puzzle: Puzzle, decided: Dict[Tuple[int, int], int], step, number: 
         for c in range(C):
             ch = lines[r][c]
             x, y = x0 + c * cell, y0 + r * cell
-            extra = ""
-            if ch == "?":
-                v = new.get((r, c), decided.get((r, c)))
-                kind = "unknown" if v is None else ("safe" if v == SAFE else "mine")
-                fill = COLOURS[kind]
-                tip = {"safe": "safe", "mine": "mine"}.get(kind, "unknown")
-                if (r, c) in new:
-                    kind, fill, tip = f"new {kind}", HIGHLIGHT_NEW, f"decided in this step: {tip}"
-            elif ch == "*":
-                kind, fill, tip = "known-mine", COLOURS["known-mine"], "known mine (given)"
-            elif ch == ".":
-                kind, fill, tip = "known-safe", COLOURS["known-safe"], "known safe (given)"
-            else:
-                kind, fill, tip = "count", COLOURS["count"], f"count {ch}"
-                if (r, c) in because:
-                    kind, tip = "count because", f"count {ch}: a reason for this step"
-                    w = max(2.0, cell / 8)
-                    outlines.append(f'<rect class="because-outline" data-r="{r}" data-c="{c}" x="{x + w / 2:g}" '
-                                    f'y="{y + w / 2:g}" width="{cell - w:g}" height="{cell - w:g}" fill="none" '
-                                    f'stroke="{HIGHLIGHT_BECAUSE}" stroke-width="{w:g}"/>')
-            out.append(f'<rect class="cell {kind}" data-r="{r}" data-c="{c}"{extra} x="{x:g}" y="{y:g}" '
-                       f'width="{cell}" height="{cell}" fill="{fill}"><title>row {r}, col {c}: {tip}</title></rect>')
+            kind, fill, tip = _step_look(ch, r, c, decided, new, because)
+            if kind == "count because":
+                w = max(2.0, cell / 8)
+                outlines.append(f'<rect class="because-outline" data-r="{r}" data-c="{c}" x="{x + w / 2:g}" '
+                                f'y="{y + w / 2:g}" width="{cell - w:g}" height="{cell - w:g}" fill="none" '
+                                f'stroke="{HIGHLIGHT_BECAUSE}" stroke-width="{w:g}"/>')
+            out.append(_cell_rect(kind, r, c, x, y, cell, fill, tip))
             if cell < 10:
                 continue
             cx, cy = x + cell / 2, y + cell / 2
             if kind.startswith("count") and ch != "0":
-                texts.append(f'<text x="{cx:g}" y="{cy:g}" fill="{DIGIT_COLOURS[int(ch)]}">{ch}</text>')
+                texts.append(_digit(ch, cx, cy))
             elif kind in ("known-mine", "mine", "new mine"):
                 marks.append(_mine_glyph(cx, cy, cell, "mine-glyph"))
             elif kind in ("safe", "new safe"):
@@ -345,14 +394,14 @@ def step_svg(puzzle: Puzzle, decided: Dict[Tuple[int, int], int], step, number: 
     out.append("</g>")
     out.extend(marks)
     out.extend(outlines)
-    if texts:
-        out.append(f'<g font-family="{FONT}" font-size="{font}" font-weight="bold" '
-                   'text-anchor="middle" dominant-baseline="central">')
-        out.extend(texts)
-        out.append("</g>")
+    out.extend(_digit_layer(texts, cell))
+    return out
+
+
+def _step_legend(margin: int, ky: int, wrap: List[str]) -> List[str]:
+    """The key of a step's picture (reason, decided now, safe, mine) and the step's sentence under it."""
     key = 14
-    ky = legend_y
-    out.append(f'<g class="legend" font-family="{FONT}" font-size="11" fill="#212121">')
+    out = [f'<g class="legend" font-family="{FONT}" font-size="11" fill="#212121">']
     out.append(f'<rect class="legend-key because" x="{margin}" y="{ky}" width="{key}" height="{key}" '
                f'fill="{COLOURS["count"]}" stroke="{HIGHLIGHT_BECAUSE}" stroke-width="2"/>')
     out.append(f'<text x="{margin + key + 4}" y="{ky + 11}">the reason</text>')
@@ -373,8 +422,7 @@ def step_svg(puzzle: Puzzle, decided: Dict[Tuple[int, int], int], step, number: 
     for i, line in enumerate(wrap):
         out.append(f'<text class="step-text" x="{margin}" y="{ky + 34 + 15 * i}">{escape(line)}</text>')
     out.append("</g>")
-    out.append("</svg>")
-    return "\n".join(out) + "\n"
+    return out
 
 
 def step_svgs(explanation) -> List[str]:

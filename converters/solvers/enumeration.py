@@ -14,7 +14,7 @@ from typing import Any, Callable, Dict, Generator, Iterator, List, Optional, Tup
 
 import numpy as np
 
-from ..core.errors import MineconvError, SolverError
+from ..core.errors import InputError, MineconvError, SolverError
 from ..core.puzzle import Puzzle
 from ..core.system import build_system
 from ..formats.answer import Answer, Decoded, decode_answer
@@ -45,7 +45,7 @@ class SolutionStream:
                  timeout: Union[None, float, Deadline] = None, mines: Optional[int] = None,
                  solver: str = EMBEDDED) -> None:
         if limit is not None and limit < 1:
-            raise ValueError(f"limit must be at least 1, not {limit}")
+            raise InputError(f"limit must be at least 1, not {limit}")
         if solver != EMBEDDED and solver not in NATIVE_ENUMERATION:
             get_solver(solver)   # an unknown name gets the list of valid ones
             raise SolverError(f"{solver} has no all-solutions mode mineconv can run; enumerate with "

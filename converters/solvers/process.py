@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Dict, Iterator, List, Optional
 
-from ..core.errors import SolverError
+from ..core.errors import InputError, SolverError
 from ..core.puzzle import Puzzle
 
 OUTPUT_CAP = 64 * 2**20     # the least output (stdout, stderr, an answer file) kept: past it a solver is stopped
@@ -54,7 +54,7 @@ def check_timeout(seconds: Optional[float]) -> Optional[float]:
     value = float(seconds)
     # nan made pulp-cbc call a solvable board infeasible, 0 meant "no limit" to some solvers
     if not math.isfinite(value) or value <= 0:
-        raise ValueError(f"timeout must be a finite number of seconds above 0, not {seconds!r}")
+        raise InputError(f"timeout must be a finite number of seconds above 0, not {seconds!r}")
     return value
 
 

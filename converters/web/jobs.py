@@ -21,6 +21,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional
 
+from ..core.errors import ResourceError
+
 DEFAULT_TIMEOUT = 60.0            # seconds a job may run before its worker is ended
 DEFAULT_WORKER_MEMORY = 4 << 30   # bytes of address space a worker may map
 KEEP_FINISHED = 200               # finished jobs remembered for the page to collect
@@ -116,7 +118,7 @@ class JobPool:
         """Queue a request; it runs as soon as a worker is free."""
         with self._lock:
             if self._closed:
-                raise RuntimeError("the server is shutting down")
+                raise ResourceError("the server is shutting down")
             job = Job(str(next(self._ids)), dict(request))
             self._jobs[job.id] = job
             self._forget_old()
