@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from typing import Any, List, Optional, TextIO, Tuple
+from typing import Any, Callable, List, Optional, TextIO, Tuple
 
 from lark import Lark
 from lark.exceptions import UnexpectedInput
@@ -16,8 +16,9 @@ from ..registry import LIKELY, NO, POSSIBLE, WEAK, register_format
 
 _BAD_CELL = re.compile(r"[^?0-8*.]")
 _NOT_PLAIN_BLOCK = re.compile(r"[^?0-8*.\n]")  # a block of plain rows holds only cell symbols and line ends
-_HEADER_KEYS = ("mines", "name", "rows", "cols", "start")
+_HEADER_KEYS = ("mines", "name", "rows", "cols", "start", "wires")
 _START = re.compile(r"([0-9]+)[ \t]*,[ \t]*([0-9]+)")
+_WIRE = re.compile(r"([0-9]+)=([0-9]+),([0-9]+)")
 
 
 def _fields(row: str) -> Tuple[List[str], List[int]]:
@@ -119,6 +120,8 @@ def read_native(text: str, source: str = "<string>") -> Puzzle:
                                tok.line, tok.column + str(tok).index(":") + 1)
                 header[key] = (int(m.group(1)), int(m.group(2)), tok.line,
                                tok.column + str(tok).index(value))
+            elif key == "wires":
+                header[key] = (_wires(value, lambda msg: fail(msg, tok.line, tok.column)), tok.line, tok.column)
             else:
                 if not re.fullmatch(r"[0-9]+", value):
                     raise fail(f"header {key!r} needs a whole number >= 0, got {value!r}", tok.line,
@@ -164,9 +167,16 @@ def read_native(text: str, source: str = "<string>") -> Puzzle:
         if rows[r][c] == "*":
             raise fail(f"the first click 'start: {r},{c}' is on a known mine", ln, col)
         start = (r, c)
+    wires: Tuple[Tuple[int, int], ...] = ()
+    if "wires" in header:
+        wires, ln, col = header["wires"]
+        try:
+            Puzzle(len(rows), len(rows[0]), "".join(rows), wires=wires)
+        except PuzzleError as exc:
+            raise fail(f"header 'wires': {exc.message}", ln, col) from None
     try:
         return Puzzle.from_rows(rows, mines=header.get("mines"), name=header.get("name"), notes=notes,
-                                start=start)
+                                start=start).replace(wires=wires)
     except PuzzleError as exc:
         if exc.cell is not None:
             r, c = exc.cell
@@ -179,6 +189,18 @@ def read_native(text: str, source: str = "<string>") -> Puzzle:
         lines = body.split("\n")
         ln = next((i + 1 for i, t in enumerate(lines) if t.strip().lower().startswith("mines")), 1)
         raise PuzzleSyntaxError(exc.message, source=source, line=ln, column=1, line_text=lines[ln - 1]) from None
+
+
+def _wires(value: str, fail: Callable[[str], MineconvError]) -> Tuple[Tuple[int, int], ...]:
+    """The cells of 'wires: 1=R,C 2=R,C ...' (variables numbered 1, 2, ... in order)."""
+    wires = []
+    for i, item in enumerate(value.split(), 1):
+        m = _WIRE.fullmatch(item)
+        if not m or int(m.group(1)) != i:
+            raise fail(f"header 'wires' needs VARIABLE=ROW,COL for variables 1, 2, ... in order; item {i} "
+                       f"is {item!r}")
+        wires.append((int(m.group(2)), int(m.group(3))))
+    return tuple(wires)
 
 
 def _note(comment: str) -> str:
@@ -195,6 +217,8 @@ def canonical_text(puzzle: Puzzle) -> str:
         parts.append(f"mines: {puzzle.mines}")
     if puzzle.start is not None:
         parts.append(f"start: {puzzle.start[0]},{puzzle.start[1]}")
+    if puzzle.wires:
+        parts.append("wires: " + " ".join(f"{i}={r},{c}" for i, (r, c) in enumerate(puzzle.wires, 1)))
     head = "\n".join(parts) + "\n" if parts else ""
     return head + "\n".join(puzzle.grid_lines) + "\n"
 
@@ -246,4 +270,5 @@ def detect_native(text: str) -> float:
 
 register_format("native", [".txt", ".mines"], "puzzle", reader=read_native, writer=write_native,
                 detect=detect_native, losses=_losses, aliases=("text", "txt"), keeps_start=True,
+                keeps_wires=True,
                 description="mineconv text: ? unknown, 0-8 count, * mine, . safe; '#' notes, key: value headers")
