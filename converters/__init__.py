@@ -10,6 +10,7 @@
 """
 from __future__ import annotations
 
+import os
 from typing import Any, Optional, Union
 
 from .analysis import Analysis, analyze
@@ -36,11 +37,15 @@ from .core.errors import (
 from .core.puzzle import Puzzle
 from .core.system import LinearSystem, Violation, build_system, check_assignment
 from .encode import to_cnf, to_cpsat, to_pulp
+from .formats.dimacs_formula import Formula, parse_formula, read_formula
 from .formats.reading import parse, read
 from .formats.registry import formats as list_formats
 from .formats.registry import get_format, register_format
 from .formats.writing import dump, dumps, write
 from .make.design import design_puzzles
+from .make.reduce import DEFAULT_MAX_CELLS as _REDUCE_MAX_CELLS
+from .make.reduce import cnf_model
+from .make.reduce import reduce as _reduce
 from .present.picture import render_svg as _render_svg
 from .solvers import Answer, Decoded, SolutionStream, decode, enumerate_solutions, read_answer, solve
 
@@ -48,6 +53,12 @@ from .solvers import Answer, Decoded, SolutionStream, decode, enumerate_solution
 def solutions(puzzle: Puzzle, limit: Optional[int] = None, *, timeout: Optional[float] = None) -> SolutionStream:
     """Each solution once, lazily, as the embedded solver finds it (a Decoded each); timeout bounds the whole run."""
     return SolutionStream(puzzle, limit, timeout=timeout)
+
+
+def reduce(cnf: Union[Formula, str, "os.PathLike[str]"], max_cells: int = _REDUCE_MAX_CELLS) -> Puzzle:
+    """The board whose solutions are a CNF formula's models, one to one (a Formula, or a DIMACS file's path)."""
+    formula = cnf if isinstance(cnf, Formula) else read_formula(cnf)
+    return _reduce(formula, max_cells=max_cells)
 
 
 def render(puzzle: Puzzle, analysis: Union[Analysis, bool, None] = None, **options: Any) -> str:
@@ -72,8 +83,8 @@ __all__ = [
     "Answer", "Decoded", "read_answer", "decode", "solve", "enumerate_solutions", "solutions", "SolutionStream",
     # analysis and pictures
     "Analysis", "analyze", "Grade", "grade", "Explanation", "explain", "render",
-    # puzzle design
-    "design_puzzles",
+    # puzzle design, and CNF formulas as boards
+    "design_puzzles", "reduce", "Formula", "parse_formula", "read_formula", "cnf_model",
     # errors
     "MineconvError", "PuzzleError", "PuzzleSyntaxError", "FormatError", "LossyConversionError",
     "LossyConversionWarning", "AmbiguousInputWarning", "SolutionSyntaxError", "SolverError", "VerificationError",

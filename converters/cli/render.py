@@ -4,6 +4,7 @@ from __future__ import annotations
 import argparse
 
 from ..analysis import LEVELS
+from ..present.annotate import gadget_overlay
 from ..present.picture import picture_kind, render_svg, write_picture
 from . import add_input_options, input_options, load_puzzle, number_in
 from .analyze import add_bound_options, run_analysis
@@ -26,8 +27,9 @@ def run(args: argparse.Namespace) -> int:
     puzzle = load_puzzle(args.input, args.from_, args.mines, input_options(args))
     picture_kind(args.output)  # a wrong extension is refused before any work
     analysis = run_analysis(puzzle, args, "render", args.level) if args.analysis else None
+    overlay = gadget_overlay(puzzle) if args.annotate else None
     svg = render_svg(puzzle, analysis, cell=args.cell, heat=not args.no_heat, title=args.title,
-                     percent=args.percent, coordinates=not args.no_coordinates)
+                     percent=args.percent, coordinates=not args.no_coordinates, overlay=overlay)
     write_picture(svg, args.output, scale=args.scale)
     return 0 if analysis is None or (analysis.feasible and analysis.status != "timeout") else 1
 
@@ -55,6 +57,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--percent", action="store_true",
                    help="with --analysis: print each open cell's mine probability in percent")
     p.add_argument("--title", help="the caption above the board (default: the puzzle's name, else its size)")
+    p.add_argument("--annotate", action="store_true",
+                   help="on a board made by `mineconv reduce`: box and name its gadgets, with a legend")
     p.add_argument("--no-coordinates", action="store_true", help="leave out the row and column numbers")
     p.add_argument("--cell", type=number_in("a cell", 2, 200), default=24, metavar="PX",
                    help="cell size in pixels, 2-200 (default 24)")

@@ -65,7 +65,9 @@ class Puzzle:
 
     `cells` is the row-major string of cell symbols; `mines` is the total number of mines on the whole
     board (known mines included) when the puzzle states it; `start` is the game's first click (row,
-    column), 0-based, when the board comes with one (a no-guess layout is only no-guess from there).
+    column), 0-based, when the board comes with one (a no-guess layout is only no-guess from there);
+    `wires` is, on a board `mineconv reduce` made from a CNF formula, the cell of each variable (variable
+    i + 1 at wires[i]; a mine there means the variable is true).
     """
 
     rows: int
@@ -75,12 +77,15 @@ class Puzzle:
     name: Optional[str] = None
     notes: Tuple[str, ...] = field(default=())
     start: Optional[Tuple[int, int]] = None
+    wires: Tuple[Tuple[int, int], ...] = field(default=())
 
     def __post_init__(self) -> None:
         if not isinstance(self.notes, tuple):
             object.__setattr__(self, "notes", tuple(self.notes))
         if isinstance(self.start, list):
             object.__setattr__(self, "start", tuple(self.start))
+        if not isinstance(self.wires, tuple) or any(isinstance(w, list) for w in self.wires):
+            object.__setattr__(self, "wires", tuple(tuple(w) for w in self.wires))
         self._validate()
 
     # construction -------------------------------------------------------------------------------
@@ -128,6 +133,8 @@ class Puzzle:
                                   "cells of the board")
         if self.start is not None:
             self._validate_start(codes)
+        for i, wire in enumerate(self.wires, 1):
+            self._validate_wire(i, wire, codes)
         if self.name is not None and ("\n" in self.name or "\r" in self.name):
             raise PuzzleError("the puzzle name must be a single line")
         for note in self.notes:
@@ -146,6 +153,17 @@ class Puzzle:
             raise PuzzleError(f"the first click ({r}, {c}) is outside the {self.rows} x {self.cols} grid")
         if codes[r, c] == CODE_MINE:
             raise PuzzleError(f"the first click ({r}, {c}) is on a known mine", cell=(r, c))
+
+    def _validate_wire(self, variable: int, wire: Tuple[int, int], codes: np.ndarray) -> None:
+        if (not isinstance(wire, tuple) or len(wire) != 2
+                or any(isinstance(v, bool) or not isinstance(v, int) for v in wire)):
+            raise PuzzleError(f"the cell of variable {variable} must be a (row, column) pair, got {wire!r}")
+        r, c = wire
+        if not (0 <= r < self.rows and 0 <= c < self.cols):
+            raise PuzzleError(f"the cell ({r}, {c}) of variable {variable} is outside the {self.rows} x "
+                              f"{self.cols} grid")
+        if 0 <= codes[r, c] <= 8:
+            raise PuzzleError(f"the cell ({r}, {c}) of variable {variable} shows a count", cell=(r, c))
 
     # access -------------------------------------------------------------------------------------
     @property

@@ -43,6 +43,8 @@ def losses(puzzle: Any, fmt: Format, **options: Any) -> List[str]:
     # a solver file has no use for the first click; a puzzle notation that drops it loses the game's start
     if start is not None and fmt.kind == "puzzle" and not fmt.keeps_start:
         lost.append(f"the first click (start: {start[0]},{start[1]})")
+    if getattr(puzzle, "wires", ()) and fmt.kind == "puzzle" and not fmt.keeps_wires:
+        lost.append("the cells of the CNF variables (the 'wires' header of a board made by reduce)")
     return lost
 
 

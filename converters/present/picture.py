@@ -16,7 +16,7 @@ import math
 import os
 import re
 import textwrap
-from typing import Dict, List, Optional, Sequence, Set, Tuple
+from typing import Callable, Dict, List, Optional, Sequence, Set, Tuple
 from xml.sax.saxutils import escape
 
 from ..analysis import Analysis, count_text
@@ -45,6 +45,8 @@ SAFE_MARK = "#08519c"    # the check mark of a proven safe cell
 MINE_GLYPH = "#212121"
 FONT = "DejaVu Sans, Arial, sans-serif"
 PICTURE_EXTENSIONS = (".svg", ".png", ".pdf")
+# draws over the grid: (x0, y0, cell, y below the picture) -> (SVG elements, extra height, least width)
+Overlay = Callable[[float, float, int, int], Tuple[List[str], int, int]]
 
 
 def heat_colour(p: float) -> str:
@@ -110,8 +112,12 @@ def _coordinate_labels(R: int, C: int, x0: float, y0: float, cell: float, font: 
 
 def render_svg(puzzle: Puzzle, analysis: Optional[Analysis] = None, cell: int = 24,
                heat: bool = True, title: Optional[str] = None, percent: bool = False,
-               coordinates: bool = True) -> str:
-    """The SVG text of the board; with an analysis, decided cells get symbols and open cells the heat scale."""
+               coordinates: bool = True, overlay: Optional[Overlay] = None) -> str:
+    """The SVG text of the board; with an analysis, decided cells get symbols and open cells the heat scale.
+
+    `overlay(x0, y0, cell, below)` draws over the grid (whose top left corner is x0, y0) and may add a
+    legend from y = below: it returns the SVG elements and the extra height and least width they need.
+    """
     if cell < 2:
         raise InputError("cell size must be at least 2 pixels")
     R, C = puzzle.rows, puzzle.cols
@@ -127,6 +133,8 @@ def render_svg(puzzle: Puzzle, analysis: Optional[Analysis] = None, cell: int = 
     width = math.ceil(x0 + C * cell + margin)
     width = max(width, 360 if analysis is not None else 0)
     height = math.ceil(y0 + R * cell + margin + legend_h)
+    drawn, more_h, least_w = overlay(x0, y0, cell, height) if overlay is not None else ([], 0, 0)
+    width, height = max(width, least_w), height + more_h
     decided, probs = _proven_and_heat(analysis, heat)
 
     out = _svg_frame(name, width, height, margin)
@@ -135,6 +143,7 @@ def render_svg(puzzle: Puzzle, analysis: Optional[Analysis] = None, cell: int = 
     out.extend(_board_layers(puzzle, x0, y0, cell, decided, probs, percent))
     if analysis is not None:
         out.extend(_legend(analysis, margin, math.ceil(y0 + R * cell + margin), width, heat and bool(probs)))
+    out.extend(drawn)
     out.append("</svg>")
     return "\n".join(out) + "\n"
 

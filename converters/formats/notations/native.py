@@ -17,7 +17,8 @@ from ._nodes import line_column, rules, terminals
 
 _BAD_CELL = re.compile(r"[^?0-8*.]")
 _NOT_PLAIN_BLOCK = re.compile(r"[^?0-8*.\n]")  # a block of plain rows holds only cell symbols and line ends
-_HEADER_KEYS = ("mines", "name", "rows", "cols", "start")
+_HEADER_KEYS = ("mines", "name", "rows", "cols", "start", "wires")
+_WIRE = re.compile(r"([0-9]+)=([0-9]+),([0-9]+)")
 _START = re.compile(r"([0-9]+)[ \t]*,[ \t]*([0-9]+)")
 
 
@@ -108,6 +109,8 @@ class _Reading:
         self.counts: Dict[str, int] = {}  # the whole-number headers: mines, rows, cols
         self.name: Optional[str] = None
         self.start: Optional[Tuple[int, int, int, int]] = None  # row, col, and the line and column saying so
+        # the cells of a reduced formula's variables, and the line and column saying so
+        self.wires: Optional[Tuple[Tuple[Tuple[int, int], ...], int, int]] = None
         self.rows: List[str] = []
         # where rows came from: (first row, line, column offset, cell offsets or [] for the identity); a
         # block of plain rows is one entry, its later rows on the following lines at column 1
@@ -140,12 +143,25 @@ class _Reading:
                 raise self.fail(f"header 'start' needs the first click as ROW,COL (0-based), got {value!r}",
                                 line, column + str(tok).index(":") + 1)
             self.start = (int(m.group(1)), int(m.group(2)), line, column + str(tok).index(value))
+        elif key == "wires":
+            self.wires = (self.wire_cells(value, line, column), line, column)
         else:
             if not re.fullmatch(r"[0-9]+", value):
                 raise self.fail(f"header {key!r} needs a whole number >= 0, got {value!r}", line,
                                 column + str(tok).index(":") + 1)
             self.counts[key] = int(value)
         self.given.add(key)
+
+    def wire_cells(self, value: str, line: int, column: int) -> Tuple[Tuple[int, int], ...]:
+        """The cells of 'wires: 1=R,C 2=R,C ...' (variables numbered 1, 2, ... in order)."""
+        wires = []
+        for i, item in enumerate(value.split(), 1):
+            m = _WIRE.fullmatch(item)
+            if not m or int(m.group(1)) != i:
+                raise self.fail(f"header 'wires' needs VARIABLE=ROW,COL for variables 1, 2, ... in order; item "
+                                f"{i} is {item!r}", line, column)
+            wires.append((int(m.group(2)), int(m.group(3))))
+        return tuple(wires)
 
     def add_rows(self, tok: Token) -> None:
         """Take a block of grid rows: a plain block whole, any other row by row."""
@@ -198,10 +214,17 @@ class _Reading:
                 raise self.fail(f"header says {key}: {self.counts[key]} but the grid has {actual}", ln, 1)
         start = self.first_click()
         try:
-            return Puzzle.from_rows(rows, mines=self.counts.get("mines"), name=self.name, notes=self.notes,
-                                    start=start)
+            puzzle = Puzzle.from_rows(rows, mines=self.counts.get("mines"), name=self.name, notes=self.notes,
+                                      start=start)
         except PuzzleError as exc:
             raise self.located(exc) from None
+        if self.wires is None:
+            return puzzle
+        wires, line, column = self.wires
+        try:
+            return puzzle.replace(wires=wires)
+        except PuzzleError as exc:
+            raise self.fail(f"header 'wires': {exc.message}", line, column) from None
 
     def located(self, exc: PuzzleError) -> PuzzleSyntaxError:
         """The puzzle's complaint placed at its cell, or at the 'mines' header when it names no cell."""
@@ -232,6 +255,8 @@ def canonical_text(puzzle: Puzzle) -> str:
         parts.append(f"mines: {puzzle.mines}")
     if puzzle.start is not None:
         parts.append(f"start: {puzzle.start[0]},{puzzle.start[1]}")
+    if puzzle.wires:
+        parts.append("wires: " + " ".join(f"{i}={r},{c}" for i, (r, c) in enumerate(puzzle.wires, 1)))
     head = "\n".join(parts) + "\n" if parts else ""
     return head + "\n".join(puzzle.grid_lines) + "\n"
 
@@ -282,5 +307,5 @@ def detect_native(text: str) -> float:
 
 
 register_format("native", [".txt", ".mines"], "puzzle", reader=read_native, writer=write_native,
-                detect=detect_native, losses=_losses, aliases=("text", "txt"), keeps_start=True,
+                detect=detect_native, losses=_losses, aliases=("text", "txt"), keeps_start=True, keeps_wires=True,
                 description="mineconv text: ? unknown, 0-8 count, * mine, . safe; '#' notes, key: value headers")
