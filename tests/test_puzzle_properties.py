@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import warnings
 
+from pathlib import Path
+
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
@@ -36,7 +38,10 @@ SEEDS = {
     "ms-board": SAMPLES / "dusautoy-6x6.board",
     "tatham-mines": SAMPLES / "tatham-9x9n10.txt",
     "mbf": SAMPLES / "tatham-9x9n10.mbf",  # binary, but its bytes are ASCII: read_text works
+    "rawvf": Path(__file__).resolve().parent / "fixtures" / "replays" / "tiny_3x3.rawvf",
 }
+# binary replays take bytes, not text: tests/test_notation_replays.py cuts and flips their bytes instead
+BYTES_FUZZED_ELSEWHERE = {"avf", "rmv", "mvf", "evf"}
 
 
 def check(fmt: str, text: str) -> None:
@@ -60,7 +65,7 @@ def check(fmt: str, text: str) -> None:
 
 
 def test_every_reader_has_a_seed():
-    assert set(READERS) <= set(SEEDS), set(READERS) - set(SEEDS)
+    assert set(READERS) - BYTES_FUZZED_ELSEWHERE <= set(SEEDS), set(READERS) - BYTES_FUZZED_ELSEWHERE - set(SEEDS)
 
 
 @pytest.mark.parametrize("fmt", sorted(SEEDS))
