@@ -11,7 +11,7 @@ from ..core.bounds import DEFAULT_MEMORY_BUDGET, parse_size, size_text, stderr_p
 from ..core.fileio import atomic_output
 from ..core.wording import plural
 from ..formats.notations.native import canonical_text
-from . import add_input_options, input_options, load_puzzle, timeout_seconds
+from . import add_input_options, input_settings, load_puzzle, timeout_seconds
 
 EPILOG = """levels (what decides the cells shown as '.' and '*'):
   gac   each count on its own (and the total mine count)
@@ -126,7 +126,7 @@ def report_text(a: Analysis, probabilities: bool = False) -> str:
 
 def run(args: argparse.Namespace) -> int:
     """Analyze one puzzle and print or write the report."""
-    puzzle = load_puzzle(args.input, args.from_, args.mines, input_options(args))
+    puzzle = load_puzzle(args.input, input_settings(args))
     a = run_analysis(puzzle, args, "analyze", args.level, args.compare_levels)
     if args.json:
         with unlimited_int_digits():

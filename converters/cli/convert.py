@@ -11,7 +11,7 @@ from ..encode.cnf import DEFAULT_CARD_ENCODING
 from ..formats.reading import guess_format
 from ..formats.registry import get_format
 from ..formats.writing import write
-from . import add_input_options, input_options, load_reading
+from . import add_input_options, input_settings, load_reading
 
 EPILOG = f"""examples:
   mineconv convert puzzle.txt puzzle.cnf
@@ -36,7 +36,7 @@ def output_path(args: argparse.Namespace) -> str:
 def run(args: argparse.Namespace) -> int:
     """Read, convert, write atomically."""
     output = output_path(args)
-    reading = load_reading(args.input, args.from_, args.mines, input_options(args))
+    reading = load_reading(args.input, input_settings(args))
     puzzle = reading.puzzle
     if args.ignore_total:
         puzzle = puzzle.replace(mines=None)

@@ -10,7 +10,7 @@ from ..analysis.steps import Explanation
 from ..core.bounds import Bounds
 from ..core.errors import FileAccessError
 from ..core.wording import plural
-from . import add_input_options, input_options, load_puzzle, timeout_seconds
+from . import add_input_options, input_settings, load_puzzle, timeout_seconds
 
 EPILOG = """Each step names the cells it decides (safe or mine), the level it needs and the revealed counts
 that justify it, cheapest reasoning first:
@@ -60,7 +60,7 @@ def svg_folder(path: str) -> str:
 
 def run(args: argparse.Namespace) -> int:
     """Explain one puzzle; print the steps (or JSON) and write one picture per step with --svg."""
-    puzzle = load_puzzle(args.input, args.from_, args.mines, input_options(args))
+    puzzle = load_puzzle(args.input, input_settings(args))
     if args.svg is not None and os.path.exists(args.svg) and not os.path.isdir(args.svg):
         svg_folder(args.svg)  # refused before any work
     e = explain(puzzle, args.level, bounds=Bounds(None, args.timeout))

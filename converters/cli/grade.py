@@ -11,7 +11,7 @@ from ..analysis.grade import GRADE_LEVELS, Grade, grade
 from ..core.bounds import Bounds, stderr_progress_wanted
 from ..core.fileio import atomic_output
 from ..core.wording import plural
-from . import add_input_options, input_options, load_puzzle
+from . import add_input_options, input_settings, load_puzzle
 from .analyze import StageProgress, add_bound_options
 
 EPILOG = """levels, each including the ones before it:
@@ -71,7 +71,7 @@ def report_text(g: Grade) -> str:
 
 def run(args: argparse.Namespace) -> int:
     """Grade one puzzle and print or write the report."""
-    puzzle = load_puzzle(args.input, args.from_, args.mines, input_options(args))
+    puzzle = load_puzzle(args.input, input_settings(args))
     progress = StageProgress(stderr_progress_wanted(getattr(args, "quiet", False)), "grade")
     try:
         g = grade(puzzle, bounds=Bounds(args.memory_budget, args.timeout, progress))

@@ -5,12 +5,12 @@ import argparse
 import json
 
 from ..core.wording import plural
-from . import add_input_options, describe_reading, input_options, load_reading
+from . import add_input_options, describe_reading, input_settings, load_reading
 
 
 def run(args: argparse.Namespace) -> int:
     """Print size, cell counts and the notation that read the puzzle."""
-    reading = load_reading(args.input, args.from_, options=input_options(args))
+    reading = load_reading(args.input, input_settings(args))
     p = reading.puzzle
     data = {"rows": p.rows, "cols": p.cols, **p.stats, "mines": p.mines, "name": p.name,
             "notation": reading.format.name}

@@ -6,7 +6,7 @@ import argparse
 from ..analysis import LEVELS
 from ..present.annotate import gadget_overlay
 from ..present.picture import picture_kind, render_svg, write_picture
-from . import add_input_options, input_options, load_puzzle, number_in
+from . import add_input_options, input_settings, load_puzzle, number_in
 from .analyze import add_bound_options, run_analysis
 
 EPILOG = """examples:
@@ -24,7 +24,7 @@ With --analysis, --timeout bounds the analysis: past it the picture shows the ce
 
 def run(args: argparse.Namespace) -> int:
     """Render one puzzle to SVG."""
-    puzzle = load_puzzle(args.input, args.from_, args.mines, input_options(args))
+    puzzle = load_puzzle(args.input, input_settings(args))
     picture_kind(args.output)  # a wrong extension is refused before any work
     analysis = run_analysis(puzzle, args, "render", args.level) if args.analysis else None
     overlay = gadget_overlay(puzzle) if args.annotate else None

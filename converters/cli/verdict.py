@@ -9,7 +9,7 @@ from ..analysis import unlimited_int_digits
 from ..analysis.verdict import Verdict, check_certificate, verdict
 from ..core.errors import PuzzleSyntaxError
 from ..core.fileio import atomic_output, read_input
-from . import add_input_options, input_options, load_puzzle
+from . import add_input_options, input_settings, load_puzzle
 from .analyze import add_bound_options
 
 EPILOG = """verdicts:
@@ -58,7 +58,7 @@ def report_text(v: Verdict) -> str:
 
 def run(args: argparse.Namespace) -> int:
     """Give the verdict on one position, or check a certificate."""
-    puzzle = load_puzzle(args.input, args.from_, args.mines, input_options(args))
+    puzzle = load_puzzle(args.input, input_settings(args))
     if args.check:
         text, source = read_input(args.check)
         try:
