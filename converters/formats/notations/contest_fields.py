@@ -46,6 +46,8 @@ def _lines(text: str) -> List[Tuple[int, str]]:
 
 def _input_fields(text: str, source: Optional[str]) -> List[Field]:
     lines = _lines(text)
+    while lines and not lines[-1][1].strip():
+        lines.pop()
     fields: List[Field] = []
     i = 0
     while i < len(lines):
@@ -73,8 +75,8 @@ def _input_fields(text: str, source: Optional[str]) -> List[Field]:
             if bad is not None:
                 raise fail(f"{row[bad]!r} is not a field cell ('*' mine, '.' no mine)", text, roff + bad, source)
             if len(row) != k:
-                raise fail(f"this row has {plural(len(row), 'cell')}, the header says {k}", text, roff + len(row),
-                           source)
+                raise fail(f"this row has {plural(len(row), 'cell')}, the header says {k}", text,
+                           roff + min(len(row), k), source)
         fields.append(Field(f"Field #{len(fields) + 1}", tuple(r for _, r in rows), tuple(o for o, _ in rows)))
         i += n
     return fields

@@ -48,7 +48,7 @@ def _header(lines: List[Tuple[int, str]], text: str, source: Optional[str]) -> T
     if pid.strip() != "mines":
         raise fail(f"this pzprv3 file holds a {pid.strip()[:20]!r} puzzle, not Minesweeper ('mines')", text, o1,
                    source)
-    sizes = []
+    sizes: List[int] = []
     for off, value, what in ((o2, rows_s.strip(), "row count"), (o3, cols_s.strip(), "column count")):
         if not (value.isascii() and value.isdigit()) or len(value) > 9 or int(value) < 1:
             raise fail(f"line {len(sizes) + 3} must be the {what}, a whole number from 1 up, not {value[:20]!r}",
@@ -114,6 +114,8 @@ def read_pzprv3(text: str, source: str = "<string>") -> Puzzle:
     lines = _lines(text)
     rows, cols = _header(lines, text, source)
     body = lines[4:]
+    while body and not body[-1][1].strip():
+        body.pop()
     if len(body) < rows:
         raise fail(f"the header promises {plural(rows, 'row')} and the file ends after {len(body)}", text,
                    len(text), source)
