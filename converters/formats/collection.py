@@ -1,0 +1,68 @@
+"""Files that hold several puzzles (contest inputs, exercise data, level packs): picking one of them.
+
+A reader of such a file finds every puzzle with its label and where it starts, then `pick` returns the
+one the `puzzle` read option names (1-based, in the file's own order). Without the option the first is
+read, and a CollectionWarning says how many the file holds and how to choose another.
+"""
+from __future__ import annotations
+
+import warnings
+from typing import Any, Callable, List, Optional, Sequence, Tuple, TypeVar
+
+from ..core.errors import FormatError
+from ..core.wording import plural
+from ._located import error_at
+
+PUZZLE_HELP = "which puzzle of a file that holds several (1-based, in the file's order; default: the first)"
+
+T = TypeVar("T")
+
+
+class CollectionWarning(UserWarning):
+    """The input holds several puzzles and only one was read (the first, unless --puzzle names another)."""
+
+
+def puzzle_index(value: Any) -> Optional[int]:
+    """The 1-based index a `puzzle` option names (None when not given); FormatError for anything else."""
+    if value is None:
+        return None
+    if isinstance(value, bool):
+        raise FormatError(f"--puzzle takes a whole number from 1 up, not {value!r}")
+    if isinstance(value, int):
+        number = value
+    else:
+        text = str(value).strip()
+        if not (text.isascii() and text.isdigit()) or len(text) > 9:
+            raise FormatError(f"--puzzle takes a whole number from 1 up, not {text!r}")
+        number = int(text)
+    if number < 1:
+        raise FormatError(f"--puzzle counts from 1, not {number}")
+    return number
+
+
+def pick(items: Sequence[T], labels: Sequence[str], value: Any, *, text: str, source: Optional[str],
+         what: str = "puzzle") -> Tuple[int, T]:
+    """(0-based index, item) of the puzzle the option names, warning when the choice was left to us.
+
+    An index past the end is an error located at the end of the text, naming how many there are.
+    """
+    number = puzzle_index(value)
+    if not items:
+        raise error_at(f"no {what} found in the file", text, len(text), source)
+    if number is None:
+        if len(items) > 1:
+            shown = ", ".join(f"{i + 1}: {lab}" for i, lab in enumerate(labels[:5]))
+            more = ", ..." if len(labels) > 5 else ""
+            warnings.warn(CollectionWarning(
+                f"{source or '<string>'}: the file holds {plural(len(items), what)} ({shown}{more}); the first "
+                f"was read: --puzzle N reads another"), stacklevel=4)
+        return 0, items[0]
+    if number > len(items):
+        raise error_at(f"--puzzle {number} asks for {what} {number}, but the file holds only "
+                       f"{plural(len(items), what)}", text, len(text), source)
+    return number - 1, items[number - 1]
+
+
+def build_all(found: Sequence[T], label_of: Callable[[T], str], build: Callable[[T], Any]) -> List[Tuple[str, Any]]:
+    """(label, puzzle) for every item: what the collection modules' puzzles() return."""
+    return [(label_of(item), build(item)) for item in found]

@@ -1,0 +1,169 @@
+"""Programming-contest Minesweeper fields (UVa 10189 "Minesweeper", Programming Challenges 110102 and copies).
+
+    4 4          input: fields of 'n m' then n rows of m cells,      Field #1:     output: one block per
+    *...         '*' a mine, '.' no mine; '0 0' ends the input       *100          field, digits and '*'
+    ....                                                             2210          (a fully revealed board)
+    .*..                                                             1*10
+    ....                                                             1110
+    0 0
+
+In the input a '.' is a known safe cell WITHOUT a count (the input states no number) and '*' a known
+mine; in the output a digit is the count and '*' a known mine. Either way the total is the number of
+mines. A file holds several fields: read option `puzzle` (--puzzle N, 1-based) picks one, the first
+otherwise (with a CollectionWarning naming how many there are). `puzzles(text)` gives all of them,
+labelled 'Field #k'. A header claiming more cells than --max-cells is refused before anything is built.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any, List, Optional, Tuple
+
+from ...core.fileio import too_many_cells
+from ...core.puzzle import Puzzle
+from ...core.wording import plural
+from ..collection import PUZZLE_HELP, build_all, pick
+from ..grammar import normalise_newlines
+from ..registry import LIKELY, NO, POSSIBLE, register_format
+from ._grid_common import fail, lines_with_offsets, puzzle_at
+
+_SIZE = re.compile(r"\s*(\d{1,9})\s+(\d{1,9})\s*")
+_LABEL = re.compile(r"\s*Field\s*#\s*(\d{1,9})\s*:\s*", re.I)
+
+
+@dataclass(frozen=True)
+class Field:
+    """One field of the file: its label, rows of cell symbols and where each row starts in the text."""
+
+    label: str
+    rows: Tuple[str, ...]
+    offsets: Tuple[int, ...]
+
+
+def _lines(text: str) -> List[Tuple[int, str]]:
+    return [(off, line.rstrip()) for off, line in lines_with_offsets(text)]
+
+
+def _input_fields(text: str, source: Optional[str]) -> List[Field]:
+    lines = _lines(text)
+    while lines and not lines[-1][1].strip():
+        lines.pop()
+    fields: List[Field] = []
+    i = 0
+    while i < len(lines):
+        off, line = lines[i]
+        i += 1
+        if not line.strip():
+            continue
+        m = _SIZE.fullmatch(line)
+        if m is None:
+            raise fail("expected a field header 'n m' (rows, columns), or '0 0' to end", text, off, source)
+        n, k = int(m.group(1)), int(m.group(2))
+        if n == 0 and k == 0:
+            break
+        if n == 0 or k == 0:
+            raise fail(f"a {n} x {k} field has no cells (only '0 0', the end mark, may have a zero)", text, off,
+                       source)
+        why = too_many_cells(n, k)
+        if why:
+            raise fail(why, text, off, source)
+        if i + n > len(lines):
+            raise fail(f"the header promises {plural(n, 'row')} and the file ends first", text, len(text), source)
+        rows = lines[i:i + n]
+        for roff, row in rows:
+            bad = next((j for j, ch in enumerate(row) if ch not in "*."), None)
+            if bad is not None:
+                raise fail(f"{row[bad]!r} is not a field cell ('*' mine, '.' no mine)", text, roff + bad, source)
+            if len(row) != k:
+                raise fail(f"this row has {plural(len(row), 'cell')}, the header says {k}", text,
+                           roff + min(len(row), k), source)
+        fields.append(Field(f"Field #{len(fields) + 1}", tuple(r for _, r in rows), tuple(o for o, _ in rows)))
+        i += n
+    return fields
+
+
+def _output_fields(text: str, source: Optional[str]) -> List[Field]:
+    fields: List[Field] = []
+    label = ""
+    rows: List[str] = []
+    offs: List[int] = []
+
+    def close() -> None:
+        if label:
+            if not rows:
+                raise fail(f"{label} has no rows", text, offs[0] if offs else len(text), source)
+            fields.append(Field(label, tuple(rows), tuple(offs)))
+
+    for off, line in _lines(text):
+        m = _LABEL.fullmatch(line)
+        if m is not None:
+            close()
+            label, rows, offs = f"Field #{int(m.group(1))}", [], []
+            continue
+        if not line.strip():
+            continue
+        if not label:
+            raise fail("expected 'Field #1:' before the rows", text, off, source)
+        bad = next((j for j, ch in enumerate(line) if ch not in "*012345678"), None)
+        if bad is not None:
+            raise fail(f"{line[bad]!r} is not an output cell ('*' or a count 0-8)", text, off + bad, source)
+        if rows and len(line) != len(rows[0]):
+            raise fail(f"this row has {plural(len(line), 'cell')}, the first row of {label} has {len(rows[0])}",
+                       text, off + min(len(line), len(rows[0])), source)
+        rows.append(line)
+        offs.append(off)
+    close()
+    return fields
+
+
+def _is_output(text: str) -> bool:
+    first = next((line for line in text.split("\n") if line.strip()), "")
+    return _LABEL.fullmatch(first) is not None
+
+
+def _fields(text: str, source: Optional[str]) -> List[Field]:
+    return _output_fields(text, source) if _is_output(text) else _input_fields(text, source)
+
+
+def _build(field: Field, text: str, source: Optional[str]) -> Puzzle:
+    mines = sum(row.count("*") for row in field.rows)
+    return puzzle_at(list(field.rows), lambda r, c: field.offsets[r] + c, text, source, mines=mines,
+                     name=field.label)
+
+
+def puzzles(text: str, *, source: str = "<string>", **options: Any) -> List[Tuple[str, Puzzle]]:
+    """Every field of a contest file, as (label 'Field #k', puzzle), in the file's order."""
+    text = normalise_newlines(text)
+    return build_all(_fields(text, source), lambda f: f.label, lambda f: _build(f, text, source))
+
+
+def read_contest(text: str, source: str = "<string>", puzzle: Optional[Any] = None) -> Puzzle:
+    """Parse one field of a contest input or output file (the first, or the one `puzzle` names, 1-based)."""
+    text = normalise_newlines(text)
+    found = _fields(text, source)
+    _, field = pick(found, [f.label for f in found], puzzle, text=text, source=source, what="field")
+    return _build(field, text, source)
+
+
+def detect_contest(text: str) -> float:
+    """LIKELY for 'n m' then rows of '*' and '.', or a 'Field #1:' block; POSSIBLE for a lone field."""
+    head = normalise_newlines(text[:4000])
+    lines = [ln.strip() for ln in head.split("\n") if ln.strip()]
+    if not lines:
+        return NO
+    if _LABEL.fullmatch(lines[0]):
+        return LIKELY if len(lines) > 1 and re.fullmatch(r"[*0-8]+", lines[1]) else NO
+    m = _SIZE.fullmatch(lines[0])
+    if m is None or int(m.group(1)) == 0:
+        return NO
+    n, k = int(m.group(1)), int(m.group(2))
+    body = lines[1:1 + n]
+    if not body or not all(re.fullmatch(r"[*.]+", row) and len(row) == k for row in body):
+        return NO
+    return LIKELY if re.search(r"^\s*0\s+0\s*$", head, re.M) or len(lines) > n + 1 else POSSIBLE
+
+
+register_format("contest-fields", [".uva"], "puzzle", reader=read_contest, detect=detect_contest,
+                aliases=("uva10189",), read_options={"puzzle": PUZZLE_HELP},
+                description="UVa 10189 fields: 'n m' then rows of '*' (mine) and '.' (safe, no count) until "
+                            "'0 0', or the 'Field #k:' output blocks; several per file (--puzzle N)")

@@ -1,0 +1,163 @@
+"""Exercism's minesweeper exercise data (`canonical-data.json` of exercism/problem-specifications).
+
+    {"exercise": "minesweeper", "cases": [
+      {"description": "mine surrounded by spaces", "property": "annotate",
+       "input": {"minefield": ["   ", " * ", "   "]},          older versions: "input": [rows], and rows
+       "expected": ["111", "1*1", "111"]}, ...]}               framed by '+---+' and '|...|' borders
+
+Each case's minefield ('*' a mine, ' ' no mine) is a layout and its expected rows are the annotation:
+the count of each safe cell, blank for zero. A case reads as that fully revealed board: counts, '*'
+known mines, the total stated. The annotation is checked against the layout (the same mines, every
+count right); a case without one is annotated from its layout. Groups of cases (a case holding
+"cases") are walked in order; cases with an empty board ("no rows", "no columns") are not puzzles and
+are skipped. Read option `puzzle` (--puzzle N, 1-based) picks a case, the first otherwise;
+`puzzles(text)` gives all of them, labelled by their description.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any, List, Optional, Tuple
+
+import numpy as np
+
+from ...core.fileio import too_many_cells
+from ...core.puzzle import Puzzle, neighbour_count
+from ...core.wording import plural
+from .._located import error_at, load_json
+from ..collection import PUZZLE_HELP, build_all, pick
+from ..grammar import normalise_newlines
+from ..registry import CERTAIN, LIKELY, NO, register_format
+
+
+@dataclass(frozen=True)
+class Case:
+    """One case with a board: its description, the layout rows, the annotation rows, where it starts."""
+
+    label: str
+    minefield: Tuple[str, ...]
+    expected: Optional[Tuple[str, ...]]
+    offset: int
+
+
+def _rows_of(value: Any) -> Optional[List[Any]]:
+    if isinstance(value, dict):
+        value = value.get("minefield", value.get("board"))
+    return value if isinstance(value, list) else None
+
+
+def _unframe(rows: List[str]) -> List[str]:
+    """The rows inside a '+---+' / '|...|' frame (rows without a frame as they are)."""
+    if len(rows) >= 2 and all(len(r) >= 2 and r[0] == r[-1] == "+" and set(r[1:-1]) <= {"-"}
+                              for r in (rows[0], rows[-1])) and all(len(r) >= 2 and r[0] == r[-1] == "|"
+                                                                     for r in rows[1:-1]):
+        return [r[1:-1] for r in rows[1:-1]]
+    return rows
+
+
+def _walk(node: Any, text: str, source: Optional[str], found: List[Case], cursor: List[int]) -> None:
+    for case in node.get("cases", []) if isinstance(node, dict) else []:
+        if not isinstance(case, dict):
+            continue
+        at = text.find('"description"', cursor[0])
+        cursor[0] = at + 1 if at >= 0 else cursor[0]
+        if "cases" in case:
+            _walk(case, text, source, found, cursor)
+            continue
+        rows = _rows_of(case.get("input"))
+        if rows is None:
+            raise error_at("this case has no minefield (\"input\": {\"minefield\": [rows]})", text, max(at, 0),
+                           source)
+        if not all(isinstance(r, str) for r in rows):
+            raise error_at("a minefield row must be a string", text, max(at, 0), source)
+        expected = case.get("expected")
+        exp_rows = _unframe(expected) if isinstance(expected, list) and all(
+            isinstance(r, str) for r in expected) else None
+        field = _unframe(rows)
+        if not field or not field[0]:
+            continue   # "no rows", "no columns": nothing to solve, not a puzzle
+        label = str(case.get("description", f"case {len(found) + 1}"))
+        found.append(Case(" ".join(label.split()), tuple(field), tuple(exp_rows) if exp_rows is not None else None,
+                          max(at, 0)))
+
+
+def _cases(text: str, source: Optional[str]) -> List[Case]:
+    data = load_json(text, source)
+    if not isinstance(data, dict) or not isinstance(data.get("cases"), list):
+        raise error_at("expected exercism canonical data: an object with \"cases\"", text, 0, source)
+    found: List[Case] = []
+    _walk(data, text, source, found, [0])
+    return found
+
+
+def _row_offset(text: str, row: str, start: int) -> int:
+    at = text.find(json.dumps(row), start)
+    return at + 1 if at >= 0 else start
+
+
+def _build(case: Case, text: str, source: Optional[str]) -> Puzzle:
+    field = case.minefield
+    width = len(field[0])
+    why = too_many_cells(len(field), width)
+    if why:
+        raise error_at(why, text, case.offset, source)
+    for r, row in enumerate(field):
+        off = _row_offset(text, row, case.offset)
+        bad = next((j for j, ch in enumerate(row) if ch not in "* "), None)
+        if bad is not None:
+            raise error_at(f"{row[bad]!r} is not a minefield cell ('*' mine, ' ' no mine)", text, off + bad, source)
+        if len(row) != width:
+            raise error_at(f"minefield row {r + 1} has {plural(len(row), 'cell')}, the first has {width}", text, off,
+                           source)
+    mines = np.array([[ch == "*" for ch in row] for row in field], dtype=bool)
+    counts = neighbour_count(mines)
+    cells = [["*" if mines[r, c] else str(int(counts[r, c])) for c in range(width)] for r in range(len(field))]
+    if case.expected is not None:
+        _check_annotation(case, cells, text, source)
+    return Puzzle.from_rows(["".join(row) for row in cells], mines=int(mines.sum()), name=case.label)
+
+
+def _check_annotation(case: Case, cells: List[List[str]], text: str, source: Optional[str]) -> None:
+    expected = case.expected or ()
+    if len(expected) != len(cells):
+        raise error_at(f"the expected annotation has {plural(len(expected), 'row')}, the minefield "
+                       f"{len(cells)}", text, case.offset, source)
+    for r, row in enumerate(expected):
+        off = _row_offset(text, row, case.offset)
+        if len(row) != len(cells[r]):
+            raise error_at(f"expected row {r + 1} has {plural(len(row), 'cell')}, the minefield "
+                           f"{len(cells[r])}", text, off, source)
+        for c, ch in enumerate(row):
+            want = cells[r][c]
+            if (ch == " " and want == "0") or ch == want:
+                continue
+            raise error_at(f"the annotation shows {ch!r} at row {r + 1}, column {c + 1}; the minefield gives "
+                           f"{' ' if want == '0' else want!r}", text, off + c, source)
+
+
+def puzzles(text: str, *, source: str = "<string>", **options: Any) -> List[Tuple[str, Puzzle]]:
+    """Every case with a board, as (description, puzzle), in the file's order."""
+    text = normalise_newlines(text)
+    return build_all(_cases(text, source), lambda c: c.label, lambda c: _build(c, text, source))
+
+
+def read_exercism(text: str, source: str = "<string>", puzzle: Optional[Any] = None) -> Puzzle:
+    """Parse one case of exercism's minesweeper data (the first, or the one `puzzle` names, 1-based)."""
+    text = normalise_newlines(text)
+    found = _cases(text, source)
+    _, case = pick(found, [repr(c.label) for c in found], puzzle, text=text, source=source, what="case")
+    return _build(case, text, source)
+
+
+def detect_exercism(text: str) -> float:
+    """CERTAIN for '"exercise": "minesweeper"'; LIKELY for cases with a "minefield" input."""
+    head = text[:2000]
+    if '"exercise"' in head and '"minesweeper"' in head:
+        return CERTAIN
+    return LIKELY if '"cases"' in head and '"minefield"' in text[:20000] else NO
+
+
+register_format("exercism", [".exercism.json"], "puzzle", reader=read_exercism, detect=detect_exercism,
+                aliases=("exercism-minesweeper",), read_options={"puzzle": PUZZLE_HELP},
+                description="exercism minesweeper canonical-data.json: each case's minefield ('*', ' ') and "
+                            "its expected annotation, read fully revealed; several per file (--puzzle N)")
