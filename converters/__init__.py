@@ -38,7 +38,7 @@ from .core.puzzle import Puzzle
 from .core.system import LinearSystem, Violation, build_system, check_assignment
 from .encode import to_cnf, to_cpsat, to_pulp
 from .formats.dimacs_formula import Formula, parse_formula, read_formula
-from .formats.reading import parse, read
+from .formats.reading import parse, read, read_all
 from .formats.registry import formats as list_formats
 from .formats.registry import get_format, register_format
 from .formats.writing import dump, dumps, write
@@ -76,7 +76,7 @@ __all__ = [
     # the model
     "Puzzle", "LinearSystem", "Violation", "build_system", "check_assignment",
     # notations and solver files
-    "read", "parse", "write", "dump", "dumps", "list_formats", "get_format", "register_format",
+    "read", "read_all", "parse", "write", "dump", "dumps", "list_formats", "get_format", "register_format",
     # encoders
     "to_cnf", "to_pulp", "to_cpsat",
     # answers and solving

@@ -39,6 +39,10 @@ SEEDS = {
     "tatham-mines": SAMPLES / "tatham-9x9n10.txt",
     "mbf": SAMPLES / "tatham-9x9n10.mbf",  # binary, but its bytes are ASCII: read_text works
     "rawvf": Path(__file__).resolve().parent / "fixtures" / "replays" / "tiny_3x3.rawvf",
+    "puzzlink": SAMPLES / "pzprjs-5x5.puzzlink",
+    "pzprv3": SAMPLES / "pzprjs-5x5.pzprv3",
+    "contest-fields": SAMPLES / "pc110102-fields.in",
+    "exercism": SAMPLES / "exercism-minesweeper.exercism.json",
 }
 # binary replays take bytes, not text: tests/test_notation_replays.py cuts and flips their bytes instead
 BYTES_FUZZED_ELSEWHERE = {"avf", "rmv", "mvf", "evf"}

@@ -3,20 +3,41 @@ from __future__ import annotations
 
 import argparse
 import json
+import warnings
+from typing import Any, Dict
 
 from ..core.wording import plural
+from ..formats.collection import CollectionWarning, puzzle_index
+from ..formats.reading import collection_with
 from . import add_input_options, describe_reading, input_settings, load_reading
 
 
+def reading_index(args: argparse.Namespace) -> int:
+    """The 0-based index of the puzzle a collection's reading took (--puzzle N, else the first)."""
+    return (puzzle_index(getattr(args, "read_puzzle", None)) or 1) - 1
+
+
 def run(args: argparse.Namespace) -> int:
-    """Print size, cell counts and the notation that read the puzzle."""
-    reading = load_reading(args.input, input_settings(args))
+    """Print size, cell counts and the notation that read the puzzle (and list a collection's puzzles)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", CollectionWarning)   # the listing below names every puzzle
+        reading = load_reading(args.input, input_settings(args))
     p = reading.puzzle
-    data = {"rows": p.rows, "cols": p.cols, **p.stats, "mines": p.mines, "name": p.name,
-            "notation": reading.format.name}
+    data: Dict[str, Any] = {"rows": p.rows, "cols": p.cols, **p.stats, "mines": p.mines, "name": p.name,
+                            "notation": reading.format.name}
+    held = []
+    if reading.format.collection is not None:
+        _, found = collection_with(args.input, input_settings(args))
+        held = [{"index": i, "label": label, "rows": q.rows, "cols": q.cols} for i, (label, q) in enumerate(found, 1)]
+        data["puzzles"] = held
     if args.json:
         print(json.dumps(data))
         return 0
+    if held:
+        print(f"puzzles:     {len(held)} in the file; shown below: {held[reading_index(args)]['index']} "
+              "(--puzzle N shows another)")
+        for item in held:
+            print(f"  {item['index']:>3}  {item['rows']} x {item['cols']}  {item['label']}")
     print(f"notation:    {describe_reading(reading)}")
     if p.name:
         print(f"name:        {p.name}")

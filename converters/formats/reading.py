@@ -7,12 +7,13 @@ from __future__ import annotations
 
 import warnings
 from dataclasses import dataclass, replace
-from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
+from typing import Any, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple
 
 from ..core.errors import AmbiguousInputWarning, LossyConversionWarning, MineconvError, PuzzleSyntaxError
 from ..core.fileio import PathLike, decode_bytes, read_bytes, source_name
 from ..core.puzzle import Puzzle
 from ..core.wording import plural
+from .collection import CollectionWarning
 from .detection import close_to_best, content_for, rank_formats
 from .hints import add_hint, cannot_tell
 from .registry import Format, candidates_for_path, get_format, output_format
@@ -214,6 +215,32 @@ def parse_with(text: str, settings: ReadSettings, source: str = "<string>") -> R
         return _settled(_read_named(settings, text, None, source), settings)
     prefer = candidates_for_path(source, kind="puzzle", direction="read")
     return _settled(_weigh(text, None, source, prefer, settings), settings)
+
+
+def collection_with(path: PathLike, settings: ReadSettings) -> Tuple[Reading, List[Tuple[str, Any]]]:
+    """The reading of a file, and every puzzle it holds as (label, puzzle): one for most notations, each
+    field, case or level of a file that holds several (read once, so stdin works too)."""
+    data, source = read_bytes(path)
+    prefer = candidates_for_path(path, kind="puzzle", direction="read")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", CollectionWarning)   # every puzzle is listed: nothing is left out
+        reading = _settled(_read_data(data, source, prefer, settings), settings)
+    fmt = reading.format
+    if fmt.collection is None or fmt.binary:
+        return reading, [(reading.puzzle.name or source, reading.puzzle)]
+    options = {k: v for k, v in _reader_options(fmt, settings, warn=False).items() if k != "puzzle"}
+    found = fmt.collection(decode_bytes(data, source), source=source, **options)
+    if settings.mines is not None:
+        found = [(label, puzzle.replace(mines=settings.mines)) for label, puzzle in found]
+    return reading, found
+
+
+def read_all(path: PathLike, fmt: Optional[str] = None, **options: Any) -> Iterator[Puzzle]:
+    """Every puzzle of a file in the file's order (one for most notations); each named by its label when the
+    file gives it no name ('Field #2', an exercise's description)."""
+    _, found = collection_with(path, ReadSettings.of(fmt, options))
+    for label, puzzle in found:
+        yield puzzle if puzzle.name else puzzle.replace(name=label)
 
 
 def read_reading(path: PathLike, fmt: Optional[str] = None, **options: Any) -> Reading:

@@ -59,6 +59,8 @@ class Format:
     write_options: Tuple[str, ...] = field(default=())     # keyword options the writer accepts
     keeps_start: bool = False                              # the writer keeps Puzzle.start (the first click)
     keeps_wires: bool = False                              # the writer keeps Puzzle.wires (reduce's variables)
+    # a file of this notation may hold several puzzles: (text, source=, **options) -> [(label, Puzzle), ...]
+    collection: Optional[Callable[..., List[Tuple[str, Any]]]] = None
 
     def can(self, direction: Optional[str]) -> bool:
         """Whether this format reads ('read'), writes ('write'), or either (None)."""
@@ -76,13 +78,15 @@ def register_format(name: str, extensions: Sequence[str], kind: str, *, reader: 
                     aliases: Sequence[str] = (), binary: bool = False,
                     read_options: Union[Sequence[str], Mapping[str, str]] = (),
                     write_options: Sequence[str] = (), detect_level: float = LIKELY,
-                    keeps_start: bool = False, keeps_wires: bool = False) -> Format:
+                    keeps_start: bool = False, keeps_wires: bool = False,
+                    collection: Optional[Callable[..., List[Tuple[str, Any]]]] = None) -> Format:
     """Register a format by name and extensions (called at the bottom of each format module).
 
     `detect_level` is the confidence a yes/no detector's True stands for (detectors that return a
     confidence themselves ignore it); `write_options` are the keyword options the writer accepts;
     `keeps_start` says the puzzle writer keeps a board's first click (any other reports it lost), `keeps_wires`
-    the variable cells of a board made by `mineconv reduce`.
+    the variable cells of a board made by `mineconv reduce`; `collection` lists every puzzle of a file
+    that holds several (`read_all`, `mineconv info`).
     """
     if kind not in KINDS:
         raise InputError(f"kind must be one of {KINDS}, not {kind!r}")
@@ -95,7 +99,8 @@ def register_format(name: str, extensions: Sequence[str], kind: str, *, reader: 
     if reader is not None:  # huge numbers, deep nesting and oversized boards become located errors
         reader = guard_reader(reader, ascii_digits=kind == "solution")
     fmt = Format(name, exts, kind, reader, writer, detect, losses, description, autodetect, tuple(aliases),
-                 binary, tuple(o for o, _ in helps), helps, tuple(write_options), keeps_start, keeps_wires)
+                 binary, tuple(o for o, _ in helps), helps, tuple(write_options), keeps_start, keeps_wires,
+                 collection)
     _check_new_names(fmt)
     _FORMATS[name] = fmt
     for alias in aliases:

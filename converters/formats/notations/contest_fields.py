@@ -164,6 +164,6 @@ def detect_contest(text: str) -> float:
 
 
 register_format("contest-fields", [".uva"], "puzzle", reader=read_contest, detect=detect_contest,
-                aliases=("uva10189",), read_options={"puzzle": PUZZLE_HELP},
+                aliases=("uva10189",), read_options={"puzzle": PUZZLE_HELP}, collection=puzzles,
                 description="UVa 10189 fields: 'n m' then rows of '*' (mine) and '.' (safe, no count) until "
                             "'0 0', or the 'Field #k:' output blocks; several per file (--puzzle N)")

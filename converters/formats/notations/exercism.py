@@ -158,6 +158,6 @@ def detect_exercism(text: str) -> float:
 
 
 register_format("exercism", [".exercism.json"], "puzzle", reader=read_exercism, detect=detect_exercism,
-                aliases=("exercism-minesweeper",), read_options={"puzzle": PUZZLE_HELP},
+                aliases=("exercism-minesweeper",), read_options={"puzzle": PUZZLE_HELP}, collection=puzzles,
                 description="exercism minesweeper canonical-data.json: each case's minefield ('*', ' ') and "
                             "its expected annotation, read fully revealed; several per file (--puzzle N)")
