@@ -9,7 +9,7 @@ import pytest
 from helpers import SAMPLES, run_cli
 from mineconv import Puzzle, parse, read
 from mineconv.analysis import analyze
-from mineconv.core.errors import FormatError, MineconvError
+from mineconv.core.errors import FormatError, MineconvError, PuzzleSyntaxError
 from mineconv.formats.registry import LIKELY, NO, POSSIBLE, WEAK, get_format, register_format, unregister_format
 from mineconv.core.errors import AmbiguousInputWarning
 from mineconv.formats.reading import parse_reading, read_reading
@@ -131,7 +131,7 @@ def test_a_new_notation_that_reads_a_different_puzzle_is_weighed_and_named(notat
 
 def test_a_new_notation_that_fails_is_passed_over_silently(notation):
     def refuse(text, source):
-        raise MineconvError("not mine after all", source=source, line=1, column=1)
+        raise PuzzleSyntaxError("not mine after all", source=source, line=1, column=1)
     notation("test-refuser", lambda text: LIKELY if text.startswith("1") else NO, refuse)
     assert quietly(parse, "111\n1?1\n").cells == "1111?1"   # native reads it; the refuser's error is not shown
 
