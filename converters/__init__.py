@@ -17,7 +17,6 @@ from .analysis import Analysis, analyze
 from .analysis.explain import explain
 from .analysis.grade import Grade, grade
 from .analysis.steps import Explanation
-from .core.about import __version__
 from .core.errors import (
     AmbiguousInputWarning,
     FileAccessError,
@@ -90,3 +89,11 @@ __all__ = [
     "LossyConversionWarning", "AmbiguousInputWarning", "SolutionSyntaxError", "SolverError", "VerificationError",
     "InputError", "ResourceError", "FileAccessError", "InputNotFoundError",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    # the version is read from the package metadata when asked for, not at import (core/about.py says why)
+    if name == "__version__":
+        from .core.about import version
+        return version()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

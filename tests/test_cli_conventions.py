@@ -168,3 +168,14 @@ def test_messages_with_a_count_of_one(tmp_path, capsys):
     (tmp_path / "in" / "a.txt").write_text("1?\n")
     status, _, err = run(capsys, "batch", tmp_path / "in", "-o", tmp_path / "out", "-t", "cnf", "-q")
     assert status == 0 and "1 converted, 0 skipped, 0 failed (1 input, 1 file written)" in err
+
+
+def test_version_into_a_closed_pipe_is_quiet():
+    import subprocess
+    import sys
+    # the reading end is closed before the child starts writing (its start-up takes far longer)
+    proc = subprocess.Popen([sys.executable, "-m", "mineconv", "-V"], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    proc.stdout.close()
+    err = proc.stderr.read()
+    assert proc.wait(timeout=60) == 0 and "Traceback" not in err, err

@@ -16,7 +16,7 @@ import warnings
 from importlib import metadata
 from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Union
 
-from ..core.about import __version__
+from ..core.about import version
 from ..core.errors import MineconvError, Terminated
 from ..core.fileio import DEFAULT_MAX_BYTES, DEFAULT_MAX_CELLS, guard_inputs, set_limits, source_name
 from ..core.puzzle import Puzzle
@@ -50,7 +50,7 @@ def say(message: str) -> None:
 
 def version_text() -> str:
     """mineconv's version, then the version of each library it builds on and of Python."""
-    lines = [f"mineconv {__version__}"]
+    lines = [f"mineconv {version()}"]
     for shown, dist in LIBRARIES:
         try:
             lines.append(f"{shown} {metadata.version(dist)}")
@@ -68,7 +68,11 @@ class _VersionAction(argparse.Action):
 
     def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any,
                  option_string: Optional[str] = None) -> None:
-        print(version_text())
+        try:
+            print(version_text(), flush=True)
+        except BrokenPipeError:   # `mineconv -V | head -1`: the reader went away, which is no error of ours
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
         parser.exit()
 
 

@@ -19,7 +19,7 @@ from typing import Any, Iterable, List, Optional, Tuple
 
 import numpy as np
 
-from ..core.about import __version__
+from ..core.about import version
 from ..core.errors import SolutionSyntaxError
 from ..core.naming import VAR_FORM, VAR_PREFIX, name_pieces
 from ..core.puzzle import Puzzle
@@ -34,7 +34,7 @@ def header_text(puzzle: Puzzle, system: LinearSystem, prefix: str, title: str,
                 extra: Iterable[str] = ()) -> str:
     """The comment block for the top of a solver file (ends with a newline)."""
     p = prefix + " "
-    lines = [f"{p}mineconv {__version__} {title}"]
+    lines = [f"{p}mineconv {version()} {title}"]
     if puzzle.name is not None:
         lines.append(f"{p}name: {puzzle.name}")
     total = puzzle.mines if system.total is None else system.total + puzzle.known_mine_count

@@ -27,7 +27,7 @@ from typing import Any, Dict, List, Optional, TextIO, Tuple
 
 from lark.exceptions import UnexpectedInput
 
-from ...core.about import __version__
+from ...core.about import version
 from ...core.errors import PuzzleError
 from ...core.fileio import too_many_cells
 from ...core.puzzle import Puzzle
@@ -211,7 +211,7 @@ def write_asp_facts(puzzle: Puzzle, out: TextIO, **options: Any) -> None:
     if puzzle.mines is not None:
         lines.append(f"#const mine_count = {puzzle.mines}.")
     # after the first statement, so that it is not read back as a note
-    lines.append(f"% mineconv {__version__}: number(row, col, count), mine(row, col) = known mine, "
+    lines.append(f"% mineconv {version()}: number(row, col, count), mine(row, col) = known mine, "
                  "excluded(row, col) = known safe; 1-based; a cell without a fact is unknown")
     codes = puzzle.codes
     for r, row in enumerate(codes.tolist(), 1):

@@ -28,7 +28,7 @@ from typing import Any, Dict, List, Optional, TextIO, Tuple
 from lark import Token
 from lark.exceptions import UnexpectedInput
 
-from ...core.about import __version__
+from ...core.about import version
 from ...core.errors import PuzzleSyntaxError
 from ...core.puzzle import Puzzle
 from .._located import error_at
@@ -191,7 +191,7 @@ def write_dzn(puzzle: Puzzle, out: TextIO, **options: Any) -> None:
     body = "\n".join("    " + ",".join(WRITE_VALUE[v].rjust(2) for v in row) + "," for row in codes)
     # the explanation follows the first item, so that it is not read back as a note
     out.write("".join(line + "\n" for line in head) + f"r = {puzzle.rows};\nc = {puzzle.cols};\n"
-              f"% mineconv {__version__}: -1 = unknown cell, 0..8 = the count shown\n"
+              f"% mineconv {version()}: -1 = unknown cell, 0..8 = the count shown\n"
               f"game = array2d(1..r, 1..c, [\n{body}\n]);\n")
 
 

@@ -27,7 +27,7 @@ from typing import Any, Dict, List, Optional, TextIO, Tuple
 from lark import Token
 from lark.exceptions import UnexpectedInput
 
-from ...core.about import __version__
+from ...core.about import version
 from ...core.puzzle import Puzzle
 from .._located import error_at
 from .._rows import lost_parts
@@ -115,7 +115,7 @@ def write_essence(puzzle: Puzzle, out: TextIO, **options: Any) -> None:
     rows = [",".join(WRITE_VALUE[v] for v in row) for row in puzzle.codes.tolist()]
     body = ",\n".join(f"    [{r}]" for r in rows)
     out.write("\n".join(head) + f"\nletting r be {puzzle.rows}\nletting c be {puzzle.cols}\n"
-              f"$ mineconv {__version__}: -1 = unknown cell, 0..8 = the count shown\n"
+              f"$ mineconv {version()}: -1 = unknown cell, 0..8 = the count shown\n"
               f"letting game be [\n{body}\n]\n")
 
 

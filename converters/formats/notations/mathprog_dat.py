@@ -40,7 +40,7 @@ import numpy as np
 from lark import Token
 from lark.exceptions import UnexpectedInput, UnexpectedToken
 
-from ...core.about import __version__
+from ...core.about import version
 from ...core.errors import PuzzleError, PuzzleSyntaxError
 from ...core.puzzle import Puzzle
 from ...core.wording import plural
@@ -353,7 +353,7 @@ def _build(text: str, source: str, scalars: Dict[str, Tuple[int, int]], tables: 
 
 # writing ----------------------------------------------------------------------------------------
 _EXPLAIN = (
-    f"# mineconv {__version__}: a Minesweeper puzzle in the data layout of Chlond's minesweeper.mod",
+    f"# mineconv {version()}: a Minesweeper puzzle in the data layout of Chlond's minesweeper.mod",
     "# n = columns, m = rows (only when not square), mines = total mines on the board (known mines included)",
     "# R[i,j]: -1 = unexposed cell (unknown, or a known mine listed in M), 0..8 = the count shown,",
     "#         -2 = known safe cell without a count (mineconv's extension: not in Chlond's model)",
