@@ -14,7 +14,7 @@ import os
 from typing import Any, Optional, Union
 
 from .analysis import Analysis, analyze
-from .analysis.explain import explain
+from .analysis.explain import explain, iter_steps
 from .analysis.grade import Grade, grade
 from .analysis.steps import Explanation
 from .core.errors import (
@@ -81,7 +81,7 @@ __all__ = [
     # answers and solving
     "Answer", "Decoded", "read_answer", "decode", "solve", "enumerate_solutions", "solutions", "SolutionStream",
     # analysis and pictures
-    "Analysis", "analyze", "Grade", "grade", "Explanation", "explain", "render",
+    "Analysis", "analyze", "Grade", "grade", "Explanation", "explain", "iter_steps", "render",
     # puzzle design, and CNF formulas as boards
     "design_puzzles", "reduce", "Formula", "parse_formula", "read_formula", "cnf_model",
     # errors

@@ -297,3 +297,25 @@ def test_the_checkers_reject_what_a_designer_must_not_make():
         assert_designed(parse("?1??\n", "native"), "gac")
     with pytest.raises(AssertionError):
         assert_designed(parse("?10?\n", "native"), "2rc")   # minimal and unique, but gac
+
+
+# issue 25: a request no layout can meet is refused at once, with the reason ------------------------------
+@pytest.mark.parametrize("rows, cols, mines, need", [(3, 3, 9, 1), (4, 7, 25, 6), (1, 1, 1, 1), (5, 5, 22, 4),
+                                                     (10, 2, 17, 4)])
+def test_design_refuses_boards_whose_mines_cannot_all_touch_a_count(capsys, rows, cols, mines, need):
+    import time
+    started = time.monotonic()
+    status, out, err = run_cli(capsys, "design", "--rows", rows, "--cols", cols, "--mines", mines,
+                               "--level", "gac", "--seed", 1, "-o", "-")
+    assert status == 2 and out == "" and time.monotonic() - started < 5
+    assert "without the total" in err and f"at least {need} safe cell" in err and "--total" in err
+
+
+def test_design_just_inside_the_limit_or_with_the_total_is_not_refused():
+    # 9 mines with the total: the full reveal and the total decide the board
+    assert next(design_puzzles(3, 3, "gac", mines=9, total=True, seed=1, timeout=20)).rows == 3
+    # 8 mines around one safe centre: the only unique layout; the refusal leaves it to the search
+    from mineconv.make.design import refuse_hopeless
+    refuse_hopeless(3, 3, 8, False)
+    with pytest.raises(Exception, match="at least 1 safe cell"):
+        refuse_hopeless(3, 3, 9, False)

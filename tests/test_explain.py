@@ -294,3 +294,55 @@ def test_expert_board_at_full_is_quick():
     e = explain(p, "full")
     assert time.perf_counter() - start < 20
     assert np.array_equal(e.values, analyze(p).values)
+
+
+# bounded work (issue 25): steps stream, a memory budget holds the proofs ---------------------------------
+def test_iter_steps_yields_explains_steps_in_order():
+    for p in itertools.chain(boards(15), (mc.read(SAMPLES / f) for f in SMALL_SAMPLES[:4])):
+        for level in LEVELS:
+            assert tuple(mc.iter_steps(p, level)) == explain(p, level).steps
+
+
+def test_iter_steps_gives_the_first_step_before_the_rest_are_found():
+    # a 60x60 board decides thousands of cells; its first step comes before the pairs are even queued
+    from mineconv.analysis.explain import Explainer
+    p = mc.read(SAMPLES / "tatham-9x9n10.txt")
+    big = mc.Puzzle.from_rows(["0" * 60] + ["?" * 60] * 3 + ["1" * 60] + ["?" * 60] * 55)
+    for puzzle in (p, big):
+        ex = Explainer(puzzle, "3rc")
+        first = next(ex.steps())
+        assert not ex.engine.groups_seeded and first.level == "gac"
+
+
+@pytest.mark.parametrize("level", ["2rc", "full"])
+def test_cli_streams_a_slow_explanation_with_numbers_aligned_to_the_unknown_cells(capsys, monkeypatch, level):
+    import mineconv.cli.explain as cli_explain
+    path = str(SAMPLES / "dusautoy-6x6.txt")
+    code, held, _ = run_cli(capsys, "explain", path, "--level", level)
+    monkeypatch.setattr(cli_explain, "STREAM_AFTER", 0.0)
+    code2, streamed, _ = run_cli(capsys, "explain", path, "--level", level)
+    assert code == code2
+    unknown = mc.read(path).unknown_count
+    lines, slines = held.splitlines(), streamed.splitlines()
+    assert len(lines) == len(slines) and lines[-1] == slines[-1]
+    width = len(str(unknown))
+    for a, b in zip(lines[:-1], slines[:-1]):
+        number, rest = a.split(".", 1)
+        assert b == f"{int(number):>{width}}.{rest}"
+
+
+def test_memory_budget_stops_the_full_level_with_its_reason(capsys, tmp_path):
+    # a board only level full decides: its proofs need the SAT solver, which a 1 KiB budget refuses
+    path = SAMPLES / "gecode-0.txt"
+    e_full = explain(mc.read(path), "full")
+    assert any(s.level == "full" for s in e_full.steps)
+    code, out, _ = run_cli(capsys, "explain", str(path), "--memory-budget", "1K")
+    assert code == 1
+    last = out.splitlines()[-1]
+    assert last.startswith("stopped: the proofs of explain's full level") and "--memory-budget" in last
+    code, out, _ = run_cli(capsys, "explain", str(path), "--memory-budget", "1K", "--json")
+    data = json.loads(out)
+    assert code == 1 and data["status"] == "memory" and not data["solved"]
+    with pytest.raises(SystemExit) as exc:
+        run_cli(capsys, "explain", str(path), "--memory-budget", "lots")
+    assert exc.value.code == 2

@@ -123,3 +123,28 @@ def test_cli_sample_and_codes_flag(tmp_path, capsys):
     assert json.loads(capsys.readouterr().out)["unknown"] == 2
     assert main(["info", str(board)]) == 2
     assert f"{board}:1:16:" in capsys.readouterr().err
+
+
+# issue 25: a number past a float's range is located like any other bad token ----------------------------
+@pytest.mark.parametrize("text, token, col", [
+    ("[[0,1],[1e400,2]]", "1e400", 9), ("[[0,1],[-1E+999,2]]", "-1E+999", 9),
+    ("X = [[0, 1], [1e999, 2]];", "1e999", 15), ("[[0, 1],\n [2, 9.9e9999]]", "9.9e9999", 6)])
+def test_an_overflowing_number_is_named_with_its_place(text, token, col):
+    from mineconv.core.errors import PuzzleSyntaxError
+    with pytest.raises(PuzzleSyntaxError) as exc:
+        parse(text, "int-matrix")
+    err = exc.value
+    assert f"{token!r} is too large" in str(err) and err.column == col and err.line == text.count("\n", 0, text.index(token)) + 1
+
+
+def test_guard_reader_locates_an_overflowing_exponent_when_a_reader_overflows():
+    from mineconv.core.errors import PuzzleSyntaxError
+    from mineconv.core.fileio import guard_reader
+
+    def overflowing(content, source):
+        raise OverflowError
+
+    for content in ("a b\nc 1e400 d\n", b"a b\nc 1e400 d\n"):
+        with pytest.raises(PuzzleSyntaxError) as exc:
+            guard_reader(overflowing)(content, "f.txt")
+        assert (exc.value.line, exc.value.column) == (2, 3) and "'1e400' is too large" in str(exc.value)

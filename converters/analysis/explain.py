@@ -18,11 +18,11 @@ is in analysis/steps.py, the SAT proofs of the full level in analysis/proofs.py.
 from __future__ import annotations
 
 import heapq
-from typing import Dict, Iterable, List, Optional, Sequence, Set, Tuple
+from typing import Dict, Iterable, Iterator, List, Optional, Sequence, Set, Tuple
 
 import numpy as np
 
-from ..core.bounds import UNBOUNDED, AnalysisTimeout, Bounds
+from ..core.bounds import UNBOUNDED, AnalysisTimeout, Bounds, CountingMemoryError
 from ..core.errors import InputError
 from ..core.puzzle import Puzzle
 from ..core.system import LinearSystem, build_system
@@ -38,14 +38,43 @@ LEVELS = ("gac", "2rc", "3rc", "full")
 def explain(puzzle: Puzzle, level: str = "full", mines: Optional[int] = None,
             bounds: Bounds = UNBOUNDED) -> Explanation:
     """The solving path of `puzzle` at `level`, one small justified deduction per step, cheapest first."""
-    if level not in LEVELS:
-        raise InputError(f"level must be one of {', '.join(LEVELS)}, not {level!r}")
-    engine = _Engine(puzzle, build_system(puzzle, mines), level, bounds)
-    try:
-        engine.run()
-    except AnalysisTimeout as exc:
-        engine.timeout_message = exc.message
-    return engine.result()
+    explainer = Explainer(puzzle, level, mines, bounds)
+    for _ in explainer.steps():
+        pass
+    return explainer.result()
+
+
+def iter_steps(puzzle: Puzzle, level: str = "full", mines: Optional[int] = None,
+               bounds: Bounds = UNBOUNDED) -> Iterator[Step]:
+    """The steps of explain(), each yielded as soon as it is found (a timeout just ends the steps)."""
+    return Explainer(puzzle, level, mines, bounds).steps()
+
+
+class Explainer:
+    """One explanation in progress: steps() yields the steps as they are found, result() sums them up."""
+
+    def __init__(self, puzzle: Puzzle, level: str = "full", mines: Optional[int] = None,
+                 bounds: Bounds = UNBOUNDED) -> None:
+        if level not in LEVELS:
+            raise InputError(f"level must be one of {', '.join(LEVELS)}, not {level!r}")
+        self.engine = _Engine(puzzle, build_system(puzzle, mines), level, bounds)
+        self.unknown_cells = self.engine.system.num_vars   # no explanation has more steps than this
+
+    def steps(self) -> Iterator[Step]:
+        """Each step once found, in explain()'s order; stops at a contradiction, the end or the deadline."""
+        engine = self.engine
+        try:
+            yield from engine.run()
+        except AnalysisTimeout as exc:
+            engine.timeout_message = exc.message
+        except CountingMemoryError as exc:
+            engine.memory_message = exc.message
+        finally:
+            engine.prover.close()
+
+    def result(self) -> Explanation:
+        """The explanation of the steps taken so far (all of them, once steps() is exhausted)."""
+        return self.engine.result()
 
 
 class _Engine:
@@ -60,10 +89,11 @@ class _Engine:
         self.cvars = [tuple(x for x in row if x) for row in system.con_vars.tolist()]
         self.rhs = system.con_rhs.astype(int).tolist()
         self.crc: List[Tuple[int, int]] = [(r, c) for r, c in system.con_rc.tolist()]
-        self.shown = [int(puzzle[r, c]) for r, c in self.crc]
+        cells, rows, cols = puzzle.cells, puzzle.rows, puzzle.cols
+        self.shown = [int(cells[r * cols + c]) for r, c in self.crc]
         self.known_mines = [[(r + dr, c + dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1)
-                             if (dr or dc) and 0 <= r + dr < puzzle.rows and 0 <= c + dc < puzzle.cols
-                             and puzzle[r + dr, c + dc] == "*"] for r, c in self.crc]
+                             if (dr or dc) and 0 <= r + dr < rows and 0 <= c + dc < cols
+                             and cells[(r + dr) * cols + c + dc] == "*"] for r, c in self.crc]
         self.var_cons: List[List[int]] = [[] for _ in range(k + 1)]
         for ci, vs in enumerate(self.cvars):
             for x in vs:
@@ -77,11 +107,18 @@ class _Engine:
         self.conflict_because: Tuple[Clue, ...] = ()
         self.conflict_total = False
         self.timeout_message: Optional[str] = None
+        self.memory_message: Optional[str] = None
         self.gac_heap = list(range(len(self.cvars)))
         self.gac_pending = set(self.gac_heap)
         self.group_heaps: Dict[int, list] = {2: [], 3: []}
         self.group_pending: Dict[int, Set[Tuple[int, ...]]] = {2: set(), 3: set()}
         self.backbone: Optional[np.ndarray] = None
+        # The pairs and triples of the whole board are queued when first needed (once no single count
+        # and no total decides a cell), not at the start: the first steps then come at once. Groups
+        # linked at the start but not by then force nothing their linked part does not, so the steps
+        # and their order are those of queueing them all at the start.
+        self.groups_seeded = False
+        self.free, self.placed = k, 0   # undecided cells and decided mines, kept as cells are decided
         self.prover = Prover(self.cvars, self.rhs, self.total, self.rc, self.crc, bounds)
         self.ticks = 0
 
@@ -123,11 +160,13 @@ class _Engine:
         for x, b in forced:
             self.val[x] = b
             dirty.update(self.var_cons[x])
+        self.free -= len(forced)
+        self.placed += sum(1 for _, b in forced if b == MINE)
         for ci in dirty:
             if ci not in self.gac_pending:
                 self.gac_pending.add(ci)
                 heapq.heappush(self.gac_heap, ci)
-        if self.rank >= 1:
+        if self.rank >= 1 and self.groups_seeded:
             self.seed_groups(dirty)
 
     def neighbours(self, ci: int) -> Set[int]:
@@ -141,41 +180,43 @@ class _Engine:
 
     def seed_groups(self, seeds: Iterable[int]) -> None:
         """Queue every connected pair (and, at 3rc and above, triple) of open constraints holding a seed."""
-        m = 3 if self.rank >= 2 else 2
+        triples = self.rank >= 2
         nb: Dict[int, Set[int]] = {}
+        neighbours, queue = self.neighbours, self.queue
 
         def nbrs(ci: int) -> Set[int]:
-            if ci not in nb:
-                nb[ci] = self.neighbours(ci)
-            return nb[ci]
+            found = nb.get(ci)
+            if found is None:
+                found = nb[ci] = neighbours(ci)
+            return found
 
         for a in seeds:
-            for b in nbrs(a):
-                self.queue((a, b) if a < b else (b, a))
-                if m == 2:
+            na = nbrs(a)
+            for b in na:
+                queue((a, b) if a < b else (b, a))
+                if not triples:
                     continue
-                for c in nbrs(a):
-                    if c != b:
-                        self.queue(tuple(sorted((a, b, c))))
-                for c in nbrs(b):
-                    if c != a:
-                        self.queue(tuple(sorted((a, b, c))))
+                for c in na | nbrs(b):
+                    if c != a and c != b:
+                        queue(tuple(sorted((a, b, c))))
 
     def queue(self, group: Tuple[int, ...]) -> None:
-        size = len(group)
-        if group not in self.group_pending[size]:
-            self.group_pending[size].add(group)
-            heapq.heappush(self.group_heaps[size], group)
+        pending = self.group_pending[len(group)]
+        if group not in pending:
+            pending.add(group)
+            heapq.heappush(self.group_heaps[len(group)], group)
 
     # the loop --------------------------------------------------------------------------------------
-    def run(self) -> None:
-        """Take steps, cheapest kind first, until nothing at the level decides another cell."""
+    def run(self) -> Iterator[Step]:
+        """Take steps, cheapest kind first, until nothing at the level decides another cell; yield each."""
         if self.initial_conflict():
             return
-        if self.rank >= 1:
-            self.seed_groups(range(len(self.cvars)))
+        taken = 0
         try:
             while True:
+                while taken < len(self.steps):
+                    taken += 1
+                    yield self.steps[taken - 1]
                 self.ticks += 1
                 if self.ticks & 255 == 0:
                     self.bounds.check()
@@ -185,6 +226,9 @@ class _Engine:
                     self.gac_step(ci)
                 elif self.total_step():
                     pass
+                elif self.rank >= 1 and not self.groups_seeded:
+                    self.groups_seeded = True
+                    self.seed_groups(range(len(self.cvars)))
                 elif self.group_heaps[2]:
                     self.group_step(heapq.heappop(self.group_heaps[2]))
                 elif self.rank >= 2 and self.group_heaps[3]:
@@ -265,9 +309,11 @@ class _Engine:
         """The total mine count: every mine found (the rest is safe) or every open cell needed."""
         if self.total is None:
             return False
+        # the counters first: scanning the board at every call would make the loop quadratic
+        placed, left = self.placed, self.total - self.placed
+        if 0 < left < self.free or (self.free == 0 and left == 0):
+            return False
         free = np.flatnonzero(self.val[1:] == UNDECIDED) + 1
-        placed = int((self.val[1:] == MINE).sum())
-        left = self.total - placed
         if left < 0 or left > free.size:
             self.consistent = False
             self.conflict_total = True
@@ -446,8 +492,7 @@ class _Engine:
     def result(self) -> Explanation:
         values = self.val[1:].copy()
         stuck = [self.rc[x] for x in (np.flatnonzero(values == UNDECIDED) + 1).tolist()]
-        self.prover.close()
         return Explanation(self.puzzle, self.system, self.level, tuple(self.steps), values, self.consistent,
                            self.conflict, self.conflict_because, self.conflict_total,
                            self.timeout_message is not None,
-                           self.timeout_message, stuck)
+                           self.timeout_message, stuck, self.memory_message)

@@ -47,6 +47,17 @@ def selector_clauses(cvars: Sequence[Sequence[int]], rhs: Sequence[int], total: 
     return clauses, selector, total_selector
 
 
+def clause_bytes(cvars: Sequence[Sequence[int]], total: Optional[int], k: int) -> float:
+    """Estimated bytes of selector_clauses() and their copy in the solver, before building them.
+
+    Measured: a count of n cells costs a few hundred bytes per cell; the total over k cells grows as
+    k ** 1.5 (about 2.3 k ** 1.5 clauses of some 105 bytes each, from k = 500 to 2000), so a board of
+    tens of thousands of unknown cells with a total would need gigabytes.
+    """
+    counts = sum(300.0 * len(vs) for vs in cvars)
+    return counts + (0.0 if total is None else 250.0 * k ** 1.5)
+
+
 class Prover:
     """The SAT solver of a board's counts behind selectors, and the small cores that prove cells.
 
@@ -68,6 +79,8 @@ class Prover:
             from pysat.solvers import Solver
 
             k = len(self.rc) - 1
+            self.bounds.check_memory(clause_bytes(self.cvars, self.total, k),
+                                     "the proofs of explain's full level (a SAT solver over every count)")
             clauses, self.selector, self.total_selector = off_main_thread(
                 lambda: selector_clauses(self.cvars, self.rhs, self.total, k))
             self.sat = Solver(name=CORE_SOLVER)
@@ -127,3 +140,4 @@ class Prover:
         """Free the solver, if it was built."""
         if self.sat is not None:
             self.sat.delete()
+            self.sat = None

@@ -65,11 +65,12 @@ class Explanation:
     timed_out: bool = False
     timeout_message: Optional[str] = None
     stuck: List[Tuple[int, int]] = field(default_factory=list)   # open cells when reasoning stopped
+    memory_message: Optional[str] = None      # set when the next step would pass the memory budget
 
     @property
     def solved(self) -> bool:
         """True when the steps decide every unknown cell (and nothing contradicts)."""
-        return self.consistent and not self.timed_out and not self.stuck
+        return self.consistent and not self.timed_out and self.memory_message is None and not self.stuck
 
     def to_json(self) -> dict:
         """The JSON report of `mineconv explain --json`."""
@@ -83,6 +84,8 @@ class Explanation:
                                 "total": self.conflict_total}
         if self.timed_out:
             data["status"] = "timeout"
+        elif self.memory_message is not None:
+            data["status"] = "memory"
         return data
 
 

@@ -4,13 +4,19 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import time
+from typing import List
 
-from ..analysis.explain import LEVELS, explain
-from ..analysis.steps import Explanation
-from ..core.bounds import Bounds
+from ..analysis.explain import LEVELS, Explainer
+from ..analysis.steps import Explanation, Step
+from ..core.bounds import DEFAULT_MEMORY_BUDGET, Bounds, size_text
 from ..core.errors import FileAccessError
 from ..core.wording import plural
 from . import add_input_options, input_settings, load_puzzle, timeout_seconds
+from .analyze import memory_budget
+
+# seconds the steps are held back before they are printed as they come (a quick run prints as it always has)
+STREAM_AFTER = 1.0
 
 EPILOG = """Each step names the cells it decides (safe or mine), the level it needs and the revealed counts
 that justify it, cheapest reasoning first:
@@ -27,7 +33,9 @@ examples:
   mineconv explain board.txt --mines 99 --svg steps/      # steps/step-001.svg, step-002.svg, ...
 --json prints {"level", "solved", "steps": [{"step", "level", "cells": [{"row", "col", "value"}],
 "because": [{"row", "col", "count"}], "total", "text"}], "open": [[row, col], ...]}.
-exit status: 0 solved, 1 stuck (cells left open at the level), no solution or timed out, 2 bad input
+Steps print as they are found once a run takes more than a second (--json and --svg wait for the end).
+exit status: 0 solved, 1 stuck (cells left open at the level), no solution, timed out or over the memory
+budget, 2 bad input
 """
 
 
@@ -37,17 +45,51 @@ def summary(e: Explanation) -> str:
         return f"no solution: {e.conflict}" if e.conflict else "no solution: the counts contradict each other"
     if e.timed_out:
         return f"timed out ({e.timeout_message}) with {plural(len(e.stuck), 'cell')} open"
+    if e.memory_message is not None:
+        return f"stopped: {e.memory_message}, with {plural(len(e.stuck), 'cell')} open"
     if e.solved:
         return f"solved in {plural(len(e.steps), 'step')}"
     return f"stuck with {plural(len(e.stuck), 'cell')} open at level {e.level}"
 
 
+def step_line(number: int, step: Step, width: int) -> str:
+    """'12. [2rc] (3, 4) is safe: ...', the number right-aligned to `width`."""
+    return f"{number:>{width}}. [{step.level}] {step.text}"
+
+
 def report_text(e: Explanation) -> str:
     """Numbered steps, then the summary line."""
     width = len(str(len(e.steps)))
-    lines = [f"{i:>{width}}. [{s.level}] {s.text}" for i, s in enumerate(e.steps, 1)]
+    lines = [step_line(i, s, width) for i, s in enumerate(e.steps, 1)]
     lines.append(summary(e))
     return "\n".join(lines) + "\n"
+
+
+def stream_text(explainer: Explainer) -> Explanation:
+    """Print the steps as they are found, and the summary line; return the explanation.
+
+    The steps are held back for the first STREAM_AFTER seconds, so a quick explanation prints exactly as
+    report_text() does (numbers aligned to the step count); a slow one then prints what it holds and
+    every later step at once, numbers aligned to the count of unknown cells (no more steps than that).
+    """
+    held: List[Step] = []
+    start = time.monotonic()
+    width = 0   # 0 while the steps are held back
+    for step in explainer.steps():
+        if width:
+            print(step_line(len(held) + 1, step, width), flush=True)
+            held.append(step)
+            continue
+        held.append(step)
+        if time.monotonic() - start >= STREAM_AFTER:
+            width = len(str(explainer.unknown_cells))
+            print("\n".join(step_line(i, s, width) for i, s in enumerate(held, 1)), flush=True)
+    e = explainer.result()
+    if width:
+        print(summary(e))
+    else:
+        print(report_text(e), end="")
+    return e
 
 
 def svg_folder(path: str) -> str:
@@ -63,7 +105,11 @@ def run(args: argparse.Namespace) -> int:
     puzzle = load_puzzle(args.input, input_settings(args))
     if args.svg is not None and os.path.exists(args.svg) and not os.path.isdir(args.svg):
         svg_folder(args.svg)  # refused before any work
-    e = explain(puzzle, args.level, bounds=Bounds(None, args.timeout))
+    explainer = Explainer(puzzle, args.level, bounds=Bounds(args.memory_budget, args.timeout))
+    if args.json or args.svg is not None:
+        e = explain_all(explainer)
+    else:
+        e = stream_text(explainer)
     if args.svg is not None:
         from ..core.fileio import atomic_output
         from ..present.picture import step_svgs
@@ -73,9 +119,16 @@ def run(args: argparse.Namespace) -> int:
                 out.write(svg)
     if args.json:
         print(json.dumps(e.to_json()))
-    else:
+    elif args.svg is not None:
         print(report_text(e), end="")
     return 0 if e.solved else 1
+
+
+def explain_all(explainer: Explainer) -> Explanation:
+    """Every step, then the explanation (for --json and --svg, which need them all)."""
+    for _ in explainer.steps():
+        pass
+    return explainer.result()
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -95,4 +148,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="write one picture per step into DIR (step-001.svg, ...; created when missing)")
     p.add_argument("--timeout", type=timeout_seconds, metavar="SECONDS",
                    help="stop after this many seconds: the steps so far are printed (exit 1)")
+    p.add_argument("--memory-budget", type=memory_budget, default=DEFAULT_MEMORY_BUDGET, metavar="SIZE",
+                   help=f"memory the proofs of level full may hold, e.g. 512M or 4G (default "
+                        f"{size_text(DEFAULT_MEMORY_BUDGET)}); past it the steps so far are printed (exit 1)")
     p.set_defaults(func=run)

@@ -182,6 +182,7 @@ def read_bytes(path: PathLike) -> Tuple[bytes, str]:
 
 _LONG_NUMBER = {limit: (re.compile(r"[0-9]{%d,}" % limit), re.compile(rb"[0-9]{%d,}" % limit))
                 for limit in (4301, 19)}
+_EXPONENT = (re.compile(r"[0-9.]+[eE][+]?[0-9]{3,}"), re.compile(rb"[0-9.]+[eE][+]?[0-9]{3,}"))
 _OPEN, _CLOSE = "([{", ")]}"
 DEEPEST = 100  # the nesting depth reported when a reader's recursion ran out
 
@@ -192,11 +193,21 @@ def _position(content: Union[str, bytes], offset: int) -> Tuple[int, int, Option
     return locate(content, offset)
 
 
+def _text(token: Union[str, bytes]) -> str:
+    return token.decode("latin-1") if isinstance(token, bytes) else token
+
+
 def _number_error(content: Union[str, bytes], source: str, digits: int) -> MineconvError:
     pattern = _LONG_NUMBER[digits][isinstance(content, bytes)]
     m = pattern.search(content)  # type: ignore[arg-type]
     if m is None:
-        return PuzzleSyntaxError("a number in this input is too large", source=source)
+        # no long run of digits: an exponent (1e400) overflowed a float conversion
+        m = _EXPONENT[isinstance(content, bytes)].search(content)  # type: ignore[arg-type]
+        if m is None:
+            return PuzzleSyntaxError("a number in this input is too large", source=source)
+        line, col, line_text = _position(content, m.start())
+        return PuzzleSyntaxError(f"{_text(m.group())!r} is too large", source=source, line=line, column=col,
+                                 line_text=line_text)
     line, col, line_text = _position(content, m.start())
     return PuzzleSyntaxError(f"a number of {m.end() - m.start()} digits is too large", source=source, line=line,
                              column=col, line_text=line_text)

@@ -298,10 +298,30 @@ def design_puzzles(rows: int, cols: int, level: str, *, mines: Optional[int] = N
         density = DEFAULT_DENSITY
     # place_mines checks the board size and the mine count; one mine count for every layout
     n_mines = int(place_mines(rows, cols, density=density, mines=mines, seed=0).sum())
+    refuse_hopeless(rows, cols, n_mines, total)
     if seed is None:
         seed = secrets.randbelow(2 ** 31)
     return _designs(rows, cols, level, n_mines, seed, count, total, known_mines, timeout, orders, repairs,
                     stats if stats is not None else DesignStats(), progress)
+
+
+def refuse_hopeless(rows: int, cols: int, n_mines: int, total: bool) -> None:
+    """InputError when no layout of n_mines can give a unique puzzle, so the search would never end.
+
+    Without the total, a mine is pinned only by a count next to it: every mine needs a safe neighbour,
+    so the safe cells must dominate the board in king moves, which takes at least
+    ceil(rows / 3) * ceil(cols / 3) of them. With the total stated every layout is unique in the end
+    (the full reveal plus the total decide the board).
+    """
+    if total:
+        return
+    need = -(-rows // 3) * -(-cols // 3)
+    if rows * cols - n_mines < need:
+        raise InputError(
+            f"no {rows} x {cols} puzzle with {plural(n_mines, 'mine')} can have one solution without the "
+            f"total: every mine must touch a safe cell showing its count, which takes at least "
+            f"{plural(need, 'safe cell')} (there would be {rows * cols - n_mines}); use fewer mines or "
+            "--total")
 
 
 def _designs(rows: int, cols: int, level: str, n_mines: int, seed: int, count: Optional[int], total: bool,

@@ -23,6 +23,7 @@ notes, and says so.
 from __future__ import annotations
 
 import json
+import math
 import re
 from typing import Any, Dict, List, Optional, TextIO, Tuple
 
@@ -55,6 +56,8 @@ def _whole(token: str, text: str, offset: int, source: str) -> int:
         value = float(token)
     except ValueError:  # pragma: no cover - the token pattern only matches numbers
         raise fail(f"{token!r} is not a number", text, offset, source) from None
+    if not math.isfinite(value):   # 1e400 reads as infinity: say so where it stands
+        raise fail(f"{token!r} is too large for a cell code", text, offset, source)
     if value != int(value) or abs(value) > 1_000_000:
         raise fail(f"{token!r} is not a cell code (a whole number)", text, offset, source)
     return int(value)
