@@ -327,7 +327,7 @@ def step_svg(puzzle: Puzzle, decided: Dict[Tuple[int, int], int], step, number: 
     amber, the counts that justify it outlined, and the step's sentence under the board.
 
     `decided` maps (row, col) to SAFE or MINE for the cells decided by earlier steps; `step` is an
-    analysis.explain.Step.
+    analysis.steps.Step.
     """
     R, C = puzzle.rows, puzzle.cols
     margin = max(4, cell // 3)
