@@ -64,3 +64,28 @@ def test_cli_sample(capsys):
     assert main(["solve", str(sample), "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["mines"] == [[0, 2], [0, 3], [2, 0], [2, 5], [3, 0], [3, 5], [5, 2],
                                                              [5, 3]]
+
+
+@pytest.mark.parametrize("text, rows, joined", [
+    ('known = ["01?1" "0111"]', ["01?10111"], 1),                      # Python / C: one row of 8
+    ('x = ["01" "?1",\n     "01"  // c\n     "11"];', ["01?1", "0111"], 2),  # split rows, comments between
+    ('known = ["01?1", "0111"]', ["01?1", "0111"], 0),                 # commas: rows apart, no warning
+    ('"01?1"\n"0111"\n', ["01?1", "0111"], 0),                         # bare lines are rows, as documented
+])
+def test_adjacent_literals_join_as_python_and_c_do_and_warn(text, rows, joined):
+    import warnings
+    from mineconv.core.errors import AmbiguousInputWarning
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        puzzle = parse(text, "quoted-rows")
+    assert list(puzzle.grid_lines) == rows
+    said = [w for w in caught if issubclass(w.category, AmbiguousInputWarning)]
+    assert len(said) == (1 if joined else 0)
+    if joined:
+        assert f"{joined} quoted row" in str(said[0].message) and "JavaScript refuses" in str(said[0].message)
+
+
+def test_a_joined_row_of_the_wrong_width_is_located():
+    with pytest.raises(PuzzleSyntaxError, match="first row has 4") as caught:
+        parse('x = ["01?1",\n "01" "1"]', "quoted-rows")
+    assert caught.value.line == 2

@@ -15,8 +15,10 @@ under which '.' is unknown can win. Read only.
 """
 from __future__ import annotations
 
+import warnings
 from typing import List
 
+from ...core.errors import AmbiguousInputWarning
 from ...core.puzzle import Puzzle
 from ...core.wording import plural
 from .._rows import decode, symbol_table
@@ -36,25 +38,26 @@ def read_quoted_rows(text: str, source: str = "<string>") -> Puzzle:
     starts: List[int] = []
     depth = 0
     seen_close = False
+    joined: List[int] = []      # offsets of literals joined to the one before them
+    after_literal = False       # the last token (comments aside) inside the brackets was a literal
     for kind, tok, off in toks:
         if kind == "comment":
             continue
         if kind == "str":
             if seen_close:
                 raise fail("a row after the list was closed: this notation reads one list of rows", text, off, source)
-            body = tok[1:-1]
-            cells, bad = decode(body, _TABLE)
-            if cells is None:
-                raise fail(f"{body[bad]!r} is not a cell symbol (expected ? 0-8 * .)", text, off + 1 + bad, source)
-            if not cells:
-                raise fail("an empty row", text, off, source)
-            if rows and len(cells) != len(rows[0]):
-                raise fail(f"this row has {plural(len(cells), 'cell')}, the first row has {len(rows[0])} "
-                           "(the grid must be "
-                           "rectangular)", text, off, source)
-            rows.append(cells)
-            starts.append(off + 1)
-        elif kind == "open":
+            cells = _cells(tok, off, text, source)
+            if depth > 0 and after_literal:
+                # Python and C join adjacent literals into one string ("01" "?1" is "01?1"); JavaScript refuses
+                rows[-1] += cells
+                joined.append(off)
+            else:
+                rows.append(cells)
+                starts.append(off + 1)
+            after_literal = True
+            continue
+        after_literal = False
+        if kind == "open":
             if rows:
                 raise fail(f"unexpected {tok!r} between rows", text, off, source)
             depth += 1
@@ -71,7 +74,28 @@ def read_quoted_rows(text: str, source: str = "<string>") -> Puzzle:
             raise fail(f"unexpected {tok!r} (expected quoted rows such as \"01?1\")", text, off, source)
     if not rows:
         raise fail("no quoted rows found", text, len(text), source)
+    if joined:
+        line = text.count("\n", 0, joined[0]) + 1
+        warnings.warn(AmbiguousInputWarning(
+            f"{source}:{line}: {plural(len(joined), 'quoted row')} with no comma before {'it' if len(joined) == 1 else 'them'} "
+            "joined to the row before, as Python and C join adjacent string literals (JavaScript refuses them); "
+            "put a comma between rows that are meant apart"), stacklevel=2)
+    for r, row in enumerate(rows[1:], 1):
+        if len(row) != len(rows[0]):
+            raise fail(f"this row has {plural(len(row), 'cell')}, the first row has {len(rows[0])} "
+                       "(the grid must be rectangular)", text, starts[r] - 1, source)
     return puzzle_at(rows, lambda r, c: starts[r] + c, text, source, notes=notes)
+
+
+def _cells(tok: str, off: int, text: str, source: str) -> str:
+    """The cells of one quoted literal, checked symbol by symbol."""
+    body = tok[1:-1]
+    cells, bad = decode(body, _TABLE)
+    if cells is None:
+        raise fail(f"{body[bad]!r} is not a cell symbol (expected ? 0-8 * .)", text, off + 1 + bad, source)
+    if not cells:
+        raise fail("an empty row", text, off, source)
+    return cells
 
 
 def detect_quoted_rows(text: str) -> float:
