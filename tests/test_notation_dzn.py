@@ -129,3 +129,28 @@ def test_minizinc_solves_what_the_writer_writes(tmp_path):
     flat = [int(v) for v in out.stdout.split("]")[0].strip("[").split(",")]
     mines = sorted(divmod(i, 6) for i, v in enumerate(flat) if v)
     assert mines == [(0, 2), (0, 3), (2, 0), (2, 5), (3, 0), (3, 5), (5, 2), (5, 3)], out.stdout + out.stderr
+
+
+@pytest.mark.parametrize("key", ["mines", "mine_count", "num_mines", "total_mines", "n_mines", "number_of_mines"])
+def test_the_total_is_read_under_each_of_its_spellings(key):
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        p = parse(f"r = 2; c = 2; {key} = 1;\ngame = array2d(1..r, 1..c, [1, X, X, X]);", "dzn")
+    assert p.mines == 1
+
+
+def test_a_number_the_puzzle_does_not_use_warns_with_its_line():
+    from mineconv.core.errors import LossyConversionWarning
+    with pytest.warns(LossyConversionWarning, match=r"<string>:2: bombs = 1 is not read.*name it mines"):
+        p = parse("r = 2; c = 2;\nbombs = 1;\ngame = array2d(1..r, 1..c, [1, X, X, X]);", "dzn")
+    assert p.mines is None
+    import warnings
+    with warnings.catch_warnings():   # a name the grid uses is read, so no warning
+        warnings.simplefilter("error")
+        parse("U = -1; r = 1; c = 2;\ngame = array2d(1..r, 1..c, [1, U]);", "dzn")
+
+
+def test_essence_reads_the_total_as_mines():
+    p = parse("language ESSENCE' 1.0\nletting mines be 1\nletting game be [[1,-1],[-1,-1]]\n", "essence")
+    assert p.mines == 1

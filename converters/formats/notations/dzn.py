@@ -15,7 +15,7 @@ minesweeper_model.mzn), copied widely since::
 Also read: 2-D literals (`game = [| 1, X | 2, 3 |];`), literal ranges (`array2d(1..5, 1..6, ...)`),
 names bound in the file (`X = -1;`, `int: U = -1;`), a trailing comma, '%' and '/* */' comments, and
 whole models with their data (declarations, constraints, solve and output items are skipped). A total
-mine count is read from `mine_count` (also num_mines, total_mines). The writer produces hakank's layout
+mine count is read from `mines` (also mine_count, num_mines, total_mines, n_mines). A number bound in the file and used nowhere warns. The writer produces hakank's layout
 with -1 for unknown cells (no name to bind), which his model and any model declaring `int: r; int: c;
 array[1..r, 1..c] of -1..8: game;` take as is; the model's -1..8 domain has no known mines, known safe
 cells or total, so those are written as -1 (unknown) with a warning. Name and notes are '%' comments.
@@ -23,13 +23,14 @@ cells or total, so those are written as -1 (unknown) with a warning. Name and no
 from __future__ import annotations
 
 import re
+import warnings
 from typing import Any, Dict, List, Optional, TextIO, Tuple
 
 from lark import Token
 from lark.exceptions import UnexpectedInput
 
 from ...core.about import version
-from ...core.errors import PuzzleSyntaxError
+from ...core.errors import LossyConversionWarning, PuzzleSyntaxError
 from ...core.puzzle import Puzzle
 from .._located import error_at
 from .._rows import lost_parts
@@ -41,7 +42,8 @@ from ._nodes import Node, offset, rule, rules, terminal
 _COMMENTS = re.compile(r'(?P<string>"(?:[^"\\\n]|\\.)*")|%[^\n]*|/\*[\s\S]*?\*/')
 ROWS = ("r", "rows", "nrows", "n_rows", "height")
 COLS = ("c", "cols", "ncols", "n_cols", "width")
-TOTAL = ("mine_count", "num_mines", "total_mines", "n_mines", "nmines")
+# the total mine count's spellings: mineconv's own notations say `mines`
+TOTAL = ("mines", "mine_count", "num_mines", "total_mines", "n_mines", "nmines", "number_of_mines")
 GRIDS = ("game", "grid", "board", "puzzle", "field")
 UNKNOWN_NAMES = ("X", "_")   # hakank's X is bound to -1 in the model file the data includes
 
@@ -123,9 +125,26 @@ def read_dzn(text: str, source: str = "<string>") -> Puzzle:
         mines, mines_offset = bindings[total_key], assigns[total_key].offset
         if mines < 0:
             raise error_at(f"{total_key} must be a whole number >= 0", text, mines_offset, source)
+    _warn_unread(bindings, assigns, grid_name, text, source)
     name, notes = notes_before(comments, first, "%")
     return build(values, text, source, what=grid_name, mines=mines, name=name, notes=notes,
                  mines_offset=mines_offset)
+
+
+def _warn_unread(bindings: Dict[str, int], assigns: Dict[str, "_Assign"], grid_name: str, text: str,
+                 source: str) -> None:
+    """Warn about a number bound in the file that the puzzle does not use (a total under a name not read
+    as one must not vanish in silence)."""
+    used = set(ROWS + COLS + TOTAL + GRIDS + UNKNOWN_NAMES)
+    referenced = {word for a in assigns.values() for word in re.findall(r"[A-Za-z_]\w*", str(a.rhs))}
+    for key in bindings:
+        if key in used or key in referenced:
+            continue
+        line = text.count("\n", 0, assigns[key].offset) + 1
+        warnings.warn(LossyConversionWarning(
+            f"{source}:{line}: {key} = {bindings[key]} is not read: the grid comes from {grid_name}, the size "
+            f"from {'/'.join(ROWS[:2])} and {'/'.join(COLS[:2])}, the total mine count from {', '.join(TOTAL[:4])}, "
+            f"...; if {key} is the total, name it mines"), stacklevel=3)
 
 
 def _range_len(rng: Node, bindings: Dict[str, int], text: str, base: int, source: str) -> Tuple[int, int]:

@@ -39,7 +39,7 @@ from ._nodes import Node, offset, rule, rules, terminal, terminals
 _COMMENTS = re.compile(r"(?P<string>(?!))|\$[^\n]*")
 ROWS = ("r", "rows", "nrows", "height")
 COLS = ("c", "cols", "ncols", "width")
-TOTAL = ("mine_count", "num_mines", "total_mines", "n_mines")
+TOTAL = ("mines", "mine_count", "num_mines", "total_mines", "n_mines", "nmines", "number_of_mines")
 GRIDS = ("game", "grid", "board", "puzzle", "field")
 
 
