@@ -2,6 +2,7 @@
 analysis proves, a legend, coordinates and tooltips; PNG and PDF by extension, checked pixel by pixel."""
 from __future__ import annotations
 
+import sys
 import time
 import xml.etree.ElementTree as ET
 
@@ -193,3 +194,30 @@ def test_pdf_by_extension(tmp_path):
     out = tmp_path / "board.pdf"
     assert main(["render", str(SAMPLES / "seed-3x3.txt"), "-o", str(out), "--analysis"]) == 0
     assert out.read_bytes().startswith(b"%PDF-")
+
+
+class _CairoMissing:
+    """An import hook that makes `import cairosvg` fail as it does without libcairo (an OSError)."""
+
+    def find_spec(self, name, path=None, target=None):
+        if name == "cairosvg":
+            raise OSError("no library called \"cairo-2\" was found")
+        return None
+
+
+@pytest.mark.parametrize("broken, says, not_says", [
+    ("package", "pip install 'mineconv[pictures]'", "libcairo2"),
+    ("library", "apt-get install libcairo2", "pip install"),
+])
+def test_png_without_cairo_names_the_command_to_run(tmp_path, capsys, monkeypatch, broken, says, not_says):
+    # a new user's `render -o x.png` must say exactly what to install, exit 2, and print no traceback
+    monkeypatch.delitem(sys.modules, "cairosvg", raising=False)
+    if broken == "package":
+        monkeypatch.setitem(sys.modules, "cairosvg", None)  # import raises ImportError
+    else:
+        monkeypatch.setattr(sys, "meta_path", [_CairoMissing(), *sys.meta_path])
+    out = tmp_path / "x.png"
+    assert main(["render", str(SAMPLES / "seed-3x3.txt"), "-o", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert says in err and not_says not in err and "Traceback" not in err
+    assert not out.exists()

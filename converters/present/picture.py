@@ -45,6 +45,8 @@ SAFE_MARK = "#08519c"    # the check mark of a proven safe cell
 MINE_GLYPH = "#212121"
 FONT = "DejaVu Sans, Arial, sans-serif"
 PICTURE_EXTENSIONS = (".svg", ".png", ".pdf")
+PICTURES_INSTALL = "pip install 'mineconv[pictures]'"
+CAIRO_INSTALL = "on Debian/Ubuntu: apt-get install libcairo2; on macOS: brew install cairo"
 # draws over the grid: (x0, y0, cell, y below the picture) -> (SVG elements, extra height, least width)
 Overlay = Callable[[float, float, int, int], Tuple[List[str], int, int]]
 
@@ -295,13 +297,15 @@ def picture_kind(path: PathLike) -> str:
 
 
 def svg_to(svg: str, kind: str, scale: float = 1.0) -> bytes:
-    """The SVG converted to PNG or PDF bytes with CairoSVG (pip install cairosvg; needs the cairo library)."""
+    """The SVG converted to PNG or PDF bytes with CairoSVG (pip install 'mineconv[pictures]')."""
     try:
         import cairosvg
-    except (ImportError, OSError) as exc:  # OSError: the Python package is there but libcairo is not
-        raise ResourceError(f"{kind.upper()} output needs CairoSVG and the cairo library "
-                            "(pip install cairosvg; on Debian/Ubuntu: apt-get install libcairo2); "
-                            f"SVG needs neither ({exc.__class__.__name__}: {exc})") from None
+    except ImportError:
+        raise ResourceError(f"{kind.upper()} output needs CairoSVG, which is not installed: "
+                            f"{PICTURES_INSTALL} (SVG needs nothing)") from None
+    except OSError as exc:  # the Python package is there but its C library, libcairo, is not
+        raise ResourceError(f"{kind.upper()} output needs the cairo library, which CairoSVG cannot load: "
+                            f"{CAIRO_INSTALL} (SVG needs nothing; {exc})") from None
     convert = cairosvg.svg2png if kind == "png" else cairosvg.svg2pdf
     return convert(bytestring=svg.encode("utf-8"), scale=scale)
 
