@@ -297,3 +297,14 @@ def test_the_checkers_reject_what_a_designer_must_not_make():
         assert_designed(parse("?1??\n", "native"), "gac")
     with pytest.raises(AssertionError):
         assert_designed(parse("?10?\n", "native"), "2rc")   # minimal and unique, but gac
+
+
+def test_design_help_says_what_each_level_means(capsys):
+    # a new user saw "gac, 2rc, 3rc, full" named with no word on what they decide
+    with pytest.raises(SystemExit) as stop:
+        run_cli(capsys, "design", "--help")
+    assert stop.value.code == 0
+    text = " ".join(capsys.readouterr().out.split())
+    for meaning in ("gac each count on its own", "2rc any two overlapping counts together",
+                    "3rc any three linked counts together", "full everything that follows from the counts"):
+        assert meaning in text
