@@ -587,9 +587,13 @@ def test_manifest_inside_a_new_output_folder(tmp_path, capsys):
     assert main(["batch", str(tmp_path / "in"), "-o", str(out), "-t", "native", "-q",
                  "--manifest", str(out / "manifest.jsonl")]) == 0
     assert len((out / "manifest.jsonl").read_text().splitlines()) == 2
+    # a new user's `--manifest out/logs/m.jsonl`: the manifest's folder is created as -o's is
     assert main(["batch", str(tmp_path / "in"), "-o", str(tmp_path / "o2"), "-t", "native", "-q",
-                 "--manifest", str(tmp_path / "missing" / "m.jsonl")]) == 2
-    assert "the manifest's folder does not exist" in capsys.readouterr().err
+                 "--manifest", str(tmp_path / "o2" / "logs" / "m.jsonl")]) == 0
+    assert len((tmp_path / "o2" / "logs" / "m.jsonl").read_text().splitlines()) == 2
+    assert main(["batch", str(tmp_path / "in"), "-o", str(tmp_path / "o3"), "-t", "native", "-q",
+                 "--manifest", str(tmp_path / "elsewhere" / "deep" / "m.jsonl")]) == 0
+    assert len((tmp_path / "elsewhere" / "deep" / "m.jsonl").read_text().splitlines()) == 2
 
 
 # --- progress ------------------------------------------------------------------------------------------
@@ -636,8 +640,8 @@ def test_unusable_output_folder_or_manifest_is_a_usage_error(tmp_path, capsys):
     assert main(["batch", str(tmp_path / "in"), "-o", str(tmp_path / "file"), "-t", "native"]) == 2
     assert "cannot create the output folder" in capsys.readouterr().err
     assert main(["batch", str(tmp_path / "in"), "-o", str(tmp_path / "out"), "-t", "native",
-                 "--manifest", str(tmp_path / "no" / "m.jsonl")]) == 2
-    assert "manifest's folder does not exist" in capsys.readouterr().err
+                 "--manifest", str(tmp_path / "file" / "logs" / "m.jsonl")]) == 2
+    assert "cannot create the manifest's folder" in capsys.readouterr().err
     assert not (tmp_path / "out").exists()
 
 

@@ -319,3 +319,14 @@ def test_design_just_inside_the_limit_or_with_the_total_is_not_refused():
     refuse_hopeless(3, 3, 8, False)
     with pytest.raises(Exception, match="at least 1 safe cell"):
         refuse_hopeless(3, 3, 9, False)
+
+
+def test_design_help_says_what_each_level_means(capsys):
+    # a new user saw "gac, 2rc, 3rc, full" named with no word on what they decide
+    with pytest.raises(SystemExit) as stop:
+        run_cli(capsys, "design", "--help")
+    assert stop.value.code == 0
+    text = " ".join(capsys.readouterr().out.split())
+    for meaning in ("gac each count on its own", "2rc any two overlapping counts together",
+                    "3rc any three linked counts together", "full everything that follows from the counts"):
+        assert meaning in text

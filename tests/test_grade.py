@@ -142,3 +142,14 @@ def test_mines_option_changes_the_grade(tmp_path, capsys):
     assert json.loads(run_cli(capsys, "grade", board, "--json")[1])["solutions"] == 16
     data = json.loads(run_cli(capsys, "grade", board, "--json", "--mines", "4")[1])
     assert data["level"] == "gac" and data["unique"] is True
+
+
+def test_grade_help_says_what_each_level_means(capsys):
+    # a new user saw "gac, 2rc, 3rc, full" named with no word on what they decide
+    with pytest.raises(SystemExit) as stop:
+        run_cli(capsys, "grade", "--help")
+    assert stop.value.code == 0
+    text = " ".join(capsys.readouterr().out.split())
+    for meaning in ("gac each count on its own", "2rc any two overlapping counts together",
+                    "3rc any three linked counts together", "full everything that follows from the counts"):
+        assert meaning in text

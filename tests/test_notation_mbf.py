@@ -1,6 +1,8 @@
 """Minesweeper board files (.mbf): binary layouts, header checked against the bytes, written back."""
 from __future__ import annotations
 
+import warnings
+
 import pytest
 
 from mineconv import PuzzleSyntaxError, parse
@@ -54,11 +56,30 @@ def test_round_trip_through_dumps_and_parse():
     assert dumps(p, "mbf") == SMALL.decode("latin-1") and parse(dumps(p, "mbf"), "mbf") == p
 
 
-def test_writer_takes_a_solved_grid(tmp_path):
-    solved = parse("*..\n..*\n", "native")
-    with pytest.warns(LossyConversionWarning, match="known-mine mark|known safe"):
-        write(solved, tmp_path / "s.mbf")
+@pytest.mark.parametrize("text", ["*..\n..*\n", "*21\n12*\n", "mines: 2\n*21\n12*\n"])
+def test_writer_takes_a_solved_grid_and_loses_nothing(tmp_path, text):
+    # a whole layout is exactly what the file stores: no "cannot express N known-mine marks" warning
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", LossyConversionWarning)
+        write(parse(text, "native"), tmp_path / "s.mbf")
     assert (tmp_path / "s.mbf").read_bytes() == SMALL
+
+
+def test_cli_converts_a_generated_layout_without_a_loss_warning(tmp_path, capsys):
+    board = tmp_path / "b.txt"
+    assert main(["generate", "--rows", "9", "--cols", "9", "--mines", "10", "--reveal", "game", "--no-guess",
+                 "--seed", "3", "-o", str(board)]) == 0
+    board.write_text("".join(line for line in board.read_text().splitlines(keepends=True)
+                             if not line.startswith(("name:", "start:"))))
+    capsys.readouterr()
+    assert main(["convert", str(board), "-o", str(tmp_path / "b.mbf")]) == 0
+    assert "cannot express" not in capsys.readouterr().err
+
+
+def test_writer_refusing_a_marked_game_state_names_the_marks(tmp_path):
+    with pytest.warns(LossyConversionWarning, match="2 known-mine mark"):
+        with pytest.raises(FormatError, match="does not pin every mine down"):
+            write(parse("*2?\n?2*\n", "native"), tmp_path / "s.mbf")
 
 
 @pytest.mark.parametrize("text", ["?21\n12?\n", "mines: 2\n???\n1??\n", "mines: 2\n?22\n12?\n"])

@@ -2,6 +2,7 @@
 analysis proves, a legend, coordinates and tooltips; PNG and PDF by extension, checked pixel by pixel."""
 from __future__ import annotations
 
+import sys
 import time
 import xml.etree.ElementTree as ET
 
@@ -12,7 +13,7 @@ from mineconv.analysis import analyze
 from mineconv.cli import main
 from mineconv.make.generate import random_puzzle
 from mineconv.formats.reading import read
-from mineconv.present.picture import COLOURS, DIGIT_COLOURS, heat_colour, render_svg
+from mineconv.present.picture import COLOURS, DIGIT_COLOURS, heat_colour, render_svg, title_width
 
 from conftest import SAMPLES
 
@@ -193,3 +194,47 @@ def test_pdf_by_extension(tmp_path):
     out = tmp_path / "board.pdf"
     assert main(["render", str(SAMPLES / "seed-3x3.txt"), "-o", str(out), "--analysis"]) == 0
     assert out.read_bytes().startswith(b"%PDF-")
+
+
+class _CairoMissing:
+    """An import hook that makes `import cairosvg` fail as it does without libcairo (an OSError)."""
+
+    def find_spec(self, name, path=None, target=None):
+        if name == "cairosvg":
+            raise OSError("no library called \"cairo-2\" was found")
+        return None
+
+
+@pytest.mark.parametrize("broken, says, not_says", [
+    ("package", "pip install 'mineconv[pictures]'", "libcairo2"),
+    ("library", "apt-get install libcairo2", "pip install"),
+])
+def test_png_without_cairo_names_the_command_to_run(tmp_path, capsys, monkeypatch, broken, says, not_says):
+    # a new user's `render -o x.png` must say exactly what to install, exit 2, and print no traceback
+    monkeypatch.delitem(sys.modules, "cairosvg", raising=False)
+    if broken == "package":
+        monkeypatch.setitem(sys.modules, "cairosvg", None)  # import raises ImportError
+    else:
+        monkeypatch.setattr(sys, "meta_path", [_CairoMissing(), *sys.meta_path])
+    out = tmp_path / "x.png"
+    assert main(["render", str(SAMPLES / "seed-3x3.txt"), "-o", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert says in err and not_says not in err and "Traceback" not in err
+    assert not out.exists()
+
+
+@pytest.mark.parametrize("rows, cols, title", [(1, 1, None), (3, 3, None), (3, 30, None), (30, 3, None),
+                                               (9, 9, "a long caption that no 9 x 9 grid is wide enough for")])
+def test_the_picture_is_wide_enough_for_its_title(rows, cols, title):
+    # a new user's 3 x 3 picture showed "Minesweepe": the caption was cut at the grid's width
+    svg = render_svg(Puzzle.from_rows(["?" * cols] * rows), title=title)
+    root = ET.fromstring(svg.encode("utf-8"))
+    caption = root.find("s:text[@class='caption']", NS)
+    margin = float(caption.get("x"))
+    assert float(root.get("width")) >= margin + title_width(caption.text) + margin
+
+
+def test_a_title_that_fits_leaves_the_width_to_the_grid():
+    # boards whose caption already fitted keep their pictures byte for byte: the grid alone sets the width
+    svg = render_svg(Puzzle.from_rows(["?" * 9] * 9))
+    assert 'width="245" height="' in svg

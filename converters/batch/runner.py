@@ -6,6 +6,7 @@ import json
 import logging
 import os
 import secrets
+import shutil
 import signal
 import sys
 import threading
@@ -171,10 +172,8 @@ def run_batch(inputs: Sequence[str], outdir: str, formats_: Sequence[str], *, jo
     """
     t0 = time.perf_counter()
     fmts, given = _checked_request(jobs, formats_, from_, options, read_options, executor)
+    # the manifest's folder is created as OUTDIR is (below, once the scheduler is reached)
     folder = os.path.dirname(os.path.abspath(manifest)) if manifest is not None else None
-    # OUTDIR is created below, so a manifest inside it (`-o out --manifest out/m.jsonl`) is fine
-    if folder is not None and folder != os.path.abspath(outdir) and not os.path.isdir(folder):
-        raise FileAccessError("the manifest's folder does not exist", source=manifest)
     own_client = executor == "dask" and client is None
     if own_client:  # reach the scheduler before anything is written: an unreachable one leaves no folder
         client = _dask_client(scheduler, jobs or default_jobs())
@@ -241,13 +240,29 @@ def _checked_request(jobs: Optional[int], formats_: Sequence[str], from_: Option
 
 
 def _make_outdir(outdir: str, manifest: Optional[str], folder: Optional[str]) -> None:
-    """Create OUTDIR, and make sure the manifest's folder takes a file."""
+    """Create OUTDIR and the manifest's folder as needed, and make sure the latter takes a file.
+
+    When the manifest's folder is unusable, an OUTDIR made here is removed again: a refused run leaves
+    no trace.
+    """
+    made = not os.path.isdir(outdir)
     try:
         os.makedirs(outdir, exist_ok=True)
     except OSError as exc:
         raise FileAccessError(f"cannot create the output folder: {exc.strerror or exc}", source=outdir) from None
-    if folder is not None and not os.access(folder, os.W_OK):
-        raise FileAccessError("the manifest's folder is not writable", source=manifest)
+    if folder is None:
+        return
+    try:
+        os.makedirs(folder, exist_ok=True)
+        if not os.access(folder, os.W_OK):
+            raise FileAccessError("the manifest's folder is not writable", source=manifest)
+    except OSError as exc:
+        if made:
+            shutil.rmtree(outdir, ignore_errors=True)
+        if isinstance(exc, FileAccessError):
+            raise
+        raise FileAccessError(f"cannot create the manifest's folder: {exc.strerror or exc}",
+                              source=manifest) from None
 
 
 def _gather(start: Callable[[], Iterator[List[Tuple[int, Dict[str, Any]]]]], settings: Settings, stops: "_Stops",

@@ -123,7 +123,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--skip-existing", action="store_true",
                    help="keep outputs newer than their input (resume an interrupted run)")
     p.add_argument("--manifest", metavar="FILE",
-                   help="write JSON lines: input, status, outputs with size and sha256, error")
+                   help="write JSON lines: input, status, outputs with size and sha256, error (its folder is "
+                        "created if needed)")
     p.add_argument("--from", dest="from_", metavar="NAME", help="input notation (default: by extension/content)")
     p.add_argument("--strict", action="store_true", help="fail an input whose conversion would drop information")
     p.add_argument("--card-encoding", metavar="NAME",

@@ -17,19 +17,21 @@ from ..formats.writing import dump, losses, write
 from ..make.design import DEFAULT_DENSITY, LEVELS, DesignStats, DesignTimeout, design_puzzles
 from . import number_in, say, timeout_seconds
 from .generate import count_folder
+from .grade import LEVEL_MEANINGS
 
 DEFAULT_TIMEOUT = 60.0
 # the search builds one SAT solver per layout in Python: 256 x 256 is far past what designs in minutes
 DEFAULT_MAX_CELLS = 1 << 16
 
 EPILOG = f"""what is made: revealed counts only (no known mines unless --known-mines), exactly one solution,
-graded exactly LEVEL (LEVEL decides every unknown cell by propagation, the level below does not; see
-`mineconv grade --help`), and minimal: hiding any one revealed count (making it an unknown cell) lets a
-second solution in. Like the published puzzles of this kind, the puzzle does not state the total number
+graded exactly LEVEL (LEVEL decides every unknown cell by propagation, the level below does not; the
+levels are below), and minimal: hiding any one revealed count (making it an unknown cell) lets a second
+solution in. Like the published puzzles of this kind, the puzzle does not state the total number
 of mines: the counts alone make it unique. With --total it states it, and the total then counts for
 uniqueness, minimality and the grade (such puzzles need fewer counts and lean on the total: most grade
 full).
 
+{LEVEL_MEANINGS}
 how: mines are placed at random, every safe cell shows its count, then counts are hidden in a random
 order while the puzzle stays unique (one incremental SAT solver per layout); the result is graded and
 kept when its grade is exactly LEVEL. For gac, hides that gac could not follow are refused and the

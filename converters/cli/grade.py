@@ -14,12 +14,14 @@ from ..core.wording import plural
 from . import add_input_options, input_settings, load_puzzle
 from .analyze import StageProgress, add_bound_options
 
-EPILOG = """levels, each including the ones before it:
+LEVEL_MEANINGS = """levels, each including the ones before it:
   gac   each count on its own (and the total mine count)
   2rc   any two overlapping counts together
   3rc   any three linked counts together
   full  everything that follows from the counts (needs search; a unique puzzle is always decided here)
-The grade is the weakest level that decides every unknown cell by propagation alone, without guessing.
+"""
+
+EPILOG = LEVEL_MEANINGS + """The grade is the weakest level that decides every unknown cell by propagation alone, without guessing.
 A puzzle with more than one solution has no grade (level null in the JSON).
 
 JSON: {"unique": bool (null when not known), "solutions": N, "level": "gac"|"2rc"|"3rc"|"full"|null,

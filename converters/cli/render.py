@@ -13,7 +13,8 @@ EPILOG = """examples:
   mineconv render samples/kaye-splitter.txt -o splitter.svg
   mineconv render samples/expert-16x30.txt -o expert.png --analysis --percent
   mineconv render samples/expert-16x30.txt -o expert.pdf --analysis --level gac --no-heat
-The format follows the extension: .svg (no dependency), .png or .pdf (CairoSVG: pip install cairosvg).
+The format follows the extension: .svg (no dependency), .png or .pdf (CairoSVG: pip install
+'mineconv[pictures]', and the cairo library: on Debian/Ubuntu apt-get install libcairo2).
 With --analysis, a proven safe cell is white with a check mark and a certain mine carries a mine glyph
 on grey; every other unknown cell is coloured by its exact mine probability on a colour-blind-safe
 scale (pale yellow 0% to dark red 100%), with a legend. Rows and columns are numbered from 0.

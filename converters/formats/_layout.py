@@ -8,7 +8,7 @@ import numpy as np
 
 from ..core.errors import FormatError, MineconvError
 from ..core.layout import full_reveal, opened_state
-from ..core.puzzle import Puzzle, neighbour_count
+from ..core.puzzle import CODE_MINE, CODE_SAFE, CODE_UNKNOWN, Puzzle, neighbour_count
 
 REVEAL_HELP = ("read the layout as the game state after opening this cell, 'R,C' 0-based row,col (a zero "
                "flood-fills as in the game); default: every safe cell shows its count")
@@ -66,3 +66,37 @@ def known_layout(puzzle: Puzzle) -> Optional[np.ndarray]:
     if puzzle.mines is not None and puzzle.mines != int(layout.sum()):
         return None
     return layout
+
+
+def full_layout(puzzle: Puzzle) -> np.ndarray:
+    """The mines of a puzzle whose every cell is a count or a known mine; FormatError when it is not one."""
+    codes = puzzle.codes
+    hidden = np.argwhere((codes == CODE_UNKNOWN) | (codes == CODE_SAFE))
+    if len(hidden):
+        r, c = (int(v) for v in hidden[0])
+        raise FormatError(f"--reveal-from needs the whole layout (every cell a count or '*', as `mineconv "
+                          f"generate` writes), but cell ({r}, {c}) is '{puzzle[r, c]}': the mines there are "
+                          "not known")
+    layout = codes == CODE_MINE
+    wrong = np.argwhere((codes != CODE_MINE) & (neighbour_count(layout) != codes))
+    if len(wrong):
+        r, c = (int(v) for v in wrong[0])
+        raise FormatError(f"--reveal-from needs the whole layout, but the count {codes[r, c]} at ({r}, {c}) "
+                          f"disagrees with the '*' cells around it ({neighbour_count(layout)[r, c]})")
+    if puzzle.mines is not None and puzzle.mines != int(layout.sum()):
+        raise FormatError(f"--reveal-from needs the whole layout, but the header says mines: {puzzle.mines} "
+                          f"and the grid has {int(layout.sum())} '*' cells")
+    return layout
+
+
+def reveal_layout(puzzle: Puzzle, reveal_from: Optional[str]) -> Puzzle:
+    """The state after opening reveal_from ('R,C' or 'start') on a puzzle that is a whole layout."""
+    layout = full_layout(puzzle)
+    if str(reveal_from).strip().lower() == "start" and puzzle.start is None:
+        raise FormatError("--reveal-from start needs the first click in a 'start: R,C' header; give the cell "
+                          "as R,C")
+    at = parse_reveal_from(reveal_from, puzzle.start)
+    if at is None:
+        return puzzle
+    opened = layout_puzzle(layout, at)
+    return opened.replace(name=puzzle.name, notes=puzzle.notes, start=at)

@@ -45,6 +45,8 @@ SAFE_MARK = "#08519c"    # the check mark of a proven safe cell
 MINE_GLYPH = "#212121"
 FONT = "DejaVu Sans, Arial, sans-serif"
 PICTURE_EXTENSIONS = (".svg", ".png", ".pdf")
+PICTURES_INSTALL = "pip install 'mineconv[pictures]'"
+CAIRO_INSTALL = "on Debian/Ubuntu: apt-get install libcairo2; on macOS: brew install cairo"
 # draws over the grid: (x0, y0, cell, y below the picture) -> (SVG elements, extra height, least width)
 Overlay = Callable[[float, float, int, int], Tuple[List[str], int, int]]
 
@@ -85,6 +87,25 @@ def _check_mark(x: float, y: float, cell: int) -> str:
             f'stroke-width="{max(1.0, cell / 9):g}" stroke-linecap="round" stroke-linejoin="round"/>')
 
 
+TITLE_FONT = 14  # the caption's font size (bold)
+# advance widths of ASCII space..tilde in DejaVu Sans Bold, the first font of FONT, in 1/2048 em (its units);
+# Arial Bold, the fallback, is no wider. Any other character counts as a full em, as wide as CJK glyphs.
+ASCII_ADVANCE = (
+    713, 934, 1067, 1716, 1425, 2052, 1786, 627, 936, 936, 1071, 1716, 778, 850, 778, 748, 1425, 1425, 1425,
+    1425, 1425, 1425, 1425, 1425, 1425, 1425, 819, 819, 1716, 1716, 1716, 1188, 2048, 1585, 1561, 1503, 1700,
+    1399, 1399, 1681, 1714, 762, 762, 1587, 1305, 2038, 1714, 1741, 1501, 1741, 1577, 1475, 1397, 1663, 1585,
+    2259, 1579, 1483, 1485, 936, 748, 936, 1716, 1024, 1024, 1382, 1466, 1214, 1466, 1389, 891, 1466, 1458,
+    702, 702, 1362, 702, 2134, 1458, 1407, 1466, 1466, 1010, 1219, 979, 1458, 1335, 1892, 1321, 1335, 1192,
+    1458, 748, 1458, 1716,
+)
+
+
+def title_width(text: str, font: float = TITLE_FONT) -> float:
+    """The width in pixels of the bold caption `text` at this font size (DejaVu Sans Bold metrics)."""
+    units = sum(ASCII_ADVANCE[ord(ch) - 32] if " " <= ch <= "~" else 2048 for ch in text)
+    return units * font / 2048
+
+
 def _svg_frame(name: str, width: int, height: int, margin: float) -> List[str]:
     """The opening of a picture: the svg element, its title, a white background and the caption."""
     return [
@@ -93,7 +114,8 @@ def _svg_frame(name: str, width: int, height: int, margin: float) -> List[str]:
         f'viewBox="0 0 {width} {height}">',
         f"<title>{escape(name)}</title>",
         f'<rect class="background" x="0" y="0" width="{width}" height="{height}" fill="#ffffff"/>',
-        f'<text class="caption" x="{margin}" y="17" font-family="{FONT}" font-size="14" font-weight="bold" '
+        f'<text class="caption" x="{margin}" y="17" font-family="{FONT}" font-size="{TITLE_FONT}" '
+        'font-weight="bold" '
         f'fill="#212121">{escape(name)}</text>',
     ]
 
@@ -131,7 +153,7 @@ def render_svg(puzzle: Puzzle, analysis: Optional[Analysis] = None, cell: int = 
     y0 = title_h + label_h
     legend_h = 0 if analysis is None else 96
     width = math.ceil(x0 + C * cell + margin)
-    width = max(width, 360 if analysis is not None else 0)
+    width = max(width, 360 if analysis is not None else 0, math.ceil(2 * margin + title_width(name)))
     height = math.ceil(y0 + R * cell + margin + legend_h)
     drawn, more_h, least_w = overlay(x0, y0, cell, height) if overlay is not None else ([], 0, 0)
     width, height = max(width, least_w), height + more_h
@@ -295,13 +317,15 @@ def picture_kind(path: PathLike) -> str:
 
 
 def svg_to(svg: str, kind: str, scale: float = 1.0) -> bytes:
-    """The SVG converted to PNG or PDF bytes with CairoSVG (pip install cairosvg; needs the cairo library)."""
+    """The SVG converted to PNG or PDF bytes with CairoSVG (pip install 'mineconv[pictures]')."""
     try:
         import cairosvg
-    except (ImportError, OSError) as exc:  # OSError: the Python package is there but libcairo is not
-        raise ResourceError(f"{kind.upper()} output needs CairoSVG and the cairo library "
-                            "(pip install cairosvg; on Debian/Ubuntu: apt-get install libcairo2); "
-                            f"SVG needs neither ({exc.__class__.__name__}: {exc})") from None
+    except ImportError:
+        raise ResourceError(f"{kind.upper()} output needs CairoSVG, which is not installed: "
+                            f"{PICTURES_INSTALL} (SVG needs nothing)") from None
+    except OSError as exc:  # the Python package is there but its C library, libcairo, is not
+        raise ResourceError(f"{kind.upper()} output needs the cairo library, which CairoSVG cannot load: "
+                            f"{CAIRO_INSTALL} (SVG needs nothing; {exc})") from None
     convert = cairosvg.svg2png if kind == "png" else cairosvg.svg2pdf
     return convert(bytestring=svg.encode("utf-8"), scale=scale)
 

@@ -114,12 +114,16 @@ def write_mbf(puzzle: Puzzle, out: BinaryIO, **options: Any) -> None:
 
 
 def _losses(puzzle: Puzzle, **options: Any) -> List[str]:
-    st = puzzle.stats
     lost = []
-    if st["known_mines"]:
-        lost.append(f"{st['known_mines']} known-mine mark(s) (the layout has mines, read back as unknown cells)")
-    if st["known_safe"]:
-        lost.append(f"{st['known_safe']} known safe cell(s) (read back as counts)")
+    # a puzzle that pins every mine down is its layout: its '*' and '.' marks follow from the mines the
+    # file stores. Only a puzzle the writer refuses anyway has marks to lose.
+    if known_layout(puzzle) is None:
+        st = puzzle.stats
+        if st["known_mines"]:
+            lost.append(f"{st['known_mines']} known-mine mark(s) (the layout has mines, read back as unknown "
+                        "cells)")
+        if st["known_safe"]:
+            lost.append(f"{st['known_safe']} known safe cell(s) (read back as counts)")
     if puzzle.name is not None:
         lost.append("the puzzle name")
     if puzzle.notes:

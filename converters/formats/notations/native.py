@@ -11,6 +11,7 @@ from lark.exceptions import UnexpectedInput
 from ...core.errors import MineconvError, PuzzleError, PuzzleSyntaxError
 from ...core.puzzle import Puzzle
 from ...core.wording import plural
+from .._layout import reveal_layout
 from ..grammar import grammar_text, normalise_newlines, syntax_error
 from ..registry import LIKELY, NO, POSSIBLE, WEAK, register_format
 from ._nodes import line_column, rules, terminals
@@ -76,8 +77,8 @@ def _parser() -> Lark:
                 maybe_placeholders=False)
 
 
-def read_native(text: str, source: str = "<string>") -> Puzzle:
-    """Parse the native text notation."""
+def read_native(text: str, source: str = "<string>", reveal_from: Optional[str] = None) -> Puzzle:
+    """Parse the native text notation; with reveal_from, a whole layout is opened at that cell (or 'start')."""
     text = normalise_newlines(text)
     body = text if text.endswith("\n") else text + "\n"
     try:
@@ -96,7 +97,8 @@ def read_native(text: str, source: str = "<string>") -> Puzzle:
             reading.add_rows(toks[0])
         if len(toks) > 1:  # a trailing comment after a header or a row
             reading.notes.append(_note(str(toks[1])))
-    return reading.puzzle()
+    puzzle = reading.puzzle()
+    return puzzle if reveal_from is None else reveal_layout(puzzle, reveal_from)
 
 
 class _Reading:
@@ -308,4 +310,6 @@ def detect_native(text: str) -> float:
 
 register_format("native", [".txt", ".mines"], "puzzle", reader=read_native, writer=write_native,
                 detect=detect_native, losses=_losses, aliases=("text", "txt"), keeps_start=True, keeps_wires=True,
+                read_options={"reveal_from": "on a whole layout (every cell a count or '*', as `generate` writes): "
+                                             "the state after opening R,C, or 'start' (the start: header)"},
                 description="mineconv text: ? unknown, 0-8 count, * mine, . safe; '#' notes, key: value headers")
