@@ -8,7 +8,8 @@ import pytest
 from mineconv import PuzzleSyntaxError, parse
 from mineconv.core.errors import MineconvError
 from mineconv.formats.notations.puzzlink import detect_puzzlink
-from mineconv.formats.registry import CERTAIN, LIKELY, NO, dumps
+from mineconv.formats.registry import CERTAIN, LIKELY, NO
+from mineconv.formats.writing import dumps
 from mineconv.core.puzzle import Puzzle
 from tests.conftest import SAMPLES
 

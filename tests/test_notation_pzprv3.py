@@ -9,7 +9,8 @@ from mineconv import PuzzleSyntaxError, parse
 from mineconv.core.errors import MineconvError
 from mineconv.core.puzzle import Puzzle
 from mineconv.formats.notations.pzprv3 import detect_pzprv3
-from mineconv.formats.registry import CERTAIN, LIKELY, NO, dumps
+from mineconv.formats.registry import CERTAIN, LIKELY, NO
+from mineconv.formats.writing import dumps
 from tests.conftest import SAMPLES
 
 QUESTION = "pzprv3\nmines\n5\n5\n. 2 . . . \n. . . . 1 \n3 . . . . \n. . 1 3 . \n0 . . . . \n"

@@ -27,7 +27,7 @@ from mineconv.formats.notations.evf import read_evf
 from mineconv.formats.notations.mvf import read_mvf
 from mineconv.formats.notations.rawvf import read_rawvf
 from mineconv.formats.notations.rmv import read_rmv
-from mineconv.formats.registry import parse, read
+from mineconv.formats.reading import parse, read
 from mineconv.formats.replays import read_replay, replay_format
 
 # beside the repository; MINECONV_REPLAYS names another place (a git worktree elsewhere, say)
