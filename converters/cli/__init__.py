@@ -13,7 +13,6 @@ import sys
 import threading
 import time
 import warnings
-from importlib import metadata
 from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Union
 
 from ..core.about import version
@@ -50,6 +49,8 @@ def say(message: str) -> None:
 
 def version_text() -> str:
     """mineconv's version, then the version of each library it builds on and of Python."""
+    from importlib import metadata  # here: it imports the email package, a cost every command would pay
+
     lines = [f"mineconv {version()}"]
     for shown, dist in LIBRARIES:
         try:

@@ -4,10 +4,8 @@ from __future__ import annotations
 import argparse
 import ipaddress
 import sys
-import webbrowser
 
 from ..web.jobs import DEFAULT_TIMEOUT, DEFAULT_WORKER_MEMORY, JobPool
-from ..web.server import serve
 from . import timeout_seconds
 from .analyze import memory_budget
 
@@ -40,6 +38,9 @@ def run(args: argparse.Namespace) -> int:
     if not is_loopback(args.host):
         print(f"mineconv: warning: serving on {args.host}: anyone who can reach this address can use the page "
               "and run analyses on this machine", file=sys.stderr)
+    import webbrowser  # here, not at the top: `mineconv` builds every subcommand's parser on start-up
+
+    from ..web.server import serve
     pool = JobPool(max_workers=args.workers, timeout=args.job_timeout, memory=args.worker_memory)
     try:
         try:

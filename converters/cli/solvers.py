@@ -6,7 +6,6 @@ import json
 import re
 import shutil
 import subprocess
-from importlib import metadata
 from typing import Any, Dict, List, Optional, Tuple
 
 from ..solvers.table import SOLVERS, SolverSpec, available
@@ -52,6 +51,7 @@ def program_version(program: str, package: Optional[str]) -> Optional[str]:
 
 def solver_info(spec: SolverSpec) -> Dict[str, Any]:
     """What a user needs to know about one solver: installed or not, version, how to install it."""
+    from importlib import metadata  # here: it imports the email package, which start-up need not pay
     installed = available(spec.name)
     version: Optional[str] = None
     if spec.program:

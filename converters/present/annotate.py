@@ -1,13 +1,18 @@
 """Gadget labels over the picture of a board `mineconv reduce` made (`render --annotate`)."""
 from __future__ import annotations
 
+from html import escape as _html_escape
 from typing import Dict, List, Tuple
-from xml.sax.saxutils import escape
 
 from ..core.puzzle import Puzzle
 from ..make.gadgets import GADGETS
 from ..make.reduce import labels
 from .picture import FONT, Overlay
+
+
+def escape(text: str) -> str:
+    """&, < and > as XML entities (what xml.sax.saxutils.escape does, without importing urllib)."""
+    return _html_escape(text, quote=False)
 
 # one colour per gadget kind (Okabe-Ito, distinguishable by colour-blind readers)
 GADGET_COLOURS: Dict[str, str] = {

@@ -16,8 +16,8 @@ import math
 import os
 import re
 import textwrap
+from html import escape as _html_escape
 from typing import Callable, Dict, List, Optional, Sequence, Set, Tuple
-from xml.sax.saxutils import escape
 
 from ..analysis import Analysis, count_text
 from ..analysis.propagation import MINE, SAFE
@@ -25,6 +25,11 @@ from ..core.display import register_svg_renderer
 from ..core.errors import FormatError, InputError, ResourceError
 from ..core.fileio import PathLike, atomic_output
 from ..core.puzzle import Puzzle
+
+
+def escape(text: str) -> str:
+    """&, < and > as XML entities (what xml.sax.saxutils.escape does, without importing urllib)."""
+    return _html_escape(text, quote=False)
 
 COLOURS = {
     "unknown": "#bdbdbd",

@@ -352,8 +352,9 @@ def _build(text: str, source: str, scalars: Dict[str, Tuple[int, int]], tables: 
 
 
 # writing ----------------------------------------------------------------------------------------
+# the comment block of every written file (its first line, naming the version, is added when writing: the
+# version is looked up on first use, not at import)
 _EXPLAIN = (
-    f"# mineconv {version()}: a Minesweeper puzzle in the data layout of Chlond's minesweeper.mod",
     "# n = columns, m = rows (only when not square), mines = total mines on the board (known mines included)",
     "# R[i,j]: -1 = unexposed cell (unknown, or a known mine listed in M), 0..8 = the count shown,",
     "#         -2 = known safe cell without a count (mineconv's extension: not in Chlond's model)",
@@ -380,7 +381,8 @@ def dat_section(puzzle: Puzzle) -> str:
     """The MathProg data section of a puzzle, from 'data;' to 'end;' inclusive (ends with a newline)."""
     rows, cols = puzzle.rows, puzzle.cols
     index = (puzzle.codes + 1).astype(np.intp)
-    out = ["data;", *_EXPLAIN, f"param n := {cols};"]
+    out = ["data;", f"# mineconv {version()}: a Minesweeper puzzle in the data layout of Chlond's minesweeper.mod",
+           *_EXPLAIN, f"param n := {cols};"]
     if rows != cols:
         out.append(f"param m := {rows};")
     if puzzle.mines is not None:
