@@ -48,3 +48,16 @@ def test_pysat_runs_off_the_main_thread(monkeypatch):
     clauses, top = exactly([1, 2, 3, 4], 2, top=4, encoding="seqcounter")
     cardinality.off_main_thread(lambda: exactly([1, 2, 3, 4], 2, top=4, encoding="seqcounter"))
     assert seen == [False, False] and top > 4 and clauses
+
+
+@pytest.mark.parametrize("k, total", [(5, 0), (5, 5), (1, 1), (1, 0)])
+def test_the_bulk_units_of_the_cnf_writer_are_the_primitives_clauses(k, total):
+    from mineconv.core.puzzle import Puzzle
+    from mineconv.core.system import build_system
+    from mineconv.encode.cardinality import exactly
+    from mineconv.encode.cnf import card_clauses
+    system = build_system(Puzzle(1, k, "?" * k, mines=total))
+    arrays, top, name = card_clauses(system)
+    clauses, nv = exactly(list(range(1, k + 1)), total, top=k, encoding="kmtotalizer")
+    as_lists = [[int(x) for x in row[:n]] for row, n in zip(arrays.lits, arrays.lens)]
+    assert as_lists == clauses and top == nv == k and name is None
