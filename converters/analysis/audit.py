@@ -188,8 +188,7 @@ class Game:
             self.clicks[kind] += 1
 
     def flag(self, cell: Cell) -> None:
-        """A right click on a cell: a closed cell's flag goes on or off (on an open cell it is no click: it
-        starts a chord)."""
+        """A right click on a closed cell: its flag goes on or off (Mouse counts those on open cells)."""
         if not self.over and not self.open[cell]:
             self.click(RIGHT)
             self.flags ^= {cell}
