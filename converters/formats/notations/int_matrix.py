@@ -51,15 +51,21 @@ _PAIR = {"[": "]", "{": "}", "(": ")"}
 _CSV_LINE = re.compile(r"[ \t]*[-+]?[0-9]+(?:\.0*)?(?:[ \t]*[,;\t ][ \t]*[-+]?[0-9]+(?:\.0*)?)*[ \t]*[,;]?[ \t]*")
 
 
+def _shown(token: str) -> str:
+    """A number token as a message quotes it: cut in the middle when long (a 5,000-digit number must not
+    come back as a 5,000-character message)."""
+    return repr(token) if len(token) <= 24 else repr(f"{token[:10]}...{token[-10:]}") + f" ({len(token)} characters)"
+
+
 def _whole(token: str, text: str, offset: int, source: str) -> int:
     try:
         value = float(token)
     except ValueError:  # pragma: no cover - the token pattern only matches numbers
-        raise fail(f"{token!r} is not a number", text, offset, source) from None
+        raise fail(f"{_shown(token)} is not a number", text, offset, source) from None
     if not math.isfinite(value):   # 1e400 reads as infinity: say so where it stands
-        raise fail(f"{token!r} is too large for a cell code", text, offset, source)
+        raise fail(f"{_shown(token)} is too large for a cell code", text, offset, source)
     if value != int(value) or abs(value) > 1_000_000:
-        raise fail(f"{token!r} is not a cell code (a whole number)", text, offset, source)
+        raise fail(f"{_shown(token)} is not a cell code (a whole number)", text, offset, source)
     return int(value)
 
 
