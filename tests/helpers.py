@@ -178,3 +178,28 @@ def _random_board(rng: np.random.Generator) -> Puzzle:
     elif u < 0.55:
         total = int(rng.integers(0, R * C + 1))
     return Puzzle(R, C, "".join(cells), mines=total)
+
+
+# the real replays (third-party files, never copied in) ------------------------------------------------
+# beside the repository; MINECONV_REPLAYS names another place (a git worktree elsewhere, say)
+REPLAYS = Path(os.environ.get("MINECONV_REPLAYS") or ROOT.parent / "shared" / "replays")
+REPLAY_EXTENSIONS = (".avf", ".rmv", ".mvf", ".evf", ".rawvf")
+# ms-toollib 1.5 reads Clone 0.97 only; it aborts on the other .mvf versions (SOURCE.txt says so too)
+TOOLLIB_UNREADABLE = {"mvf_0.96_beta_or_earlier.mvf", "mvf_2006_release_1.mvf", "mvf_2007_release_2.mvf"}
+
+
+def require_replays() -> List[Path]:
+    """The real replay files; skips locally with the reason, fails under CI=true."""
+    files = sorted(p for p in REPLAYS.glob("*/*") if p.suffix in REPLAY_EXTENSIONS) if REPLAYS.is_dir() else []
+    if not files:
+        msg = f"the real replays are not in {REPLAYS} (the shared folder beside the repository)"
+        if IN_CI:
+            pytest.fail(msg + " -- under CI=true this is a failure")
+        pytest.skip(msg)
+    return files
+
+
+def replay_ids() -> List[str]:
+    """test ids of the real replays (folder/name), or ['none'] when they are not there."""
+    return [f"{p.parent.name}/{p.name}" for p in sorted(REPLAYS.glob("*/*"))
+            if p.suffix in REPLAY_EXTENSIONS] or ["none"]

@@ -12,7 +12,6 @@ from __future__ import annotations
 import itertools
 import json
 import math
-import os
 import subprocess
 import sys
 import tempfile
@@ -24,32 +23,12 @@ from typing import List, Optional, Sequence, Set, Tuple
 import numpy as np
 import pytest
 
-from helpers import IN_CI, ROOT, run_cli, require_module
+from helpers import run_cli, require_module, REPLAYS, TOOLLIB_UNREADABLE, replay_ids, require_replays
 from mineconv.analysis.audit import CHORD, LEFT, Game, audit, bbbv, neighbours, play
 from mineconv.core.puzzle import neighbour_count
 from mineconv.formats.replays import read_replay
 
 Cell = Tuple[int, int]
-# as tests/test_notation_replays.py finds them: beside the repository, or where MINECONV_REPLAYS says
-REPLAYS = Path(os.environ.get("MINECONV_REPLAYS") or Path(ROOT).parent / "shared" / "replays")
-EXTENSIONS = (".avf", ".rmv", ".mvf", ".evf", ".rawvf")
-# ms-toollib 1.5 reads Clone 0.97 only; it aborts on the other .mvf versions
-TOOLLIB_UNREADABLE = {"mvf_0.96_beta_or_earlier.mvf", "mvf_2006_release_1.mvf", "mvf_2007_release_2.mvf"}
-
-
-def require_replays() -> List[Path]:
-    """The real replay files; skips locally with the reason, fails under CI=true."""
-    files = sorted(p for p in REPLAYS.glob("*/*") if p.suffix in EXTENSIONS) if REPLAYS.is_dir() else []
-    if not files:
-        msg = f"the real replays are not in {REPLAYS} (the shared folder beside the repository)"
-        if IN_CI:
-            pytest.fail(msg + " -- under CI=true this is a failure")
-        pytest.skip(msg)
-    return files
-
-
-def replay_ids() -> List[str]:
-    return [f"{p.parent.name}/{p.name}" for p in sorted(REPLAYS.glob("*/*")) if p.suffix in EXTENSIONS] or ["none"]
 
 
 def rawvf(board: Sequence[str], clicks: Sequence[Tuple[str, int, int]]) -> bytes:

@@ -7,7 +7,6 @@ these tests skip locally and fail under CI=true. ms-toollib, the reference reade
 from __future__ import annotations
 
 import json
-import os
 import random
 import subprocess
 import sys
@@ -18,7 +17,7 @@ from typing import Dict, List
 import numpy as np
 import pytest
 
-from helpers import FIXTURES, IN_CI, ROOT, run_cli, require_module
+from helpers import FIXTURES, run_cli, require_module, REPLAYS, TOOLLIB_UNREADABLE, replay_ids, require_replays
 from mineconv.core.puzzle import Puzzle
 from mineconv.core.errors import MineconvError, PuzzleSyntaxError
 from mineconv.core.replay import LEFT_PRESS, LEFT_RELEASE, MOVE, RIGHT_PRESS, Replay
@@ -30,28 +29,8 @@ from mineconv.formats.notations.rmv import read_rmv
 from mineconv.formats.reading import parse, read
 from mineconv.formats.replays import read_replay, replay_format
 
-# beside the repository; MINECONV_REPLAYS names another place (a git worktree elsewhere, say)
-REPLAYS = Path(os.environ.get("MINECONV_REPLAYS") or Path(ROOT).parent / "shared" / "replays")
-EXTENSIONS = (".avf", ".rmv", ".mvf", ".evf", ".rawvf")
 READERS = {".avf": read_avf, ".rmv": read_rmv, ".mvf": read_mvf, ".evf": read_evf}
-# ms-toollib 1.5 reads Clone 0.97 only; it aborts on the other .mvf versions (SOURCE.txt says so too)
-TOOLLIB_UNREADABLE = {"mvf_0.96_beta_or_earlier.mvf", "mvf_2006_release_1.mvf", "mvf_2007_release_2.mvf"}
 TOOLLIB_KINDS = {"mv": MOVE, "lc": LEFT_PRESS, "lr": LEFT_RELEASE, "rc": RIGHT_PRESS}
-
-
-def require_replays() -> List[Path]:
-    """The real replay files; skips locally with the reason, fails under CI=true."""
-    files = sorted(p for p in REPLAYS.glob("*/*") if p.suffix in EXTENSIONS) if REPLAYS.is_dir() else []
-    if not files:
-        msg = f"the real replays are not in {REPLAYS} (the shared folder beside the repository)"
-        if IN_CI:
-            pytest.fail(msg + " -- under CI=true this is a failure")
-        pytest.skip(msg)
-    return files
-
-
-def replay_ids() -> List[str]:
-    return [f"{p.parent.name}/{p.name}" for p in sorted(REPLAYS.glob("*/*")) if p.suffix in EXTENSIONS] or ["none"]
 
 
 def replay_path(ident: str) -> Path:
