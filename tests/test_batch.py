@@ -494,7 +494,7 @@ def test_a_stop_lost_in_a_finalizer_still_ends_the_pool_worker(tmp_path, monkeyp
         converted.append(item.index)
         # the SIGTERM handler ran while a dropped stream was being finalized: its SystemExit is lost
         _Finalized(lambda: worker_mod._exit_on_signal(signal.SIGTERM, None))
-        return {"input": item.path, "status": "converted", "outputs": [], "error": None}
+        return [{"input": item.path, "status": "converted", "outputs": [], "error": None}]
 
     monkeypatch.setattr(worker_mod._Worker, "convert", convert)
     monkeypatch.setattr(worker_mod, "_WORKER", worker_mod._Worker(Settings(str(tmp_path), ("native",))))

@@ -3,9 +3,10 @@ from __future__ import annotations
 
 import glob
 import os
+import re
 import stat
 from dataclasses import dataclass, field
-from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
+from typing import Any, Dict, FrozenSet, Iterable, List, Optional, Sequence, Tuple
 
 from ..core.errors import FormatError
 from ..formats.registry import Format, candidates_for_path, formats, get_format
@@ -38,6 +39,9 @@ class Settings:
     limits: Optional[Tuple[int, int]] = None   # (--max-bytes, --max-cells) of the run, for every worker
     journal: Optional[str] = None     # hidden file in OUTDIR: one line per finished input, for an interrupt
     stop_file: Optional[str] = None   # its appearance stops Dask workers at the next input
+    # the output stems of this run's inputs that end in -<digits>: a collection's puzzle outputs
+    # (NAME-3.cnf) must not replace another input's
+    taken: FrozenSet[str] = frozenset()
 
 
 def resolve_formats(specs: Iterable[str]) -> List[Format]:
@@ -236,6 +240,11 @@ def find_collisions(items: Sequence[Item], settings: Settings) -> Tuple[List[Ite
                 owner[p] = item.path
             keep.append(item)
     return keep, bad
+
+
+def numbered_stems(items: Sequence[Item]) -> FrozenSet[str]:
+    """The output stems ending in -<digits> (what Settings.taken holds)."""
+    return frozenset(item.rel for item in items if re.search(r"-[0-9]+$", item.rel))
 
 
 def _failure(path: str, error: str) -> Dict[str, Any]:

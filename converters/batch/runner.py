@@ -18,14 +18,25 @@ from ..core.errors import FileAccessError, InputError, MineconvError, ResourceEr
 from ..core.fileio import max_bytes, max_cells, write_text_atomic
 from ..core.wording import plural
 from ..encode.cnf import check_card_encoding
+from ..formats.collection import puzzle_index
 from ..formats.registry import Format, get_format, read_option_names
-from .inputs import CONVERTED, FAILED, SKIPPED, Item, Settings, collect_inputs, find_collisions, resolve_formats
+from .inputs import (
+    CONVERTED,
+    FAILED,
+    SKIPPED,
+    Item,
+    Settings,
+    collect_inputs,
+    find_collisions,
+    numbered_stems,
+    resolve_formats,
+)
 from .worker import STOP_SIGNALS, chunked, convert_chunk, hold_stop, init_worker, pool_chunk
 
 
 @dataclass
 class BatchResult:
-    """Outcome of a batch run: one record per input, in input order."""
+    """Outcome of a batch run: one record per input in input order, one per puzzle of a file that holds several."""
 
     records: List[Dict[str, Any]]
     elapsed: float
@@ -34,7 +45,7 @@ class BatchResult:
     total: int = 0  # inputs found; more than len(records) when the run was interrupted
 
     def count(self, status: str) -> int:
-        """How many inputs ended with this status."""
+        """How many records (inputs, and puzzles of collections) ended with this status."""
         return sum(1 for r in self.records if r["status"] == status)
 
     @property
@@ -42,11 +53,20 @@ class BatchResult:
         """Output files written by this run (kept ones not counted)."""
         return sum(1 for r in self.records for o in r["outputs"] if not o.get("kept"))
 
+    @property
+    def inputs_done(self) -> int:
+        """Inputs with a record (a file that holds several puzzles counted once)."""
+        return len({r["input"] for r in self.records})
+
     def summary(self) -> str:
-        """One line: converted / skipped / failed, files written, time."""
-        head = f"interrupted after {len(self.records)} of {plural(self.total, 'input')}: " if self.interrupted else ""
+        """One line: converted / skipped / failed, files written, time (and puzzles, when a file held several)."""
+        done = self.inputs_done
+        head = f"interrupted after {done} of {plural(self.total, 'input')}: " if self.interrupted else ""
+        held = ""
+        if any("puzzle" in r for r in self.records):
+            held = f" holding {plural(len(self.records), 'puzzle')}"
         return (f"{head}{self.count(CONVERTED)} converted, {self.count(SKIPPED)} skipped, "
-                f"{self.count(FAILED)} failed ({plural(max(self.total, len(self.records)), 'input')}, "
+                f"{self.count(FAILED)} failed ({plural(max(self.total, done), 'input')}{held}, "
                 f"{plural(self.files_written, 'file')} written) in {self.elapsed:.2f} s")
 
 
@@ -64,7 +84,7 @@ def default_jobs() -> int:
 
 
 def _local_results(chunks: List[List[Item]], settings: Settings, jobs: int
-                   ) -> Iterator[List[Tuple[int, Dict[str, Any]]]]:
+                   ) -> Iterator[List[Tuple[int, List[Dict[str, Any]]]]]:
     if jobs <= 1 or len(chunks) <= 1:
         for chunk in chunks:
             yield convert_chunk(chunk, settings)
@@ -128,7 +148,7 @@ def _workers_ignore_stops() -> Iterator[None]:
 
 
 def _dask_results(chunks: List[List[Item]], settings: Settings, client: Any,
-                  own: bool) -> Iterator[List[Tuple[int, Dict[str, Any]]]]:
+                  own: bool) -> Iterator[List[Tuple[int, List[Dict[str, Any]]]]]:
     from dask.distributed import as_completed, wait
     futures = client.map(convert_chunk, chunks, settings=settings, pure=False)
     try:
@@ -192,6 +212,7 @@ def run_batch(inputs: Sequence[str], outdir: str, formats_: Sequence[str], *, jo
     items, early = collect_inputs(inputs, outdir, from_=from_)
     items, clashes = find_collisions(items, settings)
     early += clashes
+    settings.taken = numbered_stems(items)
     if manifest is not None:
         _check_manifest_target(manifest, items, settings)
     jobs = jobs or default_jobs()
@@ -206,7 +227,7 @@ def run_batch(inputs: Sequence[str], outdir: str, formats_: Sequence[str], *, jo
         lambda: _dask_results(chunks, settings, client, own_client) if executor == "dask"
         else _local_results(chunks, settings, jobs), settings, stops, on_record)
     try:
-        records = early + [results[i] for i in sorted(results)]
+        records = early + [rec for i in sorted(results) for rec in results[i]]
         result = BatchResult(records, time.perf_counter() - t0, interrupted is not None, interrupted,
                              len(items) + len(early))
         if manifest is not None:
@@ -234,6 +255,7 @@ def _checked_request(jobs: Optional[int], formats_: Sequence[str], from_: Option
     if unknown:
         valid = ", ".join(sorted(known)) or "none"
         raise InputError(f"no notation takes the reader option {unknown[0]!r}; valid: {valid}")
+    puzzle_index(given.get("puzzle"))  # a bad --puzzle fails once, not once per collection
     if executor not in ("local", "dask"):
         raise InputError(f"unknown executor {executor!r}; valid: local, dask")
     return fmts, given
@@ -265,21 +287,22 @@ def _make_outdir(outdir: str, manifest: Optional[str], folder: Optional[str]) ->
                               source=manifest) from None
 
 
-def _gather(start: Callable[[], Iterator[List[Tuple[int, Dict[str, Any]]]]], settings: Settings, stops: "_Stops",
-            on_record: Optional[Callable[[Dict[str, Any]], None]]
-            ) -> Tuple[Dict[int, Dict[str, Any]], Optional[int]]:
-    """Every input's record by index as the chunks come back, and the stop signal that ended the run early
+def _gather(start: Callable[[], Iterator[List[Tuple[int, List[Dict[str, Any]]]]]], settings: Settings,
+            stops: "_Stops", on_record: Optional[Callable[[Dict[str, Any]], None]]
+            ) -> Tuple[Dict[int, List[Dict[str, Any]]], Optional[int]]:
+    """Every input's records by index as the chunks come back, and the stop signal that ended the run early
     (None when it ran to the end). An interrupted run still collects what its journal holds."""
-    results: Dict[int, Dict[str, Any]] = {}
+    results: Dict[int, List[Dict[str, Any]]] = {}
     interrupted: Optional[int] = None
     stream: Any = None
     try:
         stream = start()
         for part in stream:
-            for index, rec in part:
-                results[index] = rec
-                if on_record:
-                    on_record(rec)
+            for index, recs in part:
+                results[index] = recs
+                for rec in recs:
+                    if on_record:
+                        on_record(rec)
             stops.check()
     except KeyboardInterrupt as exc:  # Ctrl-C, and Terminated (SIGTERM, SIGHUP) from us or from main
         interrupted = getattr(exc, "signum", signal.SIGINT)
@@ -289,11 +312,12 @@ def _gather(start: Callable[[], Iterator[List[Tuple[int, Dict[str, Any]]]]], set
             if stream is not None:
                 stream.close()  # ends the pool (or the Dask tasks) before the journal is read
             # inputs finished in a worker whose chunk never came back (the run was stopped) are in the journal
-            for index, rec in _read_journal(settings.journal):
+            for index, recs in _read_journal(settings.journal).items():
                 if index not in results:
-                    results[index] = rec
-                    if on_record:
-                        on_record(rec)
+                    results[index] = recs
+                    for rec in recs:
+                        if on_record:
+                            on_record(rec)
         finally:
             for path in (settings.journal, settings.stop_file):
                 if path:
@@ -314,21 +338,24 @@ def _new_journal(outdir: str) -> Optional[str]:
     return path
 
 
-def _read_journal(path: Optional[str]) -> Iterator[Tuple[int, Dict[str, Any]]]:
-    """(index, record) of each whole line of the journal (a process killed mid-line leaves a torn one)."""
+def _read_journal(path: Optional[str]) -> Dict[int, List[Dict[str, Any]]]:
+    """The records of each input index from the whole lines of the journal (a process killed mid-line leaves
+    a torn one), a collection's puzzles in the file's order."""
+    found: Dict[int, List[Tuple[int, Dict[str, Any]]]] = {}
     if not path:
-        return
+        return {}
     try:
         with open(path, "rb") as fh:
             lines = fh.read().split(b"\n")
     except OSError:
-        return
+        return {}
     for line in lines:
         try:
             entry = json.loads(line)
-            yield int(entry["index"]), entry["record"]
+            found.setdefault(int(entry["index"]), []).append((int(entry.get("part") or 0), entry["record"]))
         except (ValueError, KeyError, TypeError):
             continue
+    return {index: [rec for _, rec in sorted(parts, key=lambda p: p[0])] for index, parts in found.items()}
 
 
 class _Stops:
@@ -380,12 +407,15 @@ class _Stops:
 
 
 def write_manifest(path: str, records: Sequence[Dict[str, Any]]) -> None:
-    """JSON lines, one per input: input, status, outputs (format, path, size, sha256), error."""
+    """JSON lines, one per input: input, status, outputs (format, path, size, sha256), error; one per puzzle
+    of a file that holds several, which also says which: puzzle (1-based), label, puzzles (how many)."""
     lines = []
     for rec in records:
         row = {"input": rec["input"], "status": rec["status"],
                "outputs": [{k: o[k] for k in ("format", "path", "size", "sha256")} for o in rec["outputs"]],
                "error": rec["error"]}
+        if "puzzle" in rec:
+            row.update(puzzle=rec["puzzle"], label=rec["label"], puzzles=rec["puzzles"])
         if rec.get("warnings"):
             row["warnings"] = rec["warnings"]
         lines.append(json.dumps(row, ensure_ascii=False, sort_keys=True))

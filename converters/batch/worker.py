@@ -2,17 +2,17 @@
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import inspect
 import io
 import json
 import os
 import signal
-import stat
 import threading
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
-from ..core.errors import LINE_EXCERPT, FileAccessError, LossyConversionError, MineconvError  # noqa: F401  (LINE_EXCERPT re-exported)
+from ..core.errors import LINE_EXCERPT, FileAccessError, InputError, LossyConversionError, MineconvError  # noqa: F401  (LINE_EXCERPT re-exported)
 from ..core.fileio import atomic_output, decode_bytes, read_bytes, set_limits
 from ..core.puzzle import Puzzle
 from ..core.system import build_system
@@ -20,6 +20,7 @@ from ..formats.reading import identify
 from ..formats.registry import Format, get_format
 from ..formats.writing import losses
 from .inputs import CONVERTED, FAILED, SKIPPED, Item, Settings, inside, output_extension
+from .units import Unit, collection_units, input_mtime, new_record, plan
 
 
 def format_error(exc: BaseException, path: str) -> str:
@@ -72,14 +73,6 @@ class _HashingWriter(io.TextIOBase):
         return self._hash.hexdigest() if self._hash is not None else None
 
 
-def _file_digest(path: str) -> str:
-    h = hashlib.sha256()
-    with open(path, "rb") as fh:
-        for block in iter(lambda: fh.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()
-
-
 # The stop signals a batch winds up on (SIGHUP: the terminal went away); not every platform has them all.
 STOP_SIGNALS = tuple(getattr(signal, n) for n in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, n))
 
@@ -112,6 +105,7 @@ class _Commit:
 
     def __init__(self) -> None:
         self.mine = False
+        self.written: List[str] = []  # outputs renamed into place: removed again if the input fails after all
 
     def start(self) -> None:
         """From here on a stop signal waits for release()."""
@@ -130,9 +124,15 @@ class _Commit:
             handler(signum, None)
 
 
-def append_journal(path: str, index: int, record: Dict[str, Any]) -> None:
-    """Append one finished input's record to the run's journal: one write, so lines never interleave."""
-    line = (json.dumps({"index": index, "record": record}, ensure_ascii=False) + "\n").encode("utf-8")
+def append_journal(path: str, index: int, record: Dict[str, Any], part: Optional[int] = None) -> None:
+    """Append one finished record to the run's journal: one write, so lines never interleave.
+
+    `part` is the puzzle's number when the input is a file that holds several (one line per puzzle).
+    """
+    entry: Dict[str, Any] = {"index": index, "record": record}
+    if part is not None:
+        entry["part"] = part
+    line = (json.dumps(entry, ensure_ascii=False) + "\n").encode("utf-8")
     fd = os.open(path, os.O_WRONLY | os.O_APPEND | getattr(os, "O_CLOEXEC", 0))
     try:
         while line:
@@ -189,81 +189,115 @@ class _Worker:
             ok = inside(os.path.realpath(out), self.outdir_real)
         return ok
 
-    def convert(self, item: Item) -> Dict[str, Any]:
+    def convert(self, item: Item) -> List[Dict[str, Any]]:
         """Convert one input into every requested format; never raises for a bad input.
 
-        All of an input's outputs appear or none: each is written to a temp file, and only when every one
-        is complete are they renamed into place, one after the other, with a stop signal held off until
-        they are all in and the input's record is in the run's journal (so an interrupted run knows it).
+        The records: one for the input, or one per puzzle of a file that holds several (its outputs named
+        NAME-3.cnf, ...). All of a record's outputs appear or none: each is written to a temp file, and only
+        when every one is complete are they renamed into place, one after the other, with a stop signal held
+        off until they are all in and the record is in the run's journal (so an interrupted run knows it).
         """
+        units: List[Unit] = []
+        warnings: List[str] = []
+
+        def whole(commit: _Commit) -> Dict[str, Any]:
+            todo, kept = plan(self.settings, self.exts, item.rel, input_mtime(item.path))
+            if not todo:
+                return new_record(item.path, SKIPPED, kept)
+            found, notes = self._read_units(item)
+            if len(found) == 1 and found[0].number is None:
+                return self._convert_unit(item, found[0], notes, commit, (todo, kept))
+            units.extend(found)
+            warnings.extend(notes)
+            return {}
+
+        first = self._journaled(item, whole, None)
+        if first:
+            return [first]
+        return [self._journaled(item, functools.partial(self._convert_unit, item, unit, warnings if n == 0 else [],
+                                                        planned=None), unit.number)
+                for n, unit in enumerate(units)]
+
+    def _journaled(self, item: Item, make: Callable[["_Commit"], Dict[str, Any]],
+                   part: Optional[int]) -> Dict[str, Any]:
+        """make()'s record, or the failure's; journaled with the stop held off (an empty record is not)."""
         commit = _Commit()
         try:
-            record = self._convert(item, commit)
-            if self.settings.journal:
+            record = self._attempt(item, make, commit)
+            if record and self.settings.journal:
                 commit.start()
                 with contextlib.suppress(OSError):  # the journal only serves the report of an interrupted run
-                    append_journal(self.settings.journal, item.index, record)
+                    append_journal(self.settings.journal, item.index, record, part)
         finally:
             commit.release()
         return record
 
-    def _convert(self, item: Item, commit: _Commit) -> Dict[str, Any]:
-        record: Dict[str, Any] = {"input": item.path, "status": FAILED, "outputs": [], "error": None}
-        written: List[str] = []
+    def _attempt(self, item: Item, make: Callable[["_Commit"], Dict[str, Any]], commit: "_Commit") -> Dict[str, Any]:
         try:
-            todo, outputs = self._plan(item)
-            if todo:
-                puzzle, warnings = self._read_puzzle(item)
-                writers = self._writers(puzzle, todo, item, warnings)
-                self._write_outputs(puzzle, writers, item, outputs, written, commit)
-                if warnings:
-                    record["warnings"] = warnings
-            order = {name: i for i, name in enumerate(self.settings.formats)}
-            outputs.sort(key=lambda o: order[o["format"]])
-            record["outputs"] = outputs
-            record["status"] = CONVERTED if todo else SKIPPED
+            return make(commit)
         except Exception as exc:  # one bad file never stops the run: everything becomes its report
-            for out in written:  # an input either gets all its outputs from this run or none
+            for out in commit.written:  # an input either gets all its outputs from this run or none
                 try:
                     os.unlink(out)
                 except OSError:
                     pass
-            record["outputs"] = []
+            commit.written.clear()
             if _caught_ctrl_c(exc):
                 if signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:
                     raise KeyboardInterrupt from None
-                return self._convert(item, commit)  # Ctrl-C is not ours here (a pool worker): convert again
+                return self._attempt(item, make, commit)  # Ctrl-C is not ours here (a pool worker): again
+            return new_record(item.path, FAILED, [], format_error(exc, item.path))
+
+    def _convert_unit(self, item: Item, unit: Unit, warnings: List[str], commit: "_Commit",
+                      planned: Optional[Tuple[List[Tuple[str, str]], List[Dict[str, Any]]]]) -> Dict[str, Any]:
+        """The record of one puzzle (the input's only one, or one of a collection's): written or kept."""
+        record = new_record(item.path, FAILED, [])
+        if unit.number is not None:
+            record.update(puzzle=unit.number, label=unit.label, puzzles=unit.count)
+        try:
+            if isinstance(unit.puzzle, BaseException):
+                raise unit.puzzle
+            if unit.number is not None and unit.rel in self.settings.taken:
+                raise InputError(f"puzzle {unit.number}'s outputs ({unit.rel}.*) are also another input's "
+                                 "(rename one of them)")
+            todo, outputs = planned or plan(self.settings, self.exts, unit.rel, input_mtime(item.path))
+            if todo:
+                writers = self._writers(unit.puzzle, todo, item, warnings)
+                self._write_outputs(unit.puzzle, writers, item, outputs, commit)
+        except MineconvError as exc:
+            if unit.number is None:
+                raise
+            exc.located(item.path)
             record["error"] = format_error(exc, item.path)
+            return record
+        if warnings:
+            record["warnings"] = warnings
+        order = {name: i for i, name in enumerate(self.settings.formats)}
+        outputs.sort(key=lambda o: order[o["format"]])
+        record.update(status=CONVERTED if todo else SKIPPED, outputs=outputs)
         return record
 
-    def _plan(self, item: Item) -> Tuple[List[Tuple[str, str]], List[Dict[str, Any]]]:
-        """(format, output path) of each output to write, and the records of those kept (--skip-existing
-        finds them no older than the input)."""
-        s = self.settings
+    def _read_units(self, item: Item) -> Tuple[List[Unit], List[str]]:
+        """The puzzles to convert, and the warnings `mineconv convert` would give reading the input."""
+        fmt, text, data, src, note = self._identify(item)
+        read_options, ignored = self._read_options(fmt)
+        # the same warnings registry.read gives when one file is converted (--puzzle only picks from a
+        # collection: a file of one puzzle is converted as it is)
+        warnings: List[str] = [note] if note else []
+        warnings += [f"option {key!r} has no effect on the {fmt.name} notation" for key in ignored if key != "puzzle"]
+        if fmt.collection is not None and not fmt.binary and text is not None:
+            units = collection_units(fmt, text, src, item.rel, read_options)
+            if units:
+                return units, warnings
         try:
-            st = os.stat(item.path)
-        except OSError as exc:
-            raise FileAccessError(f"cannot read: {exc.strerror or exc}", source=item.path) from None
-        if not stat.S_ISREG(st.st_mode):
-            raise FileAccessError("not a regular file", source=item.path)
-        todo = []
-        kept = []
-        for name in s.formats:
-            out = os.path.join(s.outdir, item.rel + self.exts[name])
-            if s.skip_existing:
-                try:
-                    ost = os.stat(out)
-                except OSError:
-                    ost = None
-                if ost is not None and stat.S_ISREG(ost.st_mode) and ost.st_mtime_ns >= st.st_mtime_ns:
-                    kept.append({"format": name, "path": out, "size": ost.st_size,
-                                 "sha256": _file_digest(out) if s.hash_outputs else None, "kept": True})
-                    continue
-            todo.append((name, out))
-        return todo, kept
+            puzzle = fmt.reader(data if fmt.binary else text, src, **read_options)  # type: ignore[misc]
+        except MineconvError as exc:
+            exc.located(src)
+            raise
+        return [Unit(item.rel, puzzle)], warnings
 
-    def _read_puzzle(self, item: Item) -> Tuple[Puzzle, List[str]]:
-        """The input's puzzle, and the warnings `mineconv convert` would give reading it."""
+    def _identify(self, item: Item) -> Tuple[Format, Optional[str], bytes, str, Optional[str]]:
+        """(notation, text or None for binary content, bytes, source name, the ambiguity warning)."""
         s = self.settings
         # bytes first, decoded only for a text notation, as registry.read does: a binary notation (.mbf) is
         # not UTF-8 text
@@ -283,16 +317,7 @@ class _Worker:
             raise
         if not fmt.binary and text is None:
             raise not_text  # type: ignore[misc]
-        read_options, ignored = self._read_options(fmt)
-        try:
-            puzzle = fmt.reader(data if fmt.binary else text, src, **read_options)  # type: ignore[misc]
-        except MineconvError as exc:
-            exc.located(src)
-            raise
-        # the same warning registry.read gives when one file is converted
-        warnings: List[str] = [note] if note else []
-        warnings += [f"option {key!r} has no effect on the {fmt.name} notation" for key in ignored]
-        return puzzle, warnings
+        return fmt, text, data, src, note
 
     def _writers(self, puzzle: Puzzle, todo: List[Tuple[str, str]], item: Item,
                  warnings: List[str]) -> List[Tuple[Format, str]]:
@@ -310,8 +335,8 @@ class _Worker:
         return writers
 
     def _write_outputs(self, puzzle: Puzzle, writers: List[Tuple[Format, str]], item: Item,
-                       outputs: List[Dict[str, Any]], written: List[str], commit: _Commit) -> None:
-        """Write every output to its temp file, then rename them all into place (`written` learns which)."""
+                       outputs: List[Dict[str, Any]], commit: _Commit) -> None:
+        """Write every output to its temp file, then rename them all into place (`commit.written` learns which)."""
         s = self.settings
         shared: Dict[str, Any] = {}
         if sum(self.takes_system[f.name] for f, _ in writers) > 1:
@@ -326,7 +351,7 @@ class _Worker:
             for f, out in writers:
                 # pushed before its atomic_output, so it runs after that one's exit: it learns whether the
                 # rename into place happened
-                stack.push(_note_renamed(out, written))
+                stack.push(_note_renamed(out, commit.written))
                 raw = stack.enter_context(atomic_output(out, binary=True, fsync=s.fsync))
                 options = dict(s.options, **shared) if shared and self.takes_system[f.name] else s.options
                 stream = _HashingWriter(raw, s.hash_outputs)
@@ -387,7 +412,7 @@ def _exit_on_signal(signum: int, frame: Any) -> None:
     raise SystemExit(128 + signum)
 
 
-def pool_chunk(chunk: List[Item]) -> List[Tuple[int, Dict[str, Any]]]:
+def pool_chunk(chunk: List[Item]) -> List[Tuple[int, List[Dict[str, Any]]]]:
     """Convert a chunk in a pool worker set up by init_worker."""
     assert _WORKER is not None
     done = []
@@ -401,7 +426,7 @@ def pool_chunk(chunk: List[Item]) -> List[Tuple[int, Dict[str, Any]]]:
     return done
 
 
-def convert_chunk(chunk: List[Item], settings: Settings) -> List[Tuple[int, Dict[str, Any]]]:
+def convert_chunk(chunk: List[Item], settings: Settings) -> List[Tuple[int, List[Dict[str, Any]]]]:
     """Convert a list of items with the given settings (the unit of work sent to a Dask worker)."""
     global _WORKER
     if _WORKER is None or _WORKER.settings != settings:

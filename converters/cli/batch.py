@@ -25,6 +25,7 @@ class Progress:
         self.total = 0
         self.done = 0
         self.failed = 0
+        self.seen: set = set()  # inputs with a record: a file that holds several puzzles gives one per puzzle
         self.last = time.monotonic()
 
     def start(self, total: int) -> None:
@@ -39,15 +40,19 @@ class Progress:
                 self.bar = tqdm(total=total, unit="file", file=sys.stderr, dynamic_ncols=True)
 
     def record(self, rec: Dict[str, Any]) -> None:
-        """Called once per finished input."""
-        self.done += 1
+        """Called once per finished input, or per puzzle of one that holds several."""
+        key = rec.get("input")
+        first = key is None or key not in self.seen
+        self.seen.add(key)
+        self.done += first
         for warning in () if self.quiet else rec.get("warnings", ()):
             self._print(f"mineconv: warning: {rec['input']}: {warning}")
         if rec["status"] == FAILED:
             self.failed += 1
             self._print(f"mineconv: {rec['error']}")
         if self.bar is not None:
-            self.bar.update(1)
+            if first:
+                self.bar.update(1)
         elif not self.quiet:
             now = time.monotonic()
             if now - self.last >= self.every:
@@ -104,13 +109,20 @@ def register(sub: argparse._SubParsersAction) -> None:
                     "leaves a truncated file, and an input gets all its outputs or none: after Ctrl-C,\n"
                     "SIGTERM or SIGHUP (exit 130, 143, 129) the summary and the manifest list exactly\n"
                     "the files on disk.\n"
-                    "A bad input is reported as FILE:LINE:COL: message and the run goes on; the exit\n"
+                    "A file that holds several puzzles (contest fields, exercise cases; `mineconv info`\n"
+                    "lists them) gives one output per puzzle, OUTDIR/<name>-<n><format extension> with n\n"
+                    "its place in the file from 1, and one manifest line per puzzle (with puzzle, label\n"
+                    "and puzzles: how many the file holds); --puzzle N converts only puzzle N of each\n"
+                    "such file (same name), and a file of one puzzle as it is.\n"
+                    "A bad input is reported as FILE:LINE:COL: message and the run goes on (a bad puzzle\n"
+                    "of a collection too, the others converted); the exit\n"
                     "status is 1 when any input failed. With --executor dask the workers must see the\n"
                     "inputs and OUTDIR under the same paths (a shared file system).",
         epilog="examples:\n"
                "  mineconv batch puzzles/ -o out -t cnf,lp\n"
                "  mineconv batch 'boards/**/*.txt' -o out -t .cnf -j 2 --manifest out/manifest.jsonl\n"
                "  mineconv batch puzzles/ -o out -t cnf --skip-existing      # resume a stopped run\n"
+               "  mineconv batch samples/pc110102-fields.in -o out -t cnf    # out/pc110102-fields.in-1.cnf, -2.cnf\n"
                "  mineconv batch puzzles/ -o out -t mps --executor dask   # a local cluster of -j processes\n"
                "  mineconv batch puzzles/ -o /shared/out -t mps --executor dask --scheduler tcp://head:8786",
         formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -124,7 +136,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="keep outputs newer than their input (resume an interrupted run)")
     p.add_argument("--manifest", metavar="FILE",
                    help="write JSON lines: input, status, outputs with size and sha256, error (its folder is "
-                        "created if needed)")
+                        "created if needed); a puzzle of a collection adds puzzle, label and puzzles")
     p.add_argument("--from", dest="from_", metavar="NAME", help="input notation (default: by extension/content)")
     p.add_argument("--strict", action="store_true", help="fail an input whose conversion would drop information")
     p.add_argument("--card-encoding", metavar="NAME",

@@ -6,10 +6,12 @@ read, and a CollectionWarning says how many the file holds and how to choose ano
 """
 from __future__ import annotations
 
+import contextlib
 import warnings
-from typing import Any, Callable, List, Optional, Sequence, Tuple, TypeVar
+from contextvars import ContextVar
+from typing import Any, Callable, Iterator, List, Optional, Sequence, Tuple, TypeVar
 
-from ..core.errors import FormatError
+from ..core.errors import FormatError, MineconvError
 from ..core.wording import plural
 from ._located import error_at
 
@@ -63,6 +65,33 @@ def pick(items: Sequence[T], labels: Sequence[str], value: Any, *, text: str, so
     return number - 1, items[number - 1]
 
 
+# Set by failures_kept(): build_all then puts a puzzle's error in its place instead of raising it.
+_KEEP_FAILURES: ContextVar[bool] = ContextVar("keep_failures", default=False)
+
+
+@contextlib.contextmanager
+def failures_kept() -> Iterator[None]:
+    """Within it, a puzzle of a collection that cannot be built is (label, its MineconvError), not a raise.
+
+    `batch` converts the other puzzles of such a file and reports the bad one on its own, as it reports a
+    bad file; `read_all` and `info`, outside it, stop at the first bad puzzle.
+    """
+    token = _KEEP_FAILURES.set(True)
+    try:
+        yield
+    finally:
+        _KEEP_FAILURES.reset(token)
+
+
 def build_all(found: Sequence[T], label_of: Callable[[T], str], build: Callable[[T], Any]) -> List[Tuple[str, Any]]:
     """(label, puzzle) for every item: what the collection modules' puzzles() return."""
-    return [(label_of(item), build(item)) for item in found]
+    out: List[Tuple[str, Any]] = []
+    for item in found:
+        label = label_of(item)
+        try:
+            out.append((label, build(item)))
+        except MineconvError as exc:
+            if not _KEEP_FAILURES.get():
+                raise
+            out.append((label, exc))
+    return out
