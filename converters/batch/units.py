@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any, Dict, List, Optional, Tuple
 
 from ..core.errors import FileAccessError, MineconvError
-from ..formats.collection import failures_kept, pick, puzzle_index
+from ..formats.collection import failures_kept, puzzle_index
 from ..formats.registry import Format
 from .inputs import FAILED, Settings
 
@@ -79,7 +79,7 @@ def plan(settings: Settings, exts: Dict[str, str], rel: str, mtime: int
 
 def collection_units(fmt: Format, text: str, source: str, rel: str, read_options: Dict[str, Any]) -> List[Unit]:
     """Every puzzle of a file that holds several (or the one --puzzle names) as a unit; [] when the file
-    holds at most one, which the notation's reader then reads as before (its own error for none)."""
+    holds at most one, or fewer than --puzzle asks for: the notation's reader then reads it as before."""
     assert fmt.collection is not None
     options = dict(read_options)
     wanted = puzzle_index(options.pop("puzzle", None))
@@ -89,12 +89,11 @@ def collection_units(fmt: Format, text: str, source: str, rel: str, read_options
     except MineconvError as exc:
         exc.located(source)
         raise
-    if len(found) <= 1:
-        return []
+    if len(found) <= 1 or (wanted is not None and wanted > len(found)):
+        return []   # the reader's own error says what is missing, in the notation's words ('field 3')
     numbered = list(enumerate(found, 1))
     if wanted is not None:
-        index, _ = pick(found, [label for label, _ in found], wanted, text=text, source=source)
-        numbered = [numbered[index]]
+        numbered = [numbered[wanted - 1]]
     return [Unit(f"{rel}-{n}", _named(puzzle, label), n, label, len(found)) for n, (label, puzzle) in numbered]
 
 
