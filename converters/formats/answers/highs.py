@@ -78,7 +78,8 @@ def read_highs(text: str, source: str = "<string>") -> Answer:
     # 'Objective 0', and since HiGHS 1.12 also 'Objective_bound' and 'MIP_rel_gap' lines for a MIP
     while j < len(lines) and re.match(r"(Objective|MIP_rel_gap)\w*\s", lines[j]):
         j += 1
-    m = re.match(r"# Columns (-?[0-9]+)\s*$", lines[j]) if j < len(lines) else None
+    # the sparse style's count is negative; HiGHS 1.16 also says so in a word ('# Columns -2 sparse')
+    m = re.match(r"# Columns (-?[0-9]+)(?:\s+sparse)?\s*$", lines[j]) if j < len(lines) else None
     if not m:
         raise SolutionSyntaxError("expected '# Columns N' (truncated?)", source=source, line=j + 1,
                                   line_text=lines[j] if j < len(lines) else None)
