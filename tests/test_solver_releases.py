@@ -142,6 +142,21 @@ def test_ortools_cpsat_response_as_text_and_json(tmp_path, capsys, board):
         _decode(capsys, puzzle_file, tmp_path / name, board, "cpsat-response")
 
 
+@pytest.mark.parametrize("board", sorted(BOARDS))
+def test_debian_minizinc_json_stream_and_merged_stderr(tmp_path, capsys, board):
+    # MiniZinc's current release is neither on PyPI nor in Debian: Debian's 2.6.4 runs, in the output forms
+    # a user saves besides plain stdout (--json-stream; 2>&1, which puts its warnings first)
+    minizinc = require_tool("minizinc")
+    model = _model(tmp_path, board, ".mzn")
+    for name, flags, merged in (("stream.jsonl", ["--json-stream", "-a"], False),
+                                ("stream-json.jsonl", ["--json-stream", "--output-mode", "json"], False),
+                                ("merged.out", [], True)):
+        proc = subprocess.run([minizinc, "--solver", "gecode", *flags, model.name], cwd=tmp_path,
+                              capture_output=True, text=True, timeout=120)
+        (tmp_path / name).write_text(proc.stderr + proc.stdout if merged else proc.stdout)
+        _decode(capsys, model, tmp_path / name, board, "minizinc-answer")
+
+
 CAPTURED_ANSWERS = [
     ("seed-3x3.highs-1.16-raw.sol", "highs"),      # highspy 1.16.0 writeSolution(path, 0)
     ("seed-3x3.highs-1.16-pretty.sol", "highs"),   # style 1
@@ -152,11 +167,14 @@ CAPTURED_ANSWERS = [
     ("seed-3x3.gurobi-13.json", "gurobi-json"),
     ("seed-3x3.cpsat-9.15.txt", "cpsat-response"),  # ortools 9.15 str(response_proto)
     ("seed-3x3.cpsat-9.15.json", "cpsat-response"),
+    ("seed-3x3.minizinc-2.6.4.jsonl", "minizinc-answer"),        # Debian's minizinc --json-stream -a
+    ("seed-3x3.minizinc-2.6.4-merged.out", "minizinc-answer"),   # its stderr warning first (2>&1)
 ]
 
 
 @pytest.mark.parametrize("name, reader", CAPTURED_ANSWERS, ids=[n for n, _ in CAPTURED_ANSWERS])
 def test_captured_answers_of_todays_releases_decode(capsys, name, reader):
     # the CP-SAT response carries no model: it is decoded against the board itself
-    model = SAMPLES / "seed-3x3.txt" if "cpsat" in name else CAPTURED / "seed-3x3.lp"
+    model = SAMPLES / "seed-3x3.txt" if "cpsat" in name else \
+        CAPTURED / ("seed-3x3.mzn" if "minizinc" in name else "seed-3x3.lp")
     _decode(capsys, model, CAPTURED / name, "two", reader)

@@ -2,7 +2,12 @@
 solution ends with a `----------` line, `==========` says the search saw them all, `=====UNSATISFIABLE=====`
 and `=====UNKNOWN=====` are the verdicts without one. A solution is the model's `grid: <row>` lines (every
 cell, '*' mine) or, with `--output-mode json`, a JSON object of the cell variables by name. The first
-solution is the answer; the count of them is kept."""
+solution is the answer; the count of them is kept.
+
+`--json-stream` prints one JSON object a line instead (`{"type": "solution", "output": {"default": ...}}`,
+`{"type": "status", "status": "ALL_SOLUTIONS"}`, warnings): it is read as the text it stands for. MiniZinc's
+warnings on stderr ('Warning: ...' up to a blank line), which `2>&1` puts before the first solution, are
+skipped."""
 from __future__ import annotations
 
 import json
@@ -26,6 +31,44 @@ _ROW = re.compile(r"grid: ([?0-8*.]*)\Z")
 _PAIR = re.compile(r'"((?:[^"\\]|\\.)*)"\s*:')
 
 
+_STREAM_STATUS = {"ALL_SOLUTIONS": COMPLETE, "OPTIMAL_SOLUTION": COMPLETE, "UNSATISFIABLE": "=====UNSATISFIABLE=====",
+                  "UNSAT_OR_UNBOUNDED": "=====UNSATorUNBOUNDED=====", "UNKNOWN": "=====UNKNOWN=====",
+                  "ERROR": _ERROR}
+_STREAM_START = re.compile(r'\s*\{\s*"type"\s*:\s*"')
+
+
+def _from_stream(text: str, source: str) -> str:
+    """The classic output a --json-stream output stands for (solutions ended by ----------, the verdict)."""
+    out: List[str] = []
+    for ln, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            item = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise _error(f"not a line of MiniZinc's --json-stream ({exc.msg})", source, text, ln) from None
+        kind = item.get("type") if isinstance(item, dict) else None
+        if kind == "solution":
+            output = item.get("output")
+            shown = output.get("default", output.get("raw")) if isinstance(output, dict) else None
+            if not isinstance(shown, str) and isinstance(output, dict) and isinstance(output.get("json"), dict):
+                shown = json.dumps(output["json"], indent=1) + "\n"
+            if not isinstance(shown, str):
+                raise _error("a solution without its printed output (default, raw or json)", source, text, ln)
+            out += [*shown.splitlines(), SEPARATOR]
+        elif kind == "status":
+            verdict = _STREAM_STATUS.get(str(item.get("status")))
+            if verdict is None:
+                raise _error(f"unknown MiniZinc status {item.get('status')!r}", source, text, ln)
+            out.append(verdict)
+        elif kind == "error":
+            raise _error(f"MiniZinc reported an error: {item.get('message', item.get('what', ''))}", source, text, ln)
+        elif not isinstance(kind, str):
+            raise _error("not a line of MiniZinc's --json-stream (no \"type\")", source, text, ln)
+        # warnings, comments, statistics, timestamps, checker output: not the answer
+    return "\n".join(out) + "\n"
+
+
 def _error(message: str, source: str, text: str, line: Optional[int]) -> SolutionSyntaxError:
     return SolutionSyntaxError(message, source=source, line=line, line_text=line_of(text, line) if line else None)
 
@@ -37,8 +80,12 @@ def _solutions(text: str, source: str) -> Tuple[List[Tuple[int, List[str]]], Opt
     start = 0
     marker: Optional[str] = None
     where = 0
+    warning = False
     for ln, raw in enumerate(text.splitlines(), 1):
         line = raw.rstrip()
+        if not current and marker is None and (warning or line.startswith("Warning: ")):
+            warning = bool(line)   # MiniZinc's stderr warning, up to the blank line that ends it
+            continue
         if marker is not None:
             if line and not line.startswith("%"):
                 raise _error(f"output after {marker}", source, text, ln)
@@ -113,7 +160,10 @@ def _json_answer(start: int, lines: List[str], source: str, text: str, count: in
 
 
 def read_minizinc(text: str, source: str = "<string>") -> Answer:
-    """The first solution MiniZinc printed (grid rows or JSON), or its verdict when there is none."""
+    """The first solution MiniZinc printed (grid rows or JSON, or its --json-stream), or its verdict when there
+    is none."""
+    if _STREAM_START.match(text):
+        text = _from_stream(text, source)
     blocks, marker, where = _solutions(text, source)
     if marker == _ERROR:
         raise _error("MiniZinc reported an error (=====ERROR=====)", source, text, where)
@@ -140,6 +190,10 @@ def read_minizinc(text: str, source: str = "<string>") -> Answer:
 def detect_minizinc(text: str) -> float:
     """MiniZinc's verdict lines are its own; a '----------' after grid rows or a JSON object is likely it."""
     head = text[:1 << 16]
+    if _STREAM_START.match(head) and re.search(r'"type"\s*:\s*"(solution|status)"', head):
+        return CERTAIN
+    while head.startswith("Warning: "):   # stderr put first by 2>&1: the paragraph up to a blank line
+        head = head.split("\n\n", 1)[1] if "\n\n" in head else ""
     if any(("\n" + v) in ("\n" + head) for v in (*_VERDICTS, COMPLETE, _ERROR)):
         return CERTAIN
     if ("\n" + SEPARATOR + "\n") in ("\n" + head + "\n") and (head.startswith("grid: ") or head.lstrip().startswith("{")):
