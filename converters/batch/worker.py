@@ -211,23 +211,28 @@ class _Worker:
             warnings.extend(notes)
             return {}
 
-        first = self._journaled(item, whole, None)
+        first = self._journaled(item, whole)
         if first:
             return [first]
         return [self._journaled(item, functools.partial(self._convert_unit, item, unit, warnings if n == 0 else [],
-                                                        planned=None), unit.number)
+                                                        planned=None), unit)
                 for n, unit in enumerate(units)]
 
     def _journaled(self, item: Item, make: Callable[["_Commit"], Dict[str, Any]],
-                   part: Optional[int]) -> Dict[str, Any]:
-        """make()'s record, or the failure's; journaled with the stop held off (an empty record is not)."""
+                   unit: Optional[Unit] = None) -> Dict[str, Any]:
+        """make()'s record, or the failure's; journaled with the stop held off (an empty record is not).
+
+        `unit` is the puzzle of a collection the record is about: its failure says which, its journal line too.
+        """
         commit = _Commit()
         try:
             record = self._attempt(item, make, commit)
+            if unit is not None and record["status"] == FAILED:
+                record.update(puzzle=unit.number, label=unit.label, puzzles=unit.count)
             if record and self.settings.journal:
                 commit.start()
                 with contextlib.suppress(OSError):  # the journal only serves the report of an interrupted run
-                    append_journal(self.settings.journal, item.index, record, part)
+                    append_journal(self.settings.journal, item.index, record, unit.number if unit else None)
         finally:
             commit.release()
         return record
@@ -236,7 +241,7 @@ class _Worker:
         try:
             return make(commit)
         except Exception as exc:  # one bad file never stops the run: everything becomes its report
-            for out in commit.written:  # an input either gets all its outputs from this run or none
+            for out in commit.written:  # an input (a puzzle) either gets all its outputs from this run or none
                 try:
                     os.unlink(out)
                 except OSError:
@@ -251,30 +256,22 @@ class _Worker:
     def _convert_unit(self, item: Item, unit: Unit, warnings: List[str], commit: "_Commit",
                       planned: Optional[Tuple[List[Tuple[str, str]], List[Dict[str, Any]]]]) -> Dict[str, Any]:
         """The record of one puzzle (the input's only one, or one of a collection's): written or kept."""
-        record = new_record(item.path, FAILED, [])
+        if isinstance(unit.puzzle, BaseException):
+            raise unit.puzzle
+        if unit.number is not None and unit.rel in self.settings.taken:
+            raise InputError(f"puzzle {unit.number}'s outputs ({unit.rel}.*) are also another input's "
+                             "(rename one of them)")
+        todo, outputs = planned or plan(self.settings, self.exts, unit.rel, input_mtime(item.path))
+        if todo:
+            writers = self._writers(unit.puzzle, todo, item, warnings)
+            self._write_outputs(unit.puzzle, writers, item, outputs, commit)
+        record = new_record(item.path, CONVERTED if todo else SKIPPED, outputs)
         if unit.number is not None:
             record.update(puzzle=unit.number, label=unit.label, puzzles=unit.count)
-        try:
-            if isinstance(unit.puzzle, BaseException):
-                raise unit.puzzle
-            if unit.number is not None and unit.rel in self.settings.taken:
-                raise InputError(f"puzzle {unit.number}'s outputs ({unit.rel}.*) are also another input's "
-                                 "(rename one of them)")
-            todo, outputs = planned or plan(self.settings, self.exts, unit.rel, input_mtime(item.path))
-            if todo:
-                writers = self._writers(unit.puzzle, todo, item, warnings)
-                self._write_outputs(unit.puzzle, writers, item, outputs, commit)
-        except MineconvError as exc:
-            if unit.number is None:
-                raise
-            exc.located(item.path)
-            record["error"] = format_error(exc, item.path)
-            return record
         if warnings:
             record["warnings"] = warnings
         order = {name: i for i, name in enumerate(self.settings.formats)}
         outputs.sort(key=lambda o: order[o["format"]])
-        record.update(status=CONVERTED if todo else SKIPPED, outputs=outputs)
         return record
 
     def _read_units(self, item: Item) -> Tuple[List[Unit], List[str]]:
