@@ -1,7 +1,9 @@
 """Batch conversion: many puzzles into several formats, in parallel, resumable, with a manifest.
 
-`inputs` finds what to convert and names the outputs, `worker` converts one item (in a worker process or
-on a Dask worker), `runner` drives the run and writes the manifest.
+`inputs` finds what to convert and names the outputs, `units` splits an input into its puzzles (a file that
+holds several gives one record and NAME-<n> outputs per puzzle, `mineconv info`'s numbering; a file of one
+keeps NAME), `worker` converts one item (in a worker process or on a Dask worker), `runner` drives the run
+and writes the manifest. Below, what holds for an input holds for each puzzle of a collection.
 
 Durability: every output is written to a hidden temp file beside its target and renamed over it, so an
 interrupted or killed run never leaves a truncated output (Ctrl-C, SIGTERM and SIGHUP also remove the temp
