@@ -120,6 +120,14 @@ def test_a_puzzle_output_never_replaces_another_inputs(tmp_path):
     assert mineconv.solve(str(tmp_path / "out" / "f-1.cnf")).puzzle.grid_lines == mineconv.read(SINGLE).grid_lines
 
 
+def test_a_puzzle_output_is_never_the_manifest(tmp_path):
+    out = tmp_path / "out"
+    result = run_batch([str(FIELDS)], str(out), ["cnf"], jobs=1, manifest=str(out / "pc110102-fields.in-2.cnf"))
+    assert [r["status"] for r in result.records] == ["converted", "failed"]
+    assert "output would be the manifest" in result.records[1]["error"]
+    assert json.loads((out / "pc110102-fields.in-2.cnf").read_text().splitlines()[0])["puzzle"] == 1
+
+
 def test_an_interrupt_between_two_puzzles_lists_exactly_what_is_on_disk(tmp_path, monkeypatch):
     from mineconv.batch import worker as worker_mod
 

@@ -42,6 +42,7 @@ class Settings:
     # the output stems of this run's inputs that end in -<digits>: a collection's puzzle outputs
     # (NAME-3.cnf) must not replace another input's
     taken: FrozenSet[str] = frozenset()
+    manifest: Optional[str] = None    # the manifest's real path: a collection's puzzle output must not be it
 
 
 def resolve_formats(specs: Iterable[str]) -> List[Format]:

@@ -213,6 +213,7 @@ def run_batch(inputs: Sequence[str], outdir: str, formats_: Sequence[str], *, jo
     items, clashes = find_collisions(items, settings)
     early += clashes
     settings.taken = numbered_stems(items)
+    settings.manifest = os.path.realpath(manifest) if manifest is not None else None
     if manifest is not None:
         _check_manifest_target(manifest, items, settings)
     jobs = jobs or default_jobs()

@@ -262,6 +262,8 @@ class _Worker:
             raise InputError(f"puzzle {unit.number}'s outputs ({unit.rel}.*) are also another input's "
                              "(rename one of them)")
         todo, outputs = planned or plan(self.settings, self.exts, unit.rel, input_mtime(item.path))
+        if unit.number is not None and any(os.path.realpath(out) == self.settings.manifest for _, out in todo):
+            raise InputError(f"puzzle {unit.number}'s output would be the manifest (choose another name)")
         if todo:
             writers = self._writers(unit.puzzle, todo, item, warnings)
             self._write_outputs(unit.puzzle, writers, item, outputs, commit)
