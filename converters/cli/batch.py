@@ -115,9 +115,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                     "and puzzles: how many the file holds); --puzzle N converts only puzzle N of each\n"
                     "such file (same name), and a file of one puzzle as it is.\n"
                     "A bad input is reported as FILE:LINE:COL: message and the run goes on (a bad puzzle\n"
-                    "of a collection too, the others converted); the exit\n"
-                    "status is 1 when any input failed. With --executor dask the workers must see the\n"
-                    "inputs and OUTDIR under the same paths (a shared file system).",
+                    "of a collection too, the others converted); the exit status is 1 when any input\n"
+                    "failed. With --executor dask the workers must see the inputs and OUTDIR under the\n"
+                    "same paths (a shared file system).",
         epilog="examples:\n"
                "  mineconv batch puzzles/ -o out -t cnf,lp\n"
                "  mineconv batch 'boards/**/*.txt' -o out -t .cnf -j 2 --manifest out/manifest.jsonl\n"
