@@ -60,6 +60,15 @@ def test_a_collection_gives_one_solvable_output_per_puzzle_and_the_manifest_says
             assert sorted(map(tuple, np.argwhere(decoded.grid).tolist())) == _mines(puzzle)
 
 
+def test_a_collection_notation_file_of_one_puzzle_keeps_its_plain_name_and_line(tmp_path):
+    one = tmp_path / "one.uva"
+    one.write_text("2 3\n*..\n..*\n0 0\n")
+    result = run_batch([str(one)], str(tmp_path / "out"), ["cnf"], jobs=1, manifest=str(tmp_path / "m.jsonl"))
+    assert [set(r) for r in _manifest(tmp_path / "m.jsonl")] == [{"input", "status", "outputs", "error"}]
+    assert result.records[0]["outputs"][0]["path"] == str(tmp_path / "out" / "one.cnf")
+    assert "puzzle" not in result.summary()
+
+
 def test_puzzle_n_converts_that_puzzle_of_each_collection_and_single_files_as_they_are(tmp_path, capsys):
     out = tmp_path / "out"
     status, _, err = run_cli(capsys, "batch", FIELDS, CASES, SINGLE, "-o", out, "-t", "cnf", "--puzzle", "2",
