@@ -373,3 +373,8 @@ def enumerate_solutions(puzzle: Puzzle, limit: Optional[int] = None, *, timeout:
     stream = SolutionStream(puzzle, limit, timeout=timeout, mines=mines, solver=solver)
     found = list(stream)
     return found, stream.complete
+
+
+def solutions(puzzle: Puzzle, limit: Optional[int] = None, *, timeout: Optional[float] = None) -> SolutionStream:
+    """Each solution once, lazily, as the embedded solver finds it (a Decoded each); timeout bounds the whole run."""
+    return SolutionStream(puzzle, limit, timeout=timeout)
