@@ -10,10 +10,10 @@
 """
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any, Dict, List, Tuple
+from typing import TYPE_CHECKING, Any, List
 
 from .core import display as _display
+from .core import lazy as _lazy
 
 # Every public name, by the module that defines it (as `module:attribute` when the names differ). Nothing is
 # imported until a name is first used: `mineconv --version` and a small `solve` would otherwise pay for
@@ -22,37 +22,24 @@ _ERRORS = ("AmbiguousInputWarning FileAccessError FormatError InputError InputNo
            "LossyConversionWarning MineconvError PuzzleError PuzzleSyntaxError ResourceError SolutionSyntaxError "
            "SolverError VerificationError").split()
 _HOMES = {
-    "core.puzzle": ["Puzzle"],
-    "core.system": ["LinearSystem", "Violation", "build_system", "check_assignment"],
-    "core.errors": _ERRORS,
-    "formats.reading": ["read", "read_all", "parse"],
-    "formats.writing": ["write", "dump", "dumps"],
-    "formats.registry": ["list_formats:formats", "get_format", "register_format"],
-    "formats.dimacs_formula": ["Formula", "parse_formula", "read_formula"],
-    "encode": ["to_cnf", "to_pulp", "to_cpsat"],
-    "solvers": ["Answer", "Decoded", "read_answer", "decode", "solve", "enumerate_solutions", "SolutionStream"],
-    "solvers.enumeration": ["solutions"],
-    "analysis": ["Analysis", "analyze"],
-    "analysis.grade": ["Grade", "grade"],
-    "analysis.steps": ["Explanation"],
-    "analysis.explain": ["explain", "iter_steps"],
-    "present.picture": ["render"],
-    "make.design": ["design_puzzles"],
-    "make.reduce": ["reduce:reduce_cnf", "cnf_model"],
+    ".core.puzzle": ["Puzzle"],
+    ".core.system": ["LinearSystem", "Violation", "build_system", "check_assignment"],
+    ".core.errors": _ERRORS,
+    ".formats.reading": ["read", "read_all", "parse"],
+    ".formats.writing": ["write", "dump", "dumps"],
+    ".formats.registry": ["list_formats:formats", "get_format", "register_format"],
+    ".formats.dimacs_formula": ["Formula", "parse_formula", "read_formula"],
+    ".encode": ["to_cnf", "to_pulp", "to_cpsat"],
+    ".solvers": ["Answer", "Decoded", "read_answer", "decode", "solve", "enumerate_solutions", "SolutionStream"],
+    ".solvers.enumeration": ["solutions"],
+    ".analysis": ["Analysis", "analyze"],
+    ".analysis.grade": ["Grade", "grade"],
+    ".analysis.steps": ["Explanation"],
+    ".analysis.explain": ["explain", "iter_steps"],
+    ".present.picture": ["render"],
+    ".make.design": ["design_puzzles"],
+    ".make.reduce": ["reduce:reduce_cnf", "cnf_model"],
 }
-
-
-def _public_names() -> Dict[str, Tuple[str, str]]:
-    """Public name -> (module, attribute), from _HOMES."""
-    found = {}
-    for module, entries in _HOMES.items():
-        for entry in entries:
-            name, _, attribute = entry.partition(":")
-            found[name] = (f"{__name__}.{module}", attribute or name)
-    return found
-
-
-_PUBLIC = _public_names()
 
 __all__ = [
     "__version__",
@@ -75,21 +62,19 @@ __all__ = [
 ]
 
 
+_public, _names = _lazy.lazy_names(__name__, _HOMES)
+
+
 def __getattr__(name: str) -> Any:
     # the version is read from the package metadata when asked for, not at import (core/about.py says why)
     if name == "__version__":
         from .core.about import version
         return version()
-    home = _PUBLIC.get(name)
-    if home is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(home[0]), home[1])
-    globals()[name] = value   # looked up once: later uses are plain attribute reads
-    return value
+    return _public(name)
 
 
 def __dir__() -> List[str]:
-    return sorted(set(globals()) | set(__all__))
+    return sorted({*_names(), "__version__"})
 
 
 def _draw(*args: Any) -> str:

@@ -5,35 +5,21 @@ need `linear`'s placeholder) does not import the others.
 """
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any, List
+from typing import TYPE_CHECKING
 
-_HOMES = {
-    "cardinality": ["CARD_ENCODINGS", "exactly"],
-    "cnf": ["DEFAULT_CARD_ENCODING", "ClauseArrays", "CnfEncoding", "card_clauses", "check_card_encoding",
-            "clause_arrays", "cnf_clauses", "encode_cnf", "to_cnf"],
-    "cpsat": ["to_cpsat"],
-    "linear": ["LinearModel", "constraint_rows", "linear_model", "pulp_solution", "to_pulp"],
-}
-_HOME_OF = {name: module for module, names in _HOMES.items() for name in names}
+from ..core.lazy import lazy_names
 
 __all__ = ["CARD_ENCODINGS", "DEFAULT_CARD_ENCODING", "ClauseArrays", "CnfEncoding", "card_clauses",
            "check_card_encoding", "clause_arrays", "cnf_clauses", "encode_cnf", "to_cnf", "exactly",
            "LinearModel", "constraint_rows", "linear_model", "pulp_solution", "to_pulp", "to_cpsat"]
 
-
-def __getattr__(name: str) -> Any:
-    module = _HOME_OF.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> List[str]:
-    return sorted(set(globals()) | set(__all__))
-
+__getattr__, __dir__ = lazy_names(__name__, {
+    ".cardinality": ["CARD_ENCODINGS", "exactly"],
+    ".cnf": ["DEFAULT_CARD_ENCODING", "ClauseArrays", "CnfEncoding", "card_clauses", "check_card_encoding",
+            "clause_arrays", "cnf_clauses", "encode_cnf", "to_cnf"],
+    ".cpsat": ["to_cpsat"],
+    ".linear": ["LinearModel", "constraint_rows", "linear_model", "pulp_solution", "to_pulp"],
+})
 
 if TYPE_CHECKING:
     from .cardinality import CARD_ENCODINGS, exactly
