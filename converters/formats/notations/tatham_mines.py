@@ -20,7 +20,6 @@ state after opening that cell, a zero flood-filling as in the game. '#' comment 
 """
 from __future__ import annotations
 
-import hashlib
 import re
 from typing import TYPE_CHECKING, List, Optional, Tuple
 
@@ -53,6 +52,7 @@ def _unwrap_urls(lines: List[str]) -> List[str]:
 
 def _mask_stream(seed: bytes, length: int) -> bytes:
     """mines.c's masking function: SHA-1(seed + "0") + SHA-1(seed + "1") + ..., cut to length."""
+    import hashlib  # here: only an obfuscated game ID needs it, and it costs every detection run 5 ms
     out = bytearray()
     counter = 0
     while len(out) < length:
