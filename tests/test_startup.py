@@ -110,3 +110,24 @@ def test_no_extension_means_two_kinds_of_format_in_one_direction():
                 for ext in f.extensions:
                     kinds.setdefault(ext, set()).add(f.kind)
         assert {ext: k for ext, k in kinds.items() if len(k) > 1} == {}
+
+
+@pytest.mark.parametrize("dist", ["mineconv", "python-sat", "PuLP", "numpy", "lark", "pip", "no-such-dist-xyz"])
+def test_installed_version_agrees_with_importlib_metadata(dist):
+    from importlib import metadata
+
+    from mineconv.core.about import installed_version
+
+    try:
+        expected = metadata.version(dist)
+    except metadata.PackageNotFoundError:
+        expected = None
+    assert installed_version(dist) == expected
+
+
+def test_version_and_a_solver_file_need_no_importlib_metadata(tmp_path):
+    # importlib.metadata imports the email package: more than the rest of --version
+    assert {"importlib.metadata", "email"} & imported_by(tmp_path, "--version") == set()
+    out = tmp_path / "seed.lp"
+    mods = imported_by(tmp_path, "convert", str(SAMPLES / "seed-3x3.txt"), str(out))
+    assert "mineconv " in out.read_text() and {"importlib.metadata", "email", "lark"} & mods == set()

@@ -18,7 +18,7 @@ import time
 import warnings
 from typing import TYPE_CHECKING, Any, Callable, Collection, Dict, Iterator, List, Optional, Sequence, Union
 
-from ..core.about import version
+from ..core.about import installed_version, version
 from ..core.errors import MineconvError, Terminated
 from ..core.fileio import DEFAULT_MAX_BYTES, DEFAULT_MAX_CELLS, guard_inputs, set_limits, source_name
 
@@ -53,14 +53,10 @@ def say(message: str) -> None:
 
 def version_text() -> str:
     """mineconv's version, then the version of each library it builds on and of Python."""
-    from importlib import metadata  # here: it imports the email package, a cost every command would pay
-
     lines = [f"mineconv {version()}"]
     for shown, dist in LIBRARIES:
-        try:
-            lines.append(f"{shown} {metadata.version(dist)}")
-        except metadata.PackageNotFoundError:
-            lines.append(f"{shown} not installed")
+        found = installed_version(dist)
+        lines.append(f"{shown} {found}" if found is not None else f"{shown} not installed")
     lines.append(f"Python {sys.version.split()[0]}")
     return "\n".join(lines)
 
