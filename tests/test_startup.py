@@ -85,6 +85,11 @@ def subparsers(ap: argparse.ArgumentParser) -> argparse._SubParsersAction:
 
 
 def test_the_command_table_holds_each_modules_own_help_line():
+    import pkgutil
+
+    import mineconv.cli
+
+    assert sorted(m.name for m in pkgutil.iter_modules(mineconv.cli.__path__)) == sorted(COMMANDS)
     full = subparsers(build_parser())
     lines = {a.dest: a.help for a in full._choices_actions}
     assert lines == COMMANDS

@@ -176,7 +176,8 @@ def describe_reading(reading: Reading) -> str:
 
 
 # every subcommand (the module cli/NAME.py registers it) with its line in `mineconv --help`; the modules of the
-# commands not being run are not imported (test_cli_conventions holds these lines equal to the modules' own)
+# commands not being run are not imported (tests/test_startup.py holds these lines equal to the modules' own, and
+# this table to the modules of this folder)
 COMMANDS = {
     "analyze": "safe cells, certain mines, solution count, mine probabilities",
     "audit": "replay a recorded game: each opening's P(mine), guesses, luck",
