@@ -12,6 +12,9 @@ measure the compiler on every run. Tasks:
 - `mineconv --version`;
 - `mineconv solve` on a 3x3 board (embedded solver);
 - `mineconv convert` of a 1000x1000 board (20% mines, fully revealed) to .lp, .mps, .cnf and .mod.
+
+Under the table, the ratios of issue 24's start-up targets for each install, side by side: `--version` over
+`python -c pass` (target at most 3) and the 3x3 solve over `import numpy, pysat.solvers` (at most 1.25).
 """
 from __future__ import annotations
 
@@ -25,6 +28,9 @@ import tempfile
 import time
 from pathlib import Path
 from typing import Dict, List, Sequence, Tuple
+
+# issue 24's start-up targets: (task, floor task it is measured against, the largest ratio allowed)
+TARGETS = (("mineconv --version", "python -c pass", 3.0), ("mineconv solve 3x3", "import numpy, pysat", 1.25))
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
@@ -93,9 +99,16 @@ def main(argv: Sequence[str] = ()) -> int:
           f"load average {os.getloadavg()[0]:.1f}")
     print("| task | " + " | ".join(labels) + " |")
     print("|---|" + "---:|" * len(labels))
+    median = {key: statistics.median(values) for key, values in times.items()}
     for name in names:
-        cells = [f"{statistics.median(times[(label, name)]):.3f}" for label in labels]
+        cells = [f"{median[(label, name)]:.3f}" for label in labels]
         print(f"| {name} | " + " | ".join(cells) + " |")
+    print()
+    print("| ratio (target) | " + " | ".join(labels) + " |")
+    print("|---|" + "---:|" * len(labels))
+    for task, floor, most in TARGETS:
+        cells = [f"{median[(label, task)] / median[(label, floor)]:.2f}x" for label in labels]
+        print(f"| {task} / {floor} (<= {most:g}x) | " + " | ".join(cells) + " |")
     return 0
 
 

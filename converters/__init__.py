@@ -10,65 +10,36 @@
 """
 from __future__ import annotations
 
-import os
-from typing import Any, Optional, Union
+from typing import TYPE_CHECKING, Any, List
 
-from .analysis import Analysis, analyze
-from .analysis.explain import explain, iter_steps
-from .analysis.grade import Grade, grade
-from .analysis.steps import Explanation
-from .core.errors import (
-    AmbiguousInputWarning,
-    FileAccessError,
-    FormatError,
-    InputError,
-    InputNotFoundError,
-    LossyConversionError,
-    LossyConversionWarning,
-    MineconvError,
-    PuzzleError,
-    PuzzleSyntaxError,
-    ResourceError,
-    SolutionSyntaxError,
-    SolverError,
-    VerificationError,
-)
-from .core.puzzle import Puzzle
-from .core.system import LinearSystem, Violation, build_system, check_assignment
-from .encode import to_cnf, to_cpsat, to_pulp
-from .formats.dimacs_formula import Formula, parse_formula, read_formula
-from .formats.reading import parse, read, read_all
-from .formats.registry import formats as list_formats
-from .formats.registry import get_format, register_format
-from .formats.writing import dump, dumps, write
-from .make.design import design_puzzles
-from .make.reduce import DEFAULT_MAX_CELLS as _REDUCE_MAX_CELLS
-from .make.reduce import cnf_model
-from .make.reduce import reduce as _reduce
-from .present.picture import render_svg as _render_svg
-from .solvers import Answer, Decoded, SolutionStream, decode, enumerate_solutions, read_answer, solve
+from .core import display as _display
+from .core import lazy as _lazy
 
-
-def solutions(puzzle: Puzzle, limit: Optional[int] = None, *, timeout: Optional[float] = None) -> SolutionStream:
-    """Each solution once, lazily, as the embedded solver finds it (a Decoded each); timeout bounds the whole run."""
-    return SolutionStream(puzzle, limit, timeout=timeout)
-
-
-def reduce(cnf: Union[Formula, str, "os.PathLike[str]"], max_cells: int = _REDUCE_MAX_CELLS) -> Puzzle:
-    """The board whose solutions are a CNF formula's models, one to one (a Formula, or a DIMACS file's path)."""
-    formula = cnf if isinstance(cnf, Formula) else read_formula(cnf)
-    return _reduce(formula, max_cells=max_cells)
-
-
-def render(puzzle: Puzzle, analysis: Union[Analysis, bool, None] = None, **options: Any) -> str:
-    """The SVG text of the board; `analysis` (an Analysis, or True to compute one) marks and heat-maps cells.
-
-    `options` are render_svg's: cell (pixels), heat, title, percent, coordinates.
-    """
-    if isinstance(analysis, bool):
-        analysis = analyze(puzzle) if analysis else None
-    return _render_svg(puzzle, analysis, **options)
-
+# Every public name, by the module that defines it (as `module:attribute` when the names differ). Nothing is
+# imported until a name is first used: `mineconv --version` and a small `solve` would otherwise pay for
+# numpy, lark, pysat and every notation (issue 24).
+_ERRORS = ("AmbiguousInputWarning FileAccessError FormatError InputError InputNotFoundError LossyConversionError "
+           "LossyConversionWarning MineconvError PuzzleError PuzzleSyntaxError ResourceError SolutionSyntaxError "
+           "SolverError VerificationError").split()
+_HOMES = {
+    ".core.puzzle": ["Puzzle"],
+    ".core.system": ["LinearSystem", "Violation", "build_system", "check_assignment"],
+    ".core.errors": _ERRORS,
+    ".formats.reading": ["read", "read_all", "parse"],
+    ".formats.writing": ["write", "dump", "dumps"],
+    ".formats.registry": ["list_formats:formats", "get_format", "register_format"],
+    ".formats.dimacs_formula": ["Formula", "parse_formula", "read_formula"],
+    ".encode": ["to_cnf", "to_pulp", "to_cpsat"],
+    ".solvers": ["Answer", "Decoded", "read_answer", "decode", "solve", "enumerate_solutions", "SolutionStream"],
+    ".solvers.enumeration": ["solutions"],
+    ".analysis": ["Analysis", "analyze"],
+    ".analysis.grade": ["Grade", "grade"],
+    ".analysis.steps": ["Explanation"],
+    ".analysis.explain": ["explain", "iter_steps"],
+    ".present.picture": ["render"],
+    ".make.design": ["design_puzzles"],
+    ".make.reduce": ["reduce:reduce_cnf", "cnf_model"],
+}
 
 __all__ = [
     "__version__",
@@ -91,9 +62,62 @@ __all__ = [
 ]
 
 
+_public, _names = _lazy.lazy_names(__name__, _HOMES)
+
+
 def __getattr__(name: str) -> Any:
     # the version is read from the package metadata when asked for, not at import (core/about.py says why)
     if name == "__version__":
         from .core.about import version
         return version()
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return _public(name)
+
+
+def __dir__() -> List[str]:
+    return sorted({*_names(), "__version__"})
+
+
+def _draw(*args: Any) -> str:
+    # Puzzle, Analysis and Decoded draw themselves in notebooks through core/display, floors below the
+    # picture; the picture module is imported on the first drawing, not with the package
+    from .present.picture import render_svg
+    return render_svg(*args)
+
+
+_display.register_svg_renderer(_draw)
+
+if TYPE_CHECKING:   # what the names are, for type checkers and editors (never run)
+    from .analysis import Analysis, analyze
+    from .analysis.explain import explain, iter_steps
+    from .analysis.grade import Grade, grade
+    from .analysis.steps import Explanation
+    from .core.errors import (
+        AmbiguousInputWarning,
+        FileAccessError,
+        FormatError,
+        InputError,
+        InputNotFoundError,
+        LossyConversionError,
+        LossyConversionWarning,
+        MineconvError,
+        PuzzleError,
+        PuzzleSyntaxError,
+        ResourceError,
+        SolutionSyntaxError,
+        SolverError,
+        VerificationError,
+    )
+    from .core.puzzle import Puzzle
+    from .core.system import LinearSystem, Violation, build_system, check_assignment
+    from .encode import to_cnf, to_cpsat, to_pulp
+    from .formats.dimacs_formula import Formula, parse_formula, read_formula
+    from .formats.reading import parse, read, read_all
+    from .formats.registry import formats as list_formats
+    from .formats.registry import get_format, register_format
+    from .formats.writing import dump, dumps, write
+    from .make.design import design_puzzles
+    from .make.reduce import cnf_model
+    from .make.reduce import reduce_cnf as reduce
+    from .present.picture import render
+    from .solvers import Answer, Decoded, SolutionStream, decode, enumerate_solutions, read_answer, solve
+    from .solvers.enumeration import solutions

@@ -150,3 +150,28 @@ def test_a_block_is_one_token() -> None:
     tokens = [t.type for t in _parser().lex("# n\nmines: 3\n??1\n  ?2?  \n1,?,?\n\n???  # c\n??1\n")]
     assert tokens == ["COMMENT", "_NL", "HEADER", "_NL", "ROWS", "_NL", "_NL", "ROWS", "COMMENT", "_NL",
                       "ROWS", "_NL"]
+
+
+SIMPLE_LINES = ["", "# a note", "#", "mines: 3", "name: q  ", "Rows:2", "??1", "*.?", "012345678", "?",
+                "x:y", "mines: 3\t"]
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_the_fast_path_gives_the_grammars_items(seed: int) -> None:
+    from mineconv.formats.notations.native import parsed_items, simple_items
+
+    rng = random.Random(seed)
+    simple = 0
+    for _ in range(800):
+        lines = rng.choices(SIMPLE_LINES, k=rng.randint(0, 8))
+        if rng.random() < 0.3:   # a line the fast path must leave to the grammar
+            lines.insert(rng.randint(0, len(lines)), rng.choice([" ??", "?? ", "1 2", "?? # c", "mines: 1 # c",
+                                                                  " # c", "  ", "?,?", "a?"]))
+        body = "\n".join(lines) + "\n"
+        items = simple_items(body)
+        if items is not None:
+            simple += 1
+            assert items == parsed_items(body, "<t>"), repr(body)
+        elif rng.random() < 0.3:
+            assert any(not re.fullmatch(r"#.*|[A-Za-z][\w\-]*[ \t]*:[^#]*|[?0-8*.]*", line) for line in lines)
+    assert simple > 400

@@ -1,4 +1,8 @@
-"""The `mineconv` command line: each subcommand is one module of this package with register(subparsers)."""
+"""The `mineconv` command line: each subcommand is one module of this package with register(subparsers).
+
+Only the module of the command being run is imported (COMMANDS lists the others for `--help`), and this
+module imports nothing heavy itself: `mineconv --version` starts in a few times `python -c pass`.
+"""
 from __future__ import annotations
 
 import argparse
@@ -7,20 +11,20 @@ import errno
 import importlib
 import math
 import os
-import pkgutil
 import signal
 import sys
 import threading
 import time
 import warnings
-from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Union
+from typing import TYPE_CHECKING, Any, Callable, Collection, Dict, Iterator, List, Optional, Sequence, Union
 
-from ..core.about import version
+from ..core.about import installed_version, version
 from ..core.errors import MineconvError, Terminated
 from ..core.fileio import DEFAULT_MAX_BYTES, DEFAULT_MAX_CELLS, guard_inputs, set_limits, source_name
-from ..core.puzzle import Puzzle
-from ..formats.reading import Reading, ReadSettings, read_with
-from ..formats.registry import read_option_names
+
+if TYPE_CHECKING:
+    from ..core.puzzle import Puzzle
+    from ..formats.reading import Reading, ReadSettings
 
 MAX_TIMEOUT = 365 * 24 * 3600.0   # seconds; past this, threading.Timer and solver flags overflow
 
@@ -49,14 +53,10 @@ def say(message: str) -> None:
 
 def version_text() -> str:
     """mineconv's version, then the version of each library it builds on and of Python."""
-    from importlib import metadata  # here: it imports the email package, a cost every command would pay
-
     lines = [f"mineconv {version()}"]
     for shown, dist in LIBRARIES:
-        try:
-            lines.append(f"{shown} {metadata.version(dist)}")
-        except metadata.PackageNotFoundError:
-            lines.append(f"{shown} not installed")
+        found = installed_version(dist)
+        lines.append(f"{shown} {found}" if found is not None else f"{shown} not installed")
     lines.append(f"Python {sys.version.split()[0]}")
     return "\n".join(lines)
 
@@ -93,6 +93,8 @@ def timeout_seconds(text: str) -> float:
 
 def add_input_options(p: argparse.ArgumentParser) -> None:
     """Add one --flag per reader option that some puzzle notation declares (e.g. --codes, --blank)."""
+    from ..formats.registry import read_option_names
+
     g = p.add_argument_group("notation options (each applies to the notations named in its help)")
     for opt, users in sorted(read_option_names().items()):
         helps = "; ".join(f"{name}: {text}" if text else name for name, text in users)
@@ -141,6 +143,8 @@ def input_options(args: argparse.Namespace) -> Dict[str, Any]:
 
 def input_settings(args: argparse.Namespace) -> ReadSettings:
     """How a command reads its puzzle, built once from its command line: --from, the notation options, --mines."""
+    from ..formats.reading import ReadSettings
+
     return ReadSettings.of(getattr(args, "from_", None), input_options(args), getattr(args, "mines", None))
 
 
@@ -150,6 +154,8 @@ def load_reading(path: str, fmt: Union[str, ReadSettings, None] = None, mines: O
 
     `fmt` is the settings (input_settings(args)), or the --from name with `mines` and `options` to build them.
     """
+    from ..formats.reading import ReadSettings, read_with
+
     settings = fmt if isinstance(fmt, ReadSettings) else ReadSettings.of(fmt, options, mines)
     reading = read_with(path, settings)
     say(f"read {source_name(path)} as {describe_reading(reading)}")
@@ -169,19 +175,60 @@ def describe_reading(reading: Reading) -> str:
     return f"{reading.format.name} ({why})"
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The argument parser with every subcommand module registered."""
+# every subcommand (the module cli/NAME.py registers it) with its line in `mineconv --help`; the modules of the
+# commands not being run are not imported (tests/test_startup.py holds these lines equal to the modules' own, and
+# this table to the modules of this folder)
+COMMANDS = {
+    "analyze": "safe cells, certain mines, solution count, mine probabilities",
+    "audit": "replay a recorded game: each opening's P(mine), guesses, luck",
+    "batch": "convert many puzzles into several formats, in parallel",
+    "completion": "print a bash or zsh completion script",
+    "convert": "convert a puzzle to another notation or a solver file",
+    "decode": "read a solver's answer back onto the puzzle and verify it",
+    "design": "unique, minimal puzzles of an exact grade (gac, 2rc, 3rc, full)",
+    "explain": "solve a board step by step, each step justified by its counts",
+    "formats": "list every reader and writer with its extensions",
+    "generate": "random boards: fully revealed or a game in progress",
+    "grade": "how hard a puzzle is by reasoning (gac, 2rc, 3rc, full) and if it is unique",
+    "info": "size, cell counts and notation of a puzzle",
+    "reduce": "turn a CNF formula into a board whose solutions are its models",
+    "render": "draw a board (and its analysis) as an SVG, PNG or PDF picture",
+    "serve": "the assistant page in a browser: levels, steps, probabilities, games",
+    "solve": "solve a puzzle (embedded pysat, or an installed solver) and verify the answer",
+    "solvers": "list the solvers, whether each is installed, its version and how to install it",
+    "verdict": "must I guess here? a proof, or a certificate that a guess is forced",
+}
+
+
+def build_parser(commands: Optional[Collection[str]] = None) -> argparse.ArgumentParser:
+    """The argument parser with every subcommand module registered (or only those named in `commands`).
+
+    A command left out is a placeholder with its help line: `mineconv --help` and an invalid choice read the
+    same, and parsing its arguments is never asked of it.
+    """
     ap = argparse.ArgumentParser(
         prog="mineconv", description="Convert Minesweeper puzzles to solver files and read the answers back.",
         epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("-V", "--version", action=_VersionAction,
                     help="print the versions of mineconv, pysat, PuLP, numpy, lark and Python, and exit")
     sub = ap.add_subparsers(dest="command", metavar="COMMAND")
-    for mod in sorted(m.name for m in pkgutil.iter_modules(__path__)):
-        importlib.import_module(f"{__name__}.{mod}").register(sub)
+    for name, line in COMMANDS.items():
+        if commands is None or name in commands:
+            importlib.import_module(f"{__name__}.{name}").register(sub)
+        else:
+            sub.add_parser(name, help=line)
     for p in sub.choices.values():
         add_verbosity(p)
     return ap
+
+
+def command_of(argv: Sequence[str]) -> Optional[str]:
+    """The subcommand an argument list runs: its first word that is not an option (None if not a command)."""
+    for word in argv:
+        if word == "--" or (word.startswith("-") and word != "-"):
+            continue   # the top level's options (-h, -V) take no value
+        return word if word in COMMANDS else None
+    return None
 
 
 def add_verbosity(p: argparse.ArgumentParser) -> None:
@@ -246,7 +293,9 @@ def _silence_stdout() -> None:
 
 def main(argv: Optional[List[str]] = None) -> int:
     """Run the CLI; returns the exit status (0 ok, 1 infeasible/failed items, 2 bad input, 3 wrong answer)."""
-    ap = build_parser()
+    words = sys.argv[1:] if argv is None else argv
+    command = command_of(words)
+    ap = build_parser([command] if command else [])
     args, extra = ap.parse_known_args(argv)
     # argparse fills every positional from the first run of them, so in `convert - -f json - -t lp` the
     # second '-' is left over: a command naming its late positional (set_defaults) takes it here

@@ -8,7 +8,6 @@ import sys
 from ..core.fileio import source_name
 from ..formats.answer import Decoded, decode_answer
 from ..formats.notations.native import canonical_text
-from ..make.reduce import cnf_model
 from ..solvers.decoding import read_answer_how, read_puzzle_reading
 from . import add_input_options, describe_reading, input_options, say
 
@@ -17,6 +16,7 @@ def emit(decoded: Decoded, as_json: bool, source: str, **extra) -> int:
     """Print the solved grid (or the JSON object); exit status 0 solved, 1 infeasible or unknown."""
     if as_json:
         if decoded.puzzle.wires and decoded.grid is not None:   # a board `reduce` made: the formula's model
+            from ..make.reduce import cnf_model
             extra["cnf_model"] = cnf_model(decoded.puzzle, decoded.grid)
         print(json.dumps(decoded.to_json(**extra)))
     elif decoded.status == "solved":

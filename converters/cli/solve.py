@@ -11,10 +11,9 @@ from ..core.fileio import source_name
 from ..formats.answer import Decoded
 from ..formats.notations.native import canonical_text
 from ..solvers.decoding import read_puzzle_reading
-from ..solvers.enumeration import NATIVE_ENUMERATION, SolutionStream
 from ..solvers.process import Deadline
 from ..solvers.solving import solve
-from ..solvers.table import EMBEDDED, solver_names
+from ..solvers.table import EMBEDDED, NATIVE_ENUMERATION, solver_names
 from . import add_input_options, describe_reading, input_options, say, timeout_seconds
 from .decode import emit
 
@@ -75,6 +74,7 @@ def _total(puzzle, deadline: Deadline) -> Optional[int]:
 
 def _enumerate(args: argparse.Namespace, puzzle, deadline: Deadline) -> int:
     from ..analysis.report import count_json, count_text
+    from ..solvers.enumeration import SolutionStream
     if args.solver not in ENUMERATORS:
         raise SolverError(f"--all/--limit/--jsonl enumerate with the embedded solver ({EMBEDDED}, blocking each "
                           f"solution found) or the all-solutions mode of {', '.join(NATIVE_ENUMERATION)}; "

@@ -2,8 +2,8 @@
 
 `Puzzle`, `Analysis` and `Decoded` have `_repr_svg_` so Jupyter shows them as pictures, but the code that
 draws lives floors above them (`present/picture.py`). Instead of the model importing the picture, the
-picture module hands its `render_svg` to `register_svg_renderer` when it is imported (the package root
-imports it), and the model asks `svg_picture` for it.
+package root registers a renderer here when it is imported (it always is, before any module below it)
+that imports the picture module on the first drawing, and the model asks `svg_picture` for it.
 """
 from __future__ import annotations
 

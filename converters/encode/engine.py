@@ -180,13 +180,21 @@ class TableBuilder:
 # 4-digit groups as 4-byte words: zero-padded ('0042'), and left-trimmed with NUL padding ('\0\0\x0042');
 # the trimmed table comes in two flavours for zero: blank (a leading group) or '0' (the last group). The
 # words are only copied and viewed back as bytes, never computed on, so byte order does not matter.
-_PADDED = np.frombuffer("".join(f"{i:04d}" for i in range(10000)).encode("ascii"), dtype=np.uint32)
-_TRIMMED = np.frombuffer(b"".join(str(i).encode("ascii").rjust(4, b"\0") for i in range(10000)),
-                         dtype=np.uint32).copy()
-_LEAD = _TRIMMED.copy()
-_LEAD[0] = 0
-_TABLE_LAST = np.concatenate([_PADDED, _TRIMMED])   # index r + 10000 * (no digit printed yet)
-_TABLE_LEAD = np.concatenate([_PADDED, _LEAD])
+@lru_cache(maxsize=None)
+def digit_tables() -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(trimmed, last, lead): the word tables above, built on first use (not by every import of a writer)."""
+    values = np.arange(10000)
+    digits = (values[:, None] // np.array([1000, 100, 10, 1])) % 10 + ord("0")
+    padded = digits.astype(np.uint8).view(np.uint32).ravel()
+    # a leading zero digit is blank, the last digit never is ('0' for zero)
+    shown = values[:, None] >= np.array([1000, 100, 10, 0])
+    trimmed = np.where(shown, digits, 0).astype(np.uint8).view(np.uint32).ravel()
+    lead = trimmed.copy()
+    lead[0] = 0
+    # index r + 10000 * (no digit printed yet)
+    return trimmed, np.concatenate([padded, trimmed]), np.concatenate([padded, lead])
+
+
 _MINUS = np.frombuffer(b"\0\0\0-", dtype=np.uint32)[0]
 
 
@@ -201,9 +209,10 @@ def number_words(values: np.ndarray, signed: bool = False) -> np.ndarray:
     elif n and int(x.min()) < 0:
         raise InputError("negative number given to an unsigned field")
     top = int(x.max()) if n else 0
+    trimmed, table_last, table_lead = digit_tables()
     if top < 10000 and not signed:
         # one 4-digit group (row and column numbers): a single table lookup
-        return _TRIMMED[x].reshape(n, 1)
+        return trimmed[x].reshape(n, 1)
     groups = max(1, (len(str(top)) + 3) // 4)
     words = np.empty((n, groups + (1 if signed else 0)), dtype=np.uint32)
     parts: List[np.ndarray] = []
@@ -214,7 +223,7 @@ def number_words(values: np.ndarray, signed: bool = False) -> np.ndarray:
     first = 1 if signed else 0
     blank = np.ones(n, dtype=bool)  # no digit printed yet, so zeros are leading zeros
     for i, r in enumerate(reversed(parts)):
-        table = _TABLE_LAST if i == groups - 1 else _TABLE_LEAD
+        table = table_last if i == groups - 1 else table_lead
         words[:, first + i] = table[r + 10000 * blank]
         blank &= r == 0
     if neg is not None:

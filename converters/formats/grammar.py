@@ -4,13 +4,14 @@ from __future__ import annotations
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
-from typing import Type
-
-from lark import Lark
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from typing import TYPE_CHECKING, Type
 
 from ..core.errors import MineconvError, PuzzleSyntaxError
 from ..core.fileio import line_of
+
+if TYPE_CHECKING:   # Lark is imported when a grammar is first used, not with every notation
+    from lark import Lark
+    from lark.exceptions import UnexpectedInput
 
 
 def grammar_text(name: str) -> str:
@@ -25,6 +26,8 @@ def grammar_text(name: str) -> str:
 @lru_cache(maxsize=None)
 def parser(name: str, start: str = "start") -> Lark:
     """The LALR parser of a grammar, built once per process."""
+    from lark import Lark
+
     return Lark(grammar_text(name), parser="lalr", lexer="contextual", start=start,
                 propagate_positions=True, maybe_placeholders=False)
 
@@ -32,6 +35,8 @@ def parser(name: str, start: str = "start") -> Lark:
 def syntax_error(exc: UnexpectedInput, text: str, source: str, what: str,
                  cls: Type[MineconvError] = PuzzleSyntaxError) -> MineconvError:
     """Our error, with line, column and the offending line, for a Lark parse failure."""
+    from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedToken
+
     line = getattr(exc, "line", None)
     col = getattr(exc, "column", None)
     if isinstance(exc, UnexpectedCharacters):

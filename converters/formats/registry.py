@@ -1,5 +1,6 @@
 """The format registry: which formats exist. Each format module registers itself here (the meshio/tablib
-pattern) and is found by name, alias or file extension; the format modules are loaded lazily, on first look-up.
+pattern) and is found by name, alias or file extension; the format modules are loaded lazily, on first look-up
+(of their kind: `_FAMILIES`).
 
 Format modules import `register_format`, `confidence` and the detection levels (`CERTAIN` ... `NO`) from here.
 """
@@ -9,7 +10,7 @@ import importlib
 import pkgutil
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Set, Tuple, Union
 
 from ..core.errors import FormatError, InputError
 from ..core.fileio import STDIO, PathLike, guard_reader, source_name
@@ -69,7 +70,6 @@ class Format:
 
 _FORMATS: Dict[str, Format] = {}
 _ALIASES: Dict[str, str] = {}
-_loaded = False
 
 
 def register_format(name: str, extensions: Sequence[str], kind: str, *, reader: Optional[Reader] = None,
@@ -143,27 +143,27 @@ def unregister_format(name: str) -> None:
                 del _ALIASES[alias]
 
 
-# the folders whose modules register formats: puzzle notations, solver-file writers, answer readers
-_FAMILIES = ("notations", "models", "answers")
+# the folders whose modules register formats, by the kind each registers (answers, models, notations: the
+# order their modules were always imported in); a look-up of one kind imports only its folder, so reading a
+# puzzle does not import every solver-file writer and answer reader
+_FAMILIES = {"solution": "answers", "model": "models", "puzzle": "notations"}
+_loaded: Set[str] = set()
 
 
-def _load_all() -> None:
-    """Import each module below mineconv.formats (notations/, models/, answers/): each runs its register_format."""
-    global _loaded
-    if _loaded:
-        return
-    _loaded = True
-    names = []
-    for family in _FAMILIES:
+def _load(kind: Optional[str] = None) -> None:
+    """Import each format module of the kind's folder (every folder when None): each runs its register_format."""
+    for family_kind, family in _FAMILIES.items():
+        if family in _loaded or kind not in (None, family_kind):
+            continue
+        _loaded.add(family)
         pkg = importlib.import_module(f"{__package__}.{family}")
-        names += [m.name for m in pkgutil.walk_packages(pkg.__path__, prefix=f"{pkg.__name__}.")]
-    for name in sorted(names):
-        importlib.import_module(name)
+        for name in sorted(m.name for m in pkgutil.walk_packages(pkg.__path__, prefix=f"{pkg.__name__}.")):
+            importlib.import_module(name)
 
 
 def formats(kind: Optional[str] = None) -> List[Format]:
     """Every registered format (of one kind), by name."""
-    _load_all()
+    _load(kind)
     return sorted((f for f in _FORMATS.values() if kind is None or f.kind == kind), key=lambda f: f.name)
 
 
@@ -174,7 +174,7 @@ def format_names(kind: Optional[str] = None, direction: Optional[str] = None) ->
 
 def get_format(name: str, *, direction: Optional[str] = None, kind: Optional[str] = None) -> Format:
     """The format with this name (or alias); FormatError lists the valid names."""
-    _load_all()
+    _load(kind)
     fmt = _FORMATS.get(name) or _FORMATS.get(_ALIASES.get(name, ""))
     if fmt is None or (kind is not None and fmt.kind != kind) or not fmt.can(direction):
         what = {"read": "readable ", "write": "writable "}.get(direction or "", "")
@@ -192,7 +192,7 @@ def _extension_of(path: str) -> List[str]:
 def candidates_for_path(path: PathLike, *, kind: Optional[str] = None,
                         direction: Optional[str] = None) -> List[Format]:
     """Formats whose extensions match the path, in registration preference order."""
-    _load_all()
+    _load(kind)
     for ext in _extension_of(str(path)):
         found = [f for f in _FORMATS.values()
                  if ext in f.extensions and (kind is None or f.kind == kind) and f.can(direction)]

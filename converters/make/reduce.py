@@ -15,14 +15,15 @@ no column (a note says how many were dropped).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterable, List, Optional, Sequence, Tuple
+from typing import Iterable, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
 from ..core.errors import InputError, ResourceError
+from ..core.fileio import PathLike
 from ..core.puzzle import Puzzle
 from ..core.wording import plural
-from ..formats.dimacs_formula import Formula
+from ..formats.dimacs_formula import Formula, read_formula
 from .gadgets import (
     CROSSING,
     FALSE_SOURCE,
@@ -144,6 +145,12 @@ def reduce(formula: Formula, max_cells: int = DEFAULT_MAX_CELLS) -> Puzzle:
         notes.append(f"{plural(dropped, 'clause')} holding a literal and its negation (always true) "
                      "got no column")
     return Puzzle.from_rows(lines, notes=notes).replace(wires=wires)
+
+
+def reduce_cnf(cnf: Union[Formula, PathLike], max_cells: int = DEFAULT_MAX_CELLS) -> Puzzle:
+    """The board whose solutions are a CNF formula's models, one to one (a Formula, or a DIMACS file's path)."""
+    formula = cnf if isinstance(cnf, Formula) else read_formula(cnf)
+    return reduce(formula, max_cells=max_cells)
 
 
 def cnf_model(puzzle: Puzzle, mine_grid: np.ndarray) -> List[int]:

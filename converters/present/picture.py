@@ -17,11 +17,10 @@ import os
 import re
 import textwrap
 from html import escape as _html_escape
-from typing import Callable, Dict, List, Optional, Sequence, Set, Tuple
+from typing import Any, Callable, Dict, List, Optional, Sequence, Set, Tuple, Union
 
-from ..analysis import Analysis, count_text
+from ..analysis import Analysis, analyze, count_text
 from ..analysis.propagation import MINE, SAFE
-from ..core.display import register_svg_renderer
 from ..core.errors import FormatError, InputError, ResourceError
 from ..core.fileio import PathLike, atomic_output
 from ..core.puzzle import Puzzle
@@ -474,4 +473,11 @@ def step_svgs(explanation) -> List[str]:
     return pictures
 
 
-register_svg_renderer(render_svg)
+def render(puzzle: Puzzle, analysis: Union[Analysis, bool, None] = None, **options: Any) -> str:
+    """The SVG text of the board; `analysis` (an Analysis, or True to compute one) marks and heat-maps cells.
+
+    `options` are render_svg's: cell (pixels), heat, title, percent, coordinates.
+    """
+    if isinstance(analysis, bool):
+        analysis = analyze(puzzle) if analysis else None
+    return render_svg(puzzle, analysis, **options)

@@ -37,7 +37,8 @@ class EmbeddedSolver:
         # the encoder's clause arrays, fed by clause length in bulk: building a pysat CNF object first
         # costs seconds on a 1000 x 1000 board
         for arrays in (enc.cells, enc.card):
-            for n in np.unique(arrays.lens).tolist():
+            # the lengths present, ascending (np.unique would import numpy.ma, a tenth of a small solve)
+            for n in np.flatnonzero(np.bincount(arrays.lens)).tolist():
                 self.solver.append_formula(arrays.lits[arrays.lens == n, :n].tolist())
 
     def next(self, timeout: Union[None, float, Deadline]) -> Answer:

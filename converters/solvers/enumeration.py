@@ -22,10 +22,9 @@ from ..formats.writing import write
 from .embedded import EmbeddedSolver, cell_values, model_too_slow
 from .process import READ_AHEAD, Deadline, StreamedProcess, answer_cap, file_size, output_tail
 from .runners import find_gringo, ground_asp, grounding_failed, read_spec_answer
-from .table import EMBEDDED, SolverSpec, available, get_solver, missing_solver
+from .table import EMBEDDED, NATIVE_ENUMERATION, SolverSpec, available, get_solver, missing_solver
 
 # the solvers `SolutionStream` runs in their own all-solutions mode (every other one is refused for enumeration)
-NATIVE_ENUMERATION = ("gecode", "clingo", "clasp-asp", "cp-sat")
 
 Answers = Generator[Answer, None, None]
 
@@ -373,3 +372,8 @@ def enumerate_solutions(puzzle: Puzzle, limit: Optional[int] = None, *, timeout:
     stream = SolutionStream(puzzle, limit, timeout=timeout, mines=mines, solver=solver)
     found = list(stream)
     return found, stream.complete
+
+
+def solutions(puzzle: Puzzle, limit: Optional[int] = None, *, timeout: Optional[float] = None) -> SolutionStream:
+    """Each solution once, lazily, as the embedded solver finds it (a Decoded each); timeout bounds the whole run."""
+    return SolutionStream(puzzle, limit, timeout=timeout)

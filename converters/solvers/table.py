@@ -15,6 +15,8 @@ from typing import Callable, Dict, FrozenSet, List, Optional
 from ..core.errors import SolverError
 
 EMBEDDED = "pysat"
+# the solvers with an all-solutions mode of their own (the enumeration runs it once and reads each solution)
+NATIVE_ENUMERATION = ("gecode", "clingo", "clasp-asp", "cp-sat")
 
 
 @dataclass(frozen=True)

@@ -6,31 +6,31 @@ lexer always sets positions, so the readers state that here once instead of at e
 """
 from __future__ import annotations
 
-from typing import List, Tuple, cast
+from typing import TYPE_CHECKING, List, Tuple, cast
 
-from lark import Token, Tree
-
-Node = Tree[Token]
+if TYPE_CHECKING:   # types only: Lark is imported when a grammar is first used, not with every notation
+    from lark import Token, Tree
+    Node = Tree[Token]
 
 
 def rules(tree: Node) -> List[Node]:
     """The children of a node whose grammar rule holds only rules."""
-    return cast(List[Node], tree.children)
+    return cast("List[Node]", tree.children)
 
 
 def terminals(tree: Node) -> List[Token]:
     """The children of a node whose grammar rule holds only terminals."""
-    return cast(List[Token], tree.children)
+    return cast("List[Token]", tree.children)
 
 
 def rule(tree: Node, index: int) -> Node:
     """The child at `index`, which the grammar makes a rule."""
-    return cast(Node, tree.children[index])
+    return cast("Node", tree.children[index])
 
 
 def terminal(tree: Node, index: int) -> Token:
     """The child at `index`, which the grammar makes a terminal."""
-    return cast(Token, tree.children[index])
+    return cast("Token", tree.children[index])
 
 
 def line_column(tok: Token) -> Tuple[int, int]:

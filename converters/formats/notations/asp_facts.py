@@ -25,8 +25,6 @@ from __future__ import annotations
 import re
 from typing import Any, Dict, List, Optional, TextIO, Tuple
 
-from lark.exceptions import UnexpectedInput
-
 from ...core.about import version
 from ...core.errors import PuzzleError
 from ...core.fileio import too_many_cells
@@ -89,6 +87,7 @@ def read_asp_facts(text: str, source: str = "<string>", order: Optional[str] = N
         raise error_at(f"--order must be one of {', '.join(ORDERS)}, not {order!r}", text, 0, source)
     text = normalise_newlines(text)
     blank, comments = blank_comments(text, _COMMENTS)
+    from lark.exceptions import UnexpectedInput
     try:
         tree = parser("asp_facts").parse(blank)
     except UnexpectedInput as exc:

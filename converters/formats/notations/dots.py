@@ -24,8 +24,6 @@ from __future__ import annotations
 import re
 from typing import Any, List, TextIO, Tuple
 
-from lark.exceptions import UnexpectedInput
-
 from ...core.errors import PuzzleError, PuzzleSyntaxError
 from ...core.puzzle import Puzzle
 from ...core.wording import plural
@@ -46,6 +44,7 @@ def read_dots(text: str, source: str = "<string>") -> Puzzle:
     """Parse the dot notation, with or without hakank's row and column count lines."""
     text = normalise_newlines(text)
     body = text if text.endswith("\n") else text + "\n"
+    from lark.exceptions import UnexpectedInput
     try:
         tree = parser("dots").parse(body)
     except UnexpectedInput as exc:

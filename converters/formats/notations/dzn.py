@@ -24,10 +24,7 @@ from __future__ import annotations
 
 import re
 import warnings
-from typing import Any, Dict, List, Optional, TextIO, Tuple
-
-from lark import Token
-from lark.exceptions import UnexpectedInput
+from typing import TYPE_CHECKING, Any, Dict, List, Optional, TextIO, Tuple
 
 from ...core.about import version
 from ...core.errors import LossyConversionWarning, PuzzleSyntaxError
@@ -37,7 +34,12 @@ from .._rows import lost_parts
 from ..grammar import normalise_newlines, parser, syntax_error
 from ..registry import LIKELY, NO, POSSIBLE, register_format
 from ._cpdata import WRITE_VALUE, blank_comments, build, check_shape, int_value, notes_before, split_items
-from ._nodes import Node, offset, rule, rules, terminal
+from ._nodes import offset, rule, rules, terminal
+
+if TYPE_CHECKING:   # types only: Lark is imported when the grammar is first used
+    from lark import Token
+
+    from ._nodes import Node
 
 _COMMENTS = re.compile(r'(?P<string>"(?:[^"\\\n]|\\.)*")|%[^\n]*|/\*[\s\S]*?\*/')
 ROWS = ("r", "rows", "nrows", "n_rows", "height")
@@ -57,6 +59,7 @@ class _Assign:
 
     def value(self, text: str, source: str) -> Node:
         """The parsed right-hand side (located errors point into the original text)."""
+        from lark.exceptions import UnexpectedInput
         try:
             return parser("dzn", start="value").parse(str(self.rhs))
         except UnexpectedInput as exc:
@@ -69,6 +72,7 @@ def read_dzn(text: str, source: str = "<string>") -> Puzzle:
     """Parse MiniZinc data holding a Minesweeper grid (-1 or X unknown, 0..8 counts)."""
     text = normalise_newlines(text)
     blank, comments = blank_comments(text, _COMMENTS)
+    from lark.exceptions import UnexpectedInput
     try:
         tree = parser("dzn").parse(blank)
     except UnexpectedInput as exc:

@@ -22,10 +22,7 @@ a warning. Name and notes are '$' comments after the language line.
 from __future__ import annotations
 
 import re
-from typing import Any, Dict, List, Optional, TextIO, Tuple
-
-from lark import Token
-from lark.exceptions import UnexpectedInput
+from typing import TYPE_CHECKING, Any, Dict, List, Optional, TextIO, Tuple
 
 from ...core.about import version
 from ...core.puzzle import Puzzle
@@ -34,7 +31,12 @@ from .._rows import lost_parts
 from ..grammar import normalise_newlines, parser, syntax_error
 from ..registry import LIKELY, NO, POSSIBLE, register_format
 from ._cpdata import WRITE_VALUE, blank_comments, build, check_shape, int_value, notes_before, split_items
-from ._nodes import Node, offset, rule, rules, terminal, terminals
+from ._nodes import offset, rule, rules, terminal, terminals
+
+if TYPE_CHECKING:   # types only: Lark is imported when the grammar is first used
+    from lark import Token
+
+    from ._nodes import Node
 
 _COMMENTS = re.compile(r"(?P<string>(?!))|\$[^\n]*")
 ROWS = ("r", "rows", "nrows", "height")
@@ -47,6 +49,7 @@ def read_essence(text: str, source: str = "<string>") -> Puzzle:
     """Parse an Essence' parameter file holding a Minesweeper grid (-1 unknown, 0..8 counts)."""
     text = normalise_newlines(text)
     blank, comments = blank_comments(text, _COMMENTS)
+    from lark.exceptions import UnexpectedInput
     try:
         tree = parser("essence").parse(blank)
     except UnexpectedInput as exc:

@@ -22,8 +22,6 @@ from __future__ import annotations
 import re
 from typing import Any, List, TextIO
 
-from lark.exceptions import UnexpectedInput
-
 from ...core.errors import FormatError, PuzzleError, PuzzleSyntaxError
 from ...core.puzzle import Puzzle
 from ...core.wording import plural
@@ -42,6 +40,7 @@ def read_mine(text: str, source: str = "<string>") -> Puzzle:
     """Parse a JSMinesweeper position file."""
     text = normalise_newlines(text)
     body = text if text.endswith("\n") else text + "\n"
+    from lark.exceptions import UnexpectedInput
     try:
         tree = parser("jsmines").parse(body)
     except UnexpectedInput as exc:

@@ -34,11 +34,9 @@ It also reads the AMPL / MathProg data of hakank's minesweeper.mod (ampl/mineswe
 from __future__ import annotations
 
 import re
-from typing import Any, Dict, List, Optional, TextIO, Tuple
+from typing import TYPE_CHECKING, Any, Dict, List, Optional, TextIO, Tuple
 
 import numpy as np
-from lark import Token
-from lark.exceptions import UnexpectedInput, UnexpectedToken
 
 from ...core.about import version
 from ...core.errors import PuzzleError, PuzzleSyntaxError
@@ -48,6 +46,10 @@ from .._located import error_at, symbol_name
 from ..grammar import normalise_newlines, parser, syntax_error
 from ..registry import LIKELY, NO, register_format
 from ._nodes import offset, rule, rules, terminal
+
+if TYPE_CHECKING:   # types only: Lark is imported when the grammar is first used
+    from lark import Token
+    from lark.exceptions import UnexpectedToken
 
 _SCALARS = {"n": "cols", "cols": "cols", "c": "cols", "m": "rows", "rows": "rows", "r": "rows", "mines": "mines"}
 _TABLES = ("R", "M")
@@ -206,6 +208,7 @@ def read_dat(text: str, source: str = "<string>") -> Puzzle:
     """Parse a MathProg data section in the minesweeper.mod layout."""
     text = normalise_newlines(text)
     blank, hashes = _blank_comments(text, source)
+    from lark.exceptions import UnexpectedInput, UnexpectedToken
     try:
         tree = parser("dat").parse(blank)
     except UnexpectedInput as exc:

@@ -42,10 +42,9 @@ written. The view has no symbol for a known safe cell without a count: it is wri
 from __future__ import annotations
 
 import re
-from typing import Any, Callable, Dict, List, Optional, TextIO, Tuple
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, TextIO, Tuple
 
 import numpy as np
-from lark.exceptions import UnexpectedInput
 
 from ...core.errors import PuzzleError, PuzzleSyntaxError
 from ...core.puzzle import Puzzle, neighbour_count
@@ -53,7 +52,10 @@ from ...core.wording import plural
 from .._layout import known_layout
 from ..grammar import normalise_newlines, parser, syntax_error
 from ..registry import CERTAIN, LIKELY, NO, register_format
-from ._nodes import Node, line_column, rules, terminal
+from ._nodes import line_column, rules, terminal
+
+if TYPE_CHECKING:   # types only: Lark is imported when the grammar is first used
+    from ._nodes import Node
 
 HEADER = "# MINESWEEPER-BOARD v0.1"
 REAL_NOTE = "[real] "
@@ -161,6 +163,7 @@ def read_ms_board(text: str, source: str = "<string>") -> Puzzle:
 
 def _parse(body: str, lines: List[str], source: str) -> Node:
     """The file's parse tree; a syntax error on the first line that is not blank names the header."""
+    from lark.exceptions import UnexpectedInput
     try:
         return parser("ms_board").parse(body)
     except UnexpectedInput as exc:

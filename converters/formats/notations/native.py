@@ -3,10 +3,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from typing import Any, Dict, List, Optional, Set, TextIO, Tuple
-
-from lark import Lark, Token
-from lark.exceptions import UnexpectedInput
+from typing import TYPE_CHECKING, Any, Dict, List, Optional, Set, TextIO, Tuple
 
 from ...core.errors import MineconvError, PuzzleError, PuzzleSyntaxError
 from ...core.puzzle import Puzzle
@@ -16,11 +13,20 @@ from ..grammar import grammar_text, normalise_newlines, syntax_error
 from ..registry import LIKELY, NO, POSSIBLE, WEAK, register_format
 from ._nodes import line_column, rules, terminals
 
+if TYPE_CHECKING:
+    from lark import Lark
+
 _BAD_CELL = re.compile(r"[^?0-8*.]")
 _NOT_PLAIN_BLOCK = re.compile(r"[^?0-8*.\n]")  # a block of plain rows holds only cell symbols and line ends
 _HEADER_KEYS = ("mines", "name", "rows", "cols", "start", "wires")
 _WIRE = re.compile(r"([0-9]+)=([0-9]+),([0-9]+)")
 _START = re.compile(r"([0-9]+)[ \t]*,[ \t]*([0-9]+)")
+# a line the fast path reads without Lark: a comment from column 1, a header without a comment, a row of
+# cell symbols alone, or nothing (any other line, and the whole text goes to the grammar)
+_SIMPLE_LINE = re.compile(r"(#.*)|([A-Za-z][A-Za-z0-9_\-]*[ \t]*:[^#]*)|([?0-8*.]+)|")
+
+# one line's item as the grammar parses it: (rule, token text, line, column, trailing comment or None)
+Item = Tuple[str, str, int, int, Optional[str]]
 
 
 def _fields(row: str) -> Tuple[List[str], List[int]]:
@@ -73,30 +79,73 @@ def decode_row(row: str) -> Tuple[str, List[int]]:
 @lru_cache(maxsize=None)
 def _parser() -> Lark:
     """The native grammar's LALR parser: tokens carry their positions, so no tree positions are needed."""
+    from lark import Lark
     return Lark(grammar_text("native"), parser="lalr", lexer="basic", propagate_positions=False,
                 maybe_placeholders=False)
+
+
+def simple_items(body: str) -> Optional[List[Item]]:
+    """The items of a text made of simple lines only, as the grammar would give them, without Lark (importing
+    and building it costs more than reading a small board); None when some line is not simple.
+
+    Consecutive rows are one item, as the grammar's ROWS token spans a block of them.
+    """
+    items: List[Item] = []
+    block: List[str] = []
+    lines = body.split("\n")
+    lines.pop()   # the body ends with a line end
+    for number, line in enumerate(lines, 1):
+        m = _SIMPLE_LINE.fullmatch(line)
+        if m is None:
+            return None
+        if m.lastindex == 3:
+            block.append(line)
+            continue
+        if block:
+            items.append(("rows", "\n".join(block), number - len(block), 1, None))
+            block = []
+        if m.lastindex == 1:
+            items.append(("comment", line, number, 1, None))
+        elif m.lastindex == 2:
+            items.append(("header", line, number, 1, None))
+    if block:
+        items.append(("rows", "\n".join(block), len(lines) - len(block) + 1, 1, None))
+    return items
+
+
+def parsed_items(body: str, source: str) -> List[Item]:
+    """The items of any native text, parsed by the grammar."""
+    from lark.exceptions import UnexpectedInput
+    try:
+        tree = _parser().parse(body)
+    except UnexpectedInput as exc:
+        raise syntax_error(exc, body, source, "puzzle text") from None
+    items: List[Item] = []
+    for item in rules(tree):
+        toks = terminals(item)
+        line, column = line_column(toks[0])
+        items.append((item.data, str(toks[0]), line, column, str(toks[1]) if len(toks) > 1 else None))
+    return items
 
 
 def read_native(text: str, source: str = "<string>", reveal_from: Optional[str] = None) -> Puzzle:
     """Parse the native text notation; with reveal_from, a whole layout is opened at that cell (or 'start')."""
     text = normalise_newlines(text)
     body = text if text.endswith("\n") else text + "\n"
-    try:
-        tree = _parser().parse(body)
-    except UnexpectedInput as exc:
-        raise syntax_error(exc, body, source, "puzzle text") from None
+    items = simple_items(body)
+    if items is None:
+        items = parsed_items(body, source)
     reading = _Reading(body, source)
-    for item in rules(tree):
-        toks = terminals(item)
-        if item.data == "comment":
-            reading.notes.append(_note(str(toks[0])))
+    for kind, token, line, column, comment in items:
+        if kind == "comment":
+            reading.notes.append(_note(token))
             continue
-        if item.data == "header":
-            reading.add_header(toks[0])
+        if kind == "header":
+            reading.add_header(token, line, column)
         else:
-            reading.add_rows(toks[0])
-        if len(toks) > 1:  # a trailing comment after a header or a row
-            reading.notes.append(_note(str(toks[1])))
+            reading.add_rows(token, line, column)
+        if comment is not None:  # a trailing comment after a header or a row
+            reading.notes.append(_note(comment))
     puzzle = reading.puzzle()
     return puzzle if reveal_from is None else reveal_layout(puzzle, reveal_from)
 
@@ -126,12 +175,11 @@ class _Reading:
         """A syntax error at a place in the text."""
         return PuzzleSyntaxError(msg, source=self.source, line=line, column=col, line_text=self.line_text(line))
 
-    def add_header(self, tok: Token) -> None:
-        """Take one 'key: value' header line."""
-        line, column = line_column(tok)
+    def add_header(self, tok: str, line: int, column: int) -> None:
+        """Take one 'key: value' header line (the token's text, where it starts)."""
         if self.rows:
             raise self.fail("a 'key: value' header line after the grid has started", line, column)
-        key, _, value = str(tok).partition(":")
+        key, _, value = tok.partition(":")
         key, value = key.strip().lower(), value.strip()
         if key not in _HEADER_KEYS:
             raise self.fail(f"unknown header key {key!r} (known: {', '.join(_HEADER_KEYS)})", line, column)
@@ -143,14 +191,14 @@ class _Reading:
             m = _START.fullmatch(value)
             if not m:
                 raise self.fail(f"header 'start' needs the first click as ROW,COL (0-based), got {value!r}",
-                                line, column + str(tok).index(":") + 1)
-            self.start = (int(m.group(1)), int(m.group(2)), line, column + str(tok).index(value))
+                                line, column + tok.index(":") + 1)
+            self.start = (int(m.group(1)), int(m.group(2)), line, column + tok.index(value))
         elif key == "wires":
             self.wires = (self.wire_cells(value, line, column), line, column)
         else:
             if not re.fullmatch(r"[0-9]+", value):
                 raise self.fail(f"header {key!r} needs a whole number >= 0, got {value!r}", line,
-                                column + str(tok).index(":") + 1)
+                                column + tok.index(":") + 1)
             self.counts[key] = int(value)
         self.given.add(key)
 
@@ -165,11 +213,9 @@ class _Reading:
             wires.append((int(m.group(2)), int(m.group(3))))
         return tuple(wires)
 
-    def add_rows(self, tok: Token) -> None:
-        """Take a block of grid rows: a plain block whole, any other row by row."""
+    def add_rows(self, block: str, line: int, col0: int) -> None:
+        """Take a block of grid rows (the token's text, where it starts): a plain block whole, any other row by row."""
         rows = self.rows
-        line, col0 = line_column(tok)
-        block = str(tok)
         split = block.split("\n")
         if not _NOT_PLAIN_BLOCK.search(block):
             width = len(rows[0]) if rows else len(split[0])

@@ -20,20 +20,22 @@ state after opening that cell, a zero flood-filling as in the game. '#' comment 
 """
 from __future__ import annotations
 
-import hashlib
 import re
-from typing import List, Optional, Tuple
+from typing import TYPE_CHECKING, List, Optional, Tuple
 
 import numpy as np
-from lark import Token
-from lark.exceptions import UnexpectedInput
 
 from ...core.errors import FormatError, PuzzleSyntaxError
 from ...core.puzzle import Puzzle
 from .._layout import layout_puzzle, parse_reveal_from
 from ..grammar import normalise_newlines, parser, syntax_error
 from ..registry import CERTAIN, LIKELY, NO, register_format
-from ._nodes import Node, line_column, rules, terminal, terminals
+from ._nodes import line_column, rules, terminal, terminals
+
+if TYPE_CHECKING:   # types only: Lark is imported when the grammar is first used
+    from lark import Token
+
+    from ._nodes import Node
 
 _PARAMS = re.compile(r"([0-9]+)(?:x([0-9]+))?(?:n([0-9]+))?(.*)")
 _DESC = re.compile(r"(?:([0-9]+),([0-9]+),)?([mu]?)(.*)")
@@ -50,6 +52,7 @@ def _unwrap_urls(lines: List[str]) -> List[str]:
 
 def _mask_stream(seed: bytes, length: int) -> bytes:
     """mines.c's masking function: SHA-1(seed + "0") + SHA-1(seed + "1") + ..., cut to length."""
+    import hashlib  # here: only an obfuscated game ID needs it, and it costs every detection run 5 ms
     out = bytearray()
     counter = 0
     while len(out) < length:
@@ -85,6 +88,7 @@ def read_tatham(text: str, source: str = "<string>", reveal_from: Optional[str] 
             raise PuzzleSyntaxError("this is a random-seed ID ('PARAMS#SEED'), not a mine layout: mineconv cannot "
                                     "run Tatham's generator; start the game and copy its 'Game ID' (PARAMS:DESC)",
                                     source=source, line=i + 1, column=line.index("#") + 1, line_text=line)
+    from lark.exceptions import UnexpectedInput
     try:
         tree = parser("tatham_mines").parse(body)
     except UnexpectedInput as exc:

@@ -1,0 +1,34 @@
+"""Packages whose public names are imported on first use (PEP 562), so that importing one module of a package
+does not import every module its __init__ names: start-up pays only for what a command uses (issue 24)."""
+from __future__ import annotations
+
+import importlib
+import sys
+from typing import Any, Callable, Dict, List, Mapping, Sequence, Tuple
+
+
+def lazy_names(package: str, homes: Mapping[str, Sequence[str]]) -> Tuple[Callable[[str], Any], Callable[[], List[str]]]:
+    """The module-level `__getattr__` and `__dir__` of a package whose names live in its modules.
+
+    `homes` maps a module, named relative to the package as in a relative import (".cnf", "..formats.answer"),
+    to the names the package shows from it, each "name", or "name:attribute" when the module calls it
+    otherwise. A name is imported on first use and then kept in the package's namespace.
+    """
+    where: Dict[str, Tuple[str, str]] = {}
+    for module, names in homes.items():
+        for entry in names:
+            name, _, attribute = entry.partition(":")
+            where[name] = (module, attribute or name)
+
+    def __getattr__(name: str) -> Any:
+        home = where.get(name)
+        if home is None:
+            raise AttributeError(f"module {package!r} has no attribute {name!r}")
+        value = getattr(importlib.import_module(home[0], package), home[1])
+        setattr(sys.modules[package], name, value)   # looked up once: later uses are plain attribute reads
+        return value
+
+    def __dir__() -> List[str]:
+        return sorted(set(vars(sys.modules[package])) | set(where))
+
+    return __getattr__, __dir__

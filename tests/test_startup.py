@@ -1,0 +1,138 @@
+"""Start-up stays light (issue 24): what a fresh `mineconv` process imports for --version and for a small solve,
+the package root's lazy names, and the CLI's lazy parser reading exactly like the full one.
+
+The import checks run the command in a child process and list what it imported, so a module that gains an eager
+import of numpy, lark, pysat or every notation makes them fail.
+"""
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+from typing import Set
+
+import pytest
+
+from mineconv.cli import COMMANDS, build_parser
+from tests.conftest import SAMPLES
+
+
+# runs `python -m mineconv ARGV...` in this child, then lists every module it imported
+CHILD = """
+import runpy, sys
+argv, report = sys.argv[2:], sys.argv[1]
+sys.argv = ["mineconv", *argv]
+try:
+    runpy.run_module("mineconv", run_name="__main__", alter_sys=True)
+except SystemExit as exc:
+    status = exc.code
+with open(report, "w") as fh:
+    fh.write(f"{status}\\n" + "\\n".join(sorted(sys.modules)))
+"""
+
+
+def imported_by(tmp_path, *argv: str) -> Set[str]:
+    """Every module a fresh `python -m mineconv ARGV...` imports (the command must succeed)."""
+    report = tmp_path / "modules.txt"
+    proc = subprocess.run([sys.executable, "-c", CHILD, str(report), *argv], capture_output=True, text=True,
+                          timeout=120)
+    status, *mods = report.read_text().splitlines()
+    assert status in ("0", "1"), proc.stderr[-2000:]
+    return set(mods)
+
+
+def test_version_imports_almost_nothing(tmp_path):
+    mods = imported_by(tmp_path, "--version")
+    heavy = {"numpy", "lark", "pysat", "pulp", "json", "mineconv.formats", "mineconv.encode",
+             "mineconv.core.puzzle", "mineconv.analysis", "mineconv.solvers"}
+    assert "mineconv.cli" in mods
+    assert heavy & mods == set()
+    # of the subcommands, none: their modules are imported only to run them
+    assert {m for m in mods if m.startswith("mineconv.cli.")} == set()
+
+
+def test_a_small_solve_imports_what_it_needs_only(tmp_path):
+    mods = imported_by(tmp_path, "solve", str(SAMPLES / "seed-3x3.txt"))
+    assert {"numpy", "pysat.solvers", "mineconv.cli.solve", "mineconv.formats.notations.native"} <= mods
+    # the native text of a small board is read without Lark; no writer, answer reader or analysis is needed
+    unwanted = {"lark", "regex", "pulp", "mineconv.formats.models", "mineconv.formats.answers",
+                "mineconv.analysis", "mineconv.present", "mineconv.make.reduce", "mineconv.encode.cpsat",
+                "xml.etree.ElementTree", "mineconv.cli.convert", "numpy.ma"}
+    assert unwanted & mods == set()
+
+
+def test_every_public_name_resolves_in_a_fresh_process():
+    code = ("import sys, mineconv; assert 'numpy' not in sys.modules, 'import mineconv imported numpy'\n"
+            "from mineconv import read, Puzzle, render, reduce, solutions, list_formats\n"
+            "missing = [n for n in mineconv.__all__ if not hasattr(mineconv, n)]\n"
+            "assert not missing, missing\n"
+            "assert set(mineconv.__all__) <= set(dir(mineconv))\n"
+            "assert mineconv.read(sys.argv[1])._repr_svg_().startswith('<?xml')   # the lazy notebook picture\n")
+    proc = subprocess.run([sys.executable, "-c", code, str(SAMPLES / "seed-3x3.txt")], capture_output=True,
+                          text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+
+
+def test_an_unknown_name_is_an_attribute_error():
+    import mineconv
+
+    with pytest.raises(AttributeError):
+        mineconv.no_such_name  # noqa: B018
+
+
+def subparsers(ap: argparse.ArgumentParser) -> argparse._SubParsersAction:
+    return next(a for a in ap._actions if isinstance(a, argparse._SubParsersAction))
+
+
+def test_the_command_table_holds_each_modules_own_help_line():
+    import pkgutil
+
+    import mineconv.cli
+
+    assert sorted(m.name for m in pkgutil.iter_modules(mineconv.cli.__path__)) == sorted(COMMANDS)
+    full = subparsers(build_parser())
+    lines = {a.dest: a.help for a in full._choices_actions}
+    assert lines == COMMANDS
+
+
+@pytest.mark.parametrize("command", [None, "solve", "convert"])
+def test_the_lazy_parser_prints_the_full_parsers_help(command):
+    lazy = build_parser([command] if command else [])
+    assert lazy.format_help() == build_parser().format_help()
+    if command:
+        assert subparsers(lazy).choices[command].format_help() == \
+            subparsers(build_parser()).choices[command].format_help()
+
+
+def test_no_extension_means_two_kinds_of_format_in_one_direction():
+    # the registry loads one folder per kind: a path's candidates must not depend on which folders are loaded
+    from mineconv.formats.registry import formats
+
+    for direction in ("read", "write"):
+        kinds = {}
+        for f in formats():
+            if f.can(direction):
+                for ext in f.extensions:
+                    kinds.setdefault(ext, set()).add(f.kind)
+        assert {ext: k for ext, k in kinds.items() if len(k) > 1} == {}
+
+
+@pytest.mark.parametrize("dist", ["mineconv", "python-sat", "PuLP", "numpy", "lark", "pip", "no-such-dist-xyz"])
+def test_installed_version_agrees_with_importlib_metadata(dist):
+    from importlib import metadata
+
+    from mineconv.core.about import installed_version
+
+    try:
+        expected = metadata.version(dist)
+    except metadata.PackageNotFoundError:
+        expected = None
+    assert installed_version(dist) == expected
+
+
+def test_version_and_a_solver_file_need_no_importlib_metadata(tmp_path):
+    # importlib.metadata imports the email package: more than the rest of --version
+    assert {"importlib.metadata", "email"} & imported_by(tmp_path, "--version") == set()
+    out = tmp_path / "seed.lp"
+    mods = imported_by(tmp_path, "convert", str(SAMPLES / "seed-3x3.txt"), str(out))
+    assert "mineconv " in out.read_text() and {"importlib.metadata", "email", "lark"} & mods == set()
