@@ -23,7 +23,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from ..core.puzzle import NEIGHBOUR_OFFSETS, Puzzle
+from ..core.puzzle import CODE_UNKNOWN, NEIGHBOUR_OFFSETS, Puzzle
 from ..core.system import LinearSystem
 from .counting import Count
 from .polynomials import binomial_window
@@ -33,6 +33,8 @@ from .polynomials import binomial_window
 QUICK_MAX_CELLS = 1024
 # bytes of count polynomials the forward layers may keep before the quick path hands over
 QUICK_MEMORY = 16 << 20
+# components of more groups than this are first cut by what pairs of counts decide
+PAIR_RULE_GROUPS = 12
 
 BINOMIAL = [[math.comb(n, j) for j in range(n + 1)] for n in range(9)]   # a group has at most 8 cells
 
@@ -50,48 +52,83 @@ def neighbour_table(rows: int, cols: int) -> Tuple[Tuple[int, ...], ...]:
     return tuple(table)
 
 
-def quick_system(puzzle: Puzzle, mines: Optional[int]) -> Tuple[LinearSystem, Cons]:
-    """build_system's LinearSystem (the same arrays) and the counts as Python lists, without numpy loops."""
+def quick_system(puzzle: Puzzle, mines: Optional[int]) -> Tuple[LinearSystem, Cons, bool]:
+    """build_system's LinearSystem (the same arrays), the counts that see unknown cells as Python lists,
+    and False when some count can never be met."""
     rows, cols, cells = puzzle.rows, puzzle.cols, puzzle.cells
     table = neighbour_table(rows, cols)
-    var_of = [0] * (rows * cols)
-    var_flat = []
-    for i, ch in enumerate(cells):
-        if ch == "?":
-            var_flat.append(i)
-            var_of[i] = len(var_flat)
-    con_flat, cons = [], []
-    for i, ch in enumerate(cells):
-        if "0" <= ch <= "8":
-            around = table[i]
-            ids = [var_of[j] for j in around if var_of[j]]
-            known = sum(1 for j in around if cells[j] == "*")
-            con_flat.append(i)
-            cons.append((ids, ord(ch) - 48 - known))
+    codes = puzzle.codes.ravel()
+    var_flat = np.flatnonzero(codes == CODE_UNKNOWN)
+    con_flat = np.flatnonzero((codes >= 0) & (codes <= 8))
+    k = int(var_flat.shape[0])
     var_grid = np.zeros(rows * cols, dtype=np.int32)
-    var_grid[var_flat] = np.arange(1, len(var_flat) + 1, dtype=np.int32)
-    known_mines = cells.count("*")
+    var_grid[var_flat] = np.arange(1, k + 1, dtype=np.int32)
+    var_of = var_grid.tolist()
+    with_mines = "*" in cells
+    lens, rhs, cons = [], [], []
+    feasible = True
+    for i in con_flat.tolist():
+        around = table[i]
+        ids = [var_of[j] for j in around if var_of[j]]
+        r = ord(cells[i]) - 48
+        if with_mines:
+            r -= sum(1 for j in around if cells[j] == "*")
+        lens.append(len(ids))
+        rhs.append(r)
+        if ids:
+            cons.append((ids, r))
+        if r < 0 or r > len(ids):
+            feasible = False
     total_mines = puzzle.mines if mines is None else mines
-    total = None if total_mines is None else int(total_mines) - known_mines
-    system = LinearSystem(puzzle, var_grid.reshape(rows, cols), _row_col(var_flat, cols),
-                          _row_col(con_flat, cols), np.array([len(v) for v, _ in cons], dtype=np.int8),
-                          np.array([r for _, r in cons], dtype=np.int16), total)
-    return system, cons
+    total = None if total_mines is None else int(total_mines) - cells.count("*")
+    system = LinearSystem(puzzle, var_grid.reshape(rows, cols), _row_col(var_flat, cols), _row_col(con_flat, cols),
+                          np.array(lens, dtype=np.int8), np.array(rhs, dtype=np.int16), total)
+    return system, cons, feasible
 
 
-def _row_col(flat: List[int], cols: int) -> np.ndarray:
+def _row_col(flat: np.ndarray, cols: int) -> np.ndarray:
     """(n, 2) int32 (row, column) of row-major indices."""
-    out = np.array([divmod(i, cols) for i in flat], dtype=np.int32)
-    return out.reshape(len(flat), 2)
+    out = np.empty((flat.shape[0], 2), dtype=np.int32)
+    out[:, 0] = flat // cols
+    out[:, 1] = flat % cols
+    return out
 
 
 def quick_count(k: int, cons: Cons, total: Optional[int]) -> Optional[Count]:
     """The exact Count of count_solutions, or None when the states pass the budget."""
-    known = _settle(k, cons)
-    if known is None:
+    board = _Settler(k, cons)
+    if not board.settle([ci for ci in range(len(cons)) if board.decides(ci)]):
         return Count(0, (0,) * k)
+    known = board.known
+    parts = _parts(k, cons, known)
+    if max((len(sizes) for _, sizes, _ in parts[0]), default=0) > PAIR_RULE_GROUPS:
+        # a long frontier: cells two overlapping counts decide split it before the programme sees it
+        if not board.pair_rule():
+            return Count(0, (0,) * k)
+        parts = _parts(k, cons, known)
+    comps, free = parts
+    polys = []   # (groups of the component, offset, P, per group M)
+    for groups, sizes, comp_cons in comps:
+        counted = _count_component(sizes, comp_cons)
+        if counted is None:
+            return None
+        polys.append((groups, *counted))
     mines = [v for v in range(1, k + 1) if known[v] == 1]
-    # the counts over the cells still open: settled cells split a game board's frontier into small parts
+    if total is None:
+        count = _without_total(polys, free, k)
+    else:
+        count = _with_total(polys, free, k, total - len(mines))
+    if count.solutions and mines:
+        per_var = list(count.mine_solutions or ())
+        for v in mines:
+            per_var[v - 1] = count.solutions
+        return Count(count.solutions, tuple(per_var))
+    return count
+
+
+def _parts(k: int, cons: Cons, known: List[int]):
+    """([(groups, their sizes, counts over local group positions)] per component, free cells) over the
+    cells still open."""
     open_cons: Cons = []
     for ids, r in cons:
         rest = [v for v in ids if known[v] < 0]
@@ -110,51 +147,82 @@ def quick_count(k: int, cons: Cons, total: Optional[int]) -> Optional[Count]:
         elif known[v] < 0:
             free.append(v)
     groups = list(by_sig.values())
-    polys = []   # (groups of the component, P, per group M)
-    for comp, comp_cons in _components(list(by_sig), open_cons):
-        counted = _count_component([len(groups[g]) for g in comp], comp_cons)
-        if counted is None:
-            return None
-        polys.append(([groups[g] for g in comp], *counted))
-    if total is None:
-        count = _without_total(polys, free, k)
-    else:
-        count = _with_total(polys, free, k, total - len(mines))
-    if count.solutions and mines:
-        per_var = list(count.mine_solutions or ())
-        for v in mines:
-            per_var[v - 1] = count.solutions
-        return Count(count.solutions, tuple(per_var))
-    return count
+    comps = [([groups[g] for g in comp], [len(groups[g]) for g in comp], comp_cons)
+             for comp, comp_cons in _components(list(by_sig), open_cons)]
+    return comps, free
 
 
-def _settle(k: int, cons: Cons) -> Optional[List[int]]:
-    """Per cell 1 (mine), 0 (safe) or -1 (open) from the counts whose open cells must all be mines or all
-    safe, to a fixed point; None when a count cannot be met."""
-    known = [-1] * (k + 1)
-    touching: List[List[int]] = [[] for _ in range(k + 1)]
-    for ci, (ids, _) in enumerate(cons):
-        for v in ids:
-            touching[v].append(ci)
-    todo = list(range(len(cons)))
-    queued = [True] * len(cons)
-    while todo:
-        ci = todo.pop()
-        queued[ci] = False
-        ids, r = cons[ci]
-        rest = [v for v in ids if known[v] < 0]
-        need = r - sum(1 for v in ids if known[v] == 1)
-        if need < 0 or need > len(rest):
-            return None
-        if rest and (need == 0 or need == len(rest)):
-            value = 1 if need else 0
-            for v in rest:
+class _Settler:
+    """The cells single counts (and pairs of counts) decide, with each count's open cells and mines
+    still needed kept up to date as cells are decided."""
+
+    def __init__(self, k: int, cons: Cons) -> None:
+        self.cons = cons
+        self.known = [-1] * (k + 1)          # per cell: 1 mine, 0 safe, -1 open
+        self.touching: List[List[int]] = [[] for _ in range(k + 1)]
+        for ci, (ids, _) in enumerate(cons):
+            for v in ids:
+                self.touching[v].append(ci)
+        self.open = [len(ids) for ids, _ in cons]
+        self.need = [r for _, r in cons]
+
+    def decides(self, ci: int) -> bool:
+        """True when count ci decides its open cells (all mines or all safe) or cannot be met."""
+        n, o = self.need[ci], self.open[ci]
+        return n <= 0 or n >= o
+
+    def settle(self, todo: List[int]) -> bool:
+        """Decide what the counts in todo, and those they lead to, decide alone; False: no solution."""
+        known, touching, need, open_ = self.known, self.touching, self.need, self.open
+        while todo:
+            ci = todo.pop()
+            n, o = need[ci], open_[ci]
+            if n < 0 or n > o:
+                return False
+            if o == 0 or 0 < n < o:
+                continue
+            value = 1 if n else 0
+            for v in self.cons[ci][0]:
+                if known[v] < 0:
+                    known[v] = value
+                    for cj in touching[v]:
+                        open_[cj] -= 1
+                        need[cj] -= value
+                        if need[cj] <= 0 or need[cj] >= open_[cj]:
+                            todo.append(cj)
+        return True
+
+    def pair_rule(self) -> bool:
+        """Decide what any two overlapping counts decide together (the cells only one of them sees are
+        all mines or all safe), then the single counts again, until nothing changes; False: no solution."""
+        known, touching, need = self.known, self.touching, self.need
+        while True:
+            rest = [{v for v in ids if known[v] < 0} for ids, _ in self.cons]
+            decided: Dict[int, int] = {}
+            for a, sa in enumerate(rest):
+                for b in {cb for v in sa for cb in touching[v] if cb > a}:
+                    sb = rest[b]
+                    a_only, b_only = sa - sb, sb - sa
+                    lo = max(0, need[a] - len(a_only), need[b] - len(b_only))
+                    hi = min(len(sa) - len(a_only), need[a], need[b])
+                    if lo > hi:
+                        return False
+                    for only, n in ((a_only, need[a]), (b_only, need[b])):
+                        value = 1 if only and n - hi >= len(only) else 0 if only and n - lo <= 0 else -1
+                        for v in only if value >= 0 else ():
+                            if decided.setdefault(v, value) != value:
+                                return False
+            if not decided:
+                return True
+            todo = []
+            for v, value in decided.items():
                 known[v] = value
                 for cj in touching[v]:
-                    if not queued[cj]:
-                        queued[cj] = True
-                        todo.append(cj)
-    return known
+                    self.open[cj] -= 1
+                    need[cj] -= value
+                    todo.append(cj)
+            if not self.settle(todo):
+                return False
 
 
 def _components(sigs: List[Tuple[int, ...]], cons: Cons):
@@ -206,17 +274,23 @@ def _order(sizes: Sequence[int], cons: Sequence[Tuple[List[int], int]]) -> List[
 
 
 def _count_component(sizes: List[int], cons: Sequence[Tuple[List[int], int]]):
-    """(P, M) of one component: P[j] the weight of j mines in it, M[g][j] the same with a given cell of
-    group g a mine; None past the state budget."""
-    order = _order(sizes, cons)
+    """(offset, P, M) of one component: P[j] the weight of offset + j mines in it, M[g][j] the same with a
+    given cell of group g a mine; None past the state budget."""
     cells = sum(sizes)
+    if len(sizes) == 1:   # one group: every count of the component sees exactly its cells
+        r = cons[0][1]
+        if any(rc != r for _, rc in cons):
+            return 0, [0], [[0]]
+        n = sizes[0]
+        return r, [BINOMIAL[n][r]], [[BINOMIAL[n - 1][r - 1] if r else 0]]
+    order = _order(sizes, cons) if len(sizes) > 3 else list(range(len(sizes)))
     width = cells + 8          # a slot holds any count of the component's cells times a group's size
     steps = _schedule(order, sizes, cons)
     layers, moves = _forward(steps, width, cells)
     if layers is None:
         return None
     if () not in layers[-1]:
-        return [0], [[0]] * len(sizes)
+        return 0, [0], [[0]] * len(sizes)
     back: Dict[tuple, int] = {(): 1}
     marg: List[int] = [0] * len(sizes)
     for i in range(len(order) - 1, -1, -1):
@@ -236,10 +310,13 @@ def _count_component(sizes: List[int], cons: Sequence[Tuple[List[int], int]]):
                 cur[s] = acc
         marg[order[i]] = sum(w * back[t] for t, w in into.items())
         back = cur
-    mask = (1 << width) - 1
-    P = [(back[()] >> (j * width)) & mask for j in range(cells + 1)]
-    M = [[((m >> (j * width)) & mask) // sizes[g] for j in range(cells + 1)] for g, m in enumerate(marg)]
-    return P, M
+    total = back[()]
+    # only the span of mine counts the component can hold: offset, then the coefficients from there
+    lo = ((total & -total).bit_length() - 1) // width
+    hi = (total.bit_length() - 1) // width
+    P = _unpack(total >> (lo * width), width, hi - lo + 1)
+    M = [[x // sizes[g] for x in _unpack(m >> (lo * width), width, hi - lo + 1)] for g, m in enumerate(marg)]
+    return lo, P, M
 
 
 Step = Tuple[int, Tuple[int, ...], List[int], List[Tuple[int, bool]]]
@@ -306,14 +383,14 @@ def _without_total(polys, free: List[int], k: int) -> Count:
     """count_solutions' numbers when any number of mines goes."""
     N = 1 << len(free)
     sums = []
-    for _, P, _ in polys:
+    for _, _, P, _ in polys:
         p = sum(P)
         sums.append(p)
         N *= p
     per_var = [0] * k
     if N == 0:
         return Count(0, tuple(per_var))
-    for (gs, _, M), p in zip(polys, sums):
+    for (gs, _, _, M), p in zip(polys, sums):
         rest = N // p
         for cells, m in zip(gs, M):
             n = sum(m) * rest
@@ -327,11 +404,16 @@ def _without_total(polys, free: List[int], k: int) -> Count:
 def _with_total(polys, free: List[int], k: int, T: int) -> Count:
     """count_solutions' numbers when T mines are left for the components and the free cells."""
     F = len(free)
-    D = 1 + sum(len(P) - 1 for _, P, _ in polys)
+    # the components hold between `least` and least + D - 1 mines
+    least = sum(off for _, off, _, _ in polys)
+    T -= least
+    D = 1 + sum(len(P) - 1 for _, _, P, _ in polys)
     G = _binomials(F, T, D)
-    # polynomials over the whole board as ints in slots wide enough for any count times any binomial
-    width = k + max(1, max(g.bit_length() for g in G)) + 8
-    packed = [_pack(P, width) for _, P, _ in polys]
+    cells = sum(len(c) for gs, _, _, _ in polys for c in gs)
+    # polynomials over the whole board as ints, in slots wide enough for a sum of D counts times binomials
+    width = cells + max(g.bit_length() for g in G) + D.bit_length() + 8
+    mask = (1 << width) - 1
+    packed = [_pack(P, width) for _, _, P, _ in polys]
     prefix = [1]
     for p in packed:
         prefix.append(prefix[-1] * p)
@@ -341,12 +423,14 @@ def _with_total(polys, free: List[int], k: int, T: int) -> Count:
         return Count(0, (0,) * k)
     per_var = [0] * k
     suffix = 1
+    g_reversed = _pack(G[::-1], width)
     for c in range(len(polys) - 1, -1, -1):
-        gs, P, M = polys[c]
-        others = _unpack(prefix[c] * suffix, width, D)
+        gs, _, P, M = polys[c]
+        # w[j], the weight of j mines in this component (the other components and the free cells take
+        # the rest): sum over i of others[i] * G[j + i], slot D - 1 - j of one product
+        corr = prefix[c] * suffix * g_reversed
         suffix *= packed[c]
-        # weight of j mines in this component: the other components and the free cells take the rest
-        w = [sum(o * G[j + kk] for kk, o in enumerate(others[:D - j]) if o) for j in range(len(P))]
+        w = [(corr >> ((D - 1 - j) * width)) & mask for j in range(len(P))]
         for cells, m in zip(gs, M):
             n = sum(a * b for a, b in zip(m, w) if a)
             for x in cells:

@@ -236,11 +236,11 @@ def analyze(puzzle: Puzzle, mines: Optional[int] = None, level: str = "full", *,
 
 def _quick_analysis(puzzle: Puzzle, mines: Optional[int]) -> Optional[Analysis]:
     """The full level of a small board from its exact count alone (quick.py); None: take the general path."""
-    system, cons = quick_system(puzzle, mines)
+    system, cons, feasible = quick_system(puzzle, mines)
     k = system.num_vars
     infeasible = Analysis(puzzle, system, "full", np.full(k, UNDECIDED, dtype=np.int8), 0, (0,) * k)
     total = system.total
-    if any(r < 0 or r > len(ids) for ids, r in cons) or (total is not None and not 0 <= total <= k):
+    if not feasible or (total is not None and not 0 <= total <= k):
         return infeasible
     counted = quick_count(k, cons, total)
     if counted is None:
