@@ -5,38 +5,31 @@ by cell counter) spends almost all of its time on fixed costs: numpy calls on ti
 Here the exact count alone answers everything the full level asks: a cell is certain exactly when no
 solution, or every one, puts a mine on it, so the backbone is read off the per-cell counts.
 
-The counter works on groups, not cells: unknown cells touched by the same set of counts are one variable
-holding 0..n mines, weighted by C(n, j). Each component (groups linked through shared counts) is counted
-by a forward and a backward pass over its groups, with the states memoised on the partly filled counts'
-remaining right-hand sides. A count polynomial (coefficient j: the weight of j mines) is one Python int
-with the coefficients in fixed-width bit slots, so a sum is one addition, one more mine a shift, and a
-product one big-integer multiplication (Kronecker substitution), all in C.
+The counter works on groups, not cells (`groups`): unknown cells touched by the same set of counts are
+one variable holding 0..n mines. Before it, the cells single counts and pairs of overlapping counts
+decide are settled, which cuts a game board's frontier into small components.
 
 `quick_count` gives up (None) where the states grow past a small budget; the caller then takes the
 general path. Its answers are the general path's, integer for integer (tests/test_quick.py holds them).
 """
 from __future__ import annotations
 
-import math
 from functools import lru_cache
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Dict, List, Optional, Tuple
 
 import numpy as np
 
 from ..core.puzzle import CODE_UNKNOWN, NEIGHBOUR_OFFSETS, Puzzle
 from ..core.system import LinearSystem
 from .counting import Count
+from .groups import count_groups, pack, unpack
 from .polynomials import binomial_window
 
 # boards up to this many cells take the quick path (expert is 480); beyond it the general path's
 # numpy set-up costs less than Python loops over the cells
 QUICK_MAX_CELLS = 1024
-# bytes of count polynomials the forward layers may keep before the quick path hands over
-QUICK_MEMORY = 16 << 20
 # components of more groups than this are first cut by what pairs of counts decide
 PAIR_RULE_GROUPS = 12
-
-BINOMIAL = [[math.comb(n, j) for j in range(n + 1)] for n in range(9)]   # a group has at most 8 cells
 
 Cons = List[Tuple[List[int], int]]     # (variable ids, right-hand side) per count
 
@@ -109,7 +102,7 @@ def quick_count(k: int, cons: Cons, total: Optional[int]) -> Optional[Count]:
     comps, free = parts
     polys = []   # (groups of the component, offset, P, per group M)
     for groups, sizes, comp_cons in comps:
-        counted = _count_component(sizes, comp_cons)
+        counted = count_groups(sizes, comp_cons)
         if counted is None:
             return None
         polys.append((groups, *counted))
@@ -255,130 +248,6 @@ def _components(sigs: List[Tuple[int, ...]], cons: Cons):
     return out
 
 
-def _order(sizes: Sequence[int], cons: Sequence[Tuple[List[int], int]]) -> List[int]:
-    """The groups breadth first from a far end: the partly filled counts stay few."""
-    adj: List[set] = [set() for _ in sizes]
-    for gs, _ in cons:
-        for g in gs:
-            adj[g].update(gs)
-    start = min(range(len(sizes)), key=lambda g: len(adj[g]))
-    for _ in range(2):
-        seen = {start}
-        order = [start]
-        for g in order:
-            for h in sorted(adj[g] - seen):
-                seen.add(h)
-                order.append(h)
-        start = order[-1]
-    return order
-
-
-def _count_component(sizes: List[int], cons: Sequence[Tuple[List[int], int]]):
-    """(offset, P, M) of one component: P[j] the weight of offset + j mines in it, M[g][j] the same with a
-    given cell of group g a mine; None past the state budget."""
-    cells = sum(sizes)
-    if len(sizes) == 1:   # one group: every count of the component sees exactly its cells
-        r = cons[0][1]
-        if any(rc != r for _, rc in cons):
-            return 0, [0], [[0]]
-        n = sizes[0]
-        return r, [BINOMIAL[n][r]], [[BINOMIAL[n - 1][r - 1] if r else 0]]
-    order = _order(sizes, cons) if len(sizes) > 3 else list(range(len(sizes)))
-    width = cells + 8          # a slot holds any count of the component's cells times a group's size
-    steps = _schedule(order, sizes, cons)
-    layers, moves = _forward(steps, width, cells)
-    if layers is None:
-        return None
-    if () not in layers[-1]:
-        return 0, [0], [[0]] * len(sizes)
-    back: Dict[tuple, int] = {(): 1}
-    marg: List[int] = [0] * len(sizes)
-    for i in range(len(order) - 1, -1, -1):
-        size = sizes[order[i]]
-        binom = BINOMIAL[size]
-        cur: Dict[tuple, int] = {}
-        into: Dict[tuple, int] = {}
-        for s, w in layers[i].items():
-            acc = 0
-            for v, t in moves[i][s]:
-                b = back.get(t)
-                if b is not None:
-                    acc += (b * binom[v]) << (v * width)
-                    if v:
-                        into[t] = into.get(t, 0) + ((w * binom[v] * v) << (v * width))
-            if acc:
-                cur[s] = acc
-        marg[order[i]] = sum(w * back[t] for t, w in into.items())
-        back = cur
-    total = back[()]
-    # only the span of mine counts the component can hold: offset, then the coefficients from there
-    lo = ((total & -total).bit_length() - 1) // width
-    hi = (total.bit_length() - 1) // width
-    P = _unpack(total >> (lo * width), width, hi - lo + 1)
-    M = [[x // sizes[g] for x in _unpack(m >> (lo * width), width, hi - lo + 1)] for g, m in enumerate(marg)]
-    return lo, P, M
-
-
-Step = Tuple[int, Tuple[int, ...], List[int], List[Tuple[int, bool]]]
-
-
-def _schedule(order: List[int], sizes: List[int], cons: Sequence[Tuple[List[int], int]]) -> List[Step]:
-    """Per group of the order: (its size, rhs of the counts starting at it, per count containing it its
-    position in the extended state and cells left after it, per kept count its position and whether it
-    contains the group)."""
-    pos = {g: i for i, g in enumerate(order)}
-    first, last = [], []
-    for gs, _ in cons:
-        ps = [pos[g] for g in gs]
-        first.append(min(ps))
-        last.append(max(ps))
-    active: List[int] = []
-    steps = []
-    for i, g in enumerate(order):
-        ext = active + [ci for ci in range(len(cons)) if first[ci] == i]
-        start_rhs = tuple(cons[ci][1] for ci in ext[len(active):])
-        contains = [(j, sum(sizes[h] for h in cons[ci][0] if pos[h] > i))
-                    for j, ci in enumerate(ext) if g in cons[ci][0]]
-        keep = [(j, g in cons[ci][0]) for j, ci in enumerate(ext) if last[ci] > i]
-        steps.append((sizes[g], start_rhs, contains, keep))
-        active = [ext[j] for j, _ in keep]
-    return steps
-
-
-def _forward(steps: List[Step], width: int, cells: int):
-    """Forward layers (state -> weight polynomial) and each state's moves [(mines, next state)]; None, None
-    past the memory budget."""
-    layers: List[Dict[tuple, int]] = [{(): 1}]
-    moves: List[Dict[tuple, List[Tuple[int, tuple]]]] = []
-    budget = QUICK_MEMORY // max(1, (width * (cells + 1)) // 8 + 64)    # states the layers may hold
-    for size, start_rhs, contains, keep in steps:
-        binom = BINOMIAL[size]
-        nxt: Dict[tuple, int] = {}
-        mv: Dict[tuple, List[Tuple[int, tuple]]] = {}
-        for s, w in layers[-1].items():
-            ext = s + start_rhs
-            lo, hi = 0, size
-            for j, cap in contains:
-                r = ext[j]
-                if r < hi:
-                    hi = r
-                if r - cap > lo:
-                    lo = r - cap
-            out = []
-            for v in range(lo, hi + 1):
-                t = tuple([ext[j] - v if inside else ext[j] for j, inside in keep])
-                out.append((v, t))
-                add = (w * binom[v]) << (v * width)
-                nxt[t] = nxt.get(t, 0) + add
-            mv[s] = out
-        budget -= len(nxt)
-        if budget < 0:
-            return None, None
-        layers.append(nxt)
-        moves.append(mv)
-    return layers, moves
-
-
 def _without_total(polys, free: List[int], k: int) -> Count:
     """count_solutions' numbers when any number of mines goes."""
     N = 1 << len(free)
@@ -413,17 +282,17 @@ def _with_total(polys, free: List[int], k: int, T: int) -> Count:
     # polynomials over the whole board as ints, in slots wide enough for a sum of D counts times binomials
     width = cells + max(g.bit_length() for g in G) + D.bit_length() + 8
     mask = (1 << width) - 1
-    packed = [_pack(P, width) for _, _, P, _ in polys]
+    packed = [pack(P, width) for _, _, P, _ in polys]
     prefix = [1]
     for p in packed:
         prefix.append(prefix[-1] * p)
-    P_all = _unpack(prefix[-1], width, D)
+    P_all = unpack(prefix[-1], width, D)
     N = sum(c * g for c, g in zip(P_all, G) if c)
     if N == 0:
         return Count(0, (0,) * k)
     per_var = [0] * k
     suffix = 1
-    g_reversed = _pack(G[::-1], width)
+    g_reversed = pack(G[::-1], width)
     for c in range(len(polys) - 1, -1, -1):
         gs, _, P, M = polys[c]
         # w[j], the weight of j mines in this component (the other components and the free cells take
@@ -450,17 +319,3 @@ def _binomials(n: int, t: int, d: int) -> List[int]:
         return [0] * d
     window = binomial_window(n, lo, hi)
     return [window[t - m - lo] if lo <= t - m <= hi else 0 for m in range(d)]
-
-
-def _pack(coeffs: Sequence[int], width: int) -> int:
-    """A coefficient list as one int, coefficient j in bits j*width .. (j+1)*width - 1."""
-    out = 0
-    for c in reversed(coeffs):
-        out = (out << width) | c
-    return out
-
-
-def _unpack(x: int, width: int, d: int) -> List[int]:
-    """The first d coefficients of a packed polynomial."""
-    mask = (1 << width) - 1
-    return [(x >> (j * width)) & mask for j in range(d)]

@@ -23,9 +23,10 @@ from ..core.puzzle import Puzzle
 from ..core.system import LinearSystem, build_system
 from .backbone import FALLBACK_CUT, full_backbone
 from .counting import DEFAULT_MAX_STATES, CountingLimitError, count_solutions
+from .groups import QUICK_MEMORY
 from .propagation import LEVELS as PROPAGATION_LEVELS
 from .propagation import MINE, SAFE, UNDECIDED, propagate
-from .quick import QUICK_MAX_CELLS, QUICK_MEMORY, quick_count, quick_system
+from .quick import QUICK_MAX_CELLS, quick_count, quick_system
 
 LEVELS = PROPAGATION_LEVELS + ("full",)
 
