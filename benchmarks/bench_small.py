@@ -10,8 +10,10 @@ board size. Positions come from playing a random game with a fixed seed: open a 
 shows its count or, on a zero, flood-fills its zero region, until a random share (10-80%) of the safe
 cells is open; what the player sees then is the board.
 
-Each board's time is the best of --rounds rounds of --calls calls (the per-call mean of a round), wall
-clock: the best round is the one the other work on the machine disturbed least. mineconv runs in this
+Each board's time is the best of --rounds rounds of --calls calls (the per-call mean of a round), in CPU
+seconds of the process (--clock wall for wall-clock time): on a machine shared with other work, wall
+time mostly measures the waiting, and the best round is the one disturbed least. Both sides are single
+threaded (ms-toollib's CPU time stays below its wall time). mineconv runs in this
 process; ms-toollib runs in a child process (it aborts the whole process on some inputs), which times its
 calls the same way and prints them with its probabilities, one board per line. The probabilities of both
 must agree to 1e-9 on every unknown cell, or the run fails. --before PYTHON times another installation's
@@ -60,14 +62,18 @@ def game_position(rows: int, cols: int, mines: int, seed: int) -> Board:
     return rows, cols, mines, cells
 
 
+CLOCK = {"cpu": time.process_time, "wall": time.perf_counter}
+clock = time.process_time
+
+
 def best_time(call, calls: int, rounds: int) -> float:
     """Seconds per call: the best of `rounds` rounds of `calls` calls."""
     best = float("inf")
     for _ in range(rounds):
-        t = time.perf_counter()
+        t = clock()
         for _ in range(calls):
             call()
-        best = min(best, (time.perf_counter() - t) / calls)
+        best = min(best, (clock() - t) / calls)
     return best
 
 
@@ -111,7 +117,8 @@ def in_child(python: str, which: str, boards: Sequence[Board], calls: int,
     out: List[Optional[Tuple[float, List[Optional[float]]]]] = []
     while len(out) < len(boards):
         rest = boards[len(out):]
-        proc = subprocess.run([python, __file__, "--child", which, "--calls", str(calls), "--rounds", str(rounds)],
+        proc = subprocess.run([python, __file__, "--child", which, "--calls", str(calls), "--rounds", str(rounds),
+                               "--clock", "cpu" if clock is time.process_time else "wall"],
                               input="".join(json.dumps(b) + "\n" for b in rest), capture_output=True, text=True)
         done = [tuple(json.loads(line)) for line in proc.stdout.splitlines() if line.strip()]
         out.extend(done)   # type: ignore[arg-type]
@@ -133,8 +140,11 @@ def main(argv: Optional[List[str]] = None) -> int:
     ap.add_argument("--rounds", type=int, default=3, help="rounds per board; the best counts (default 3)")
     ap.add_argument("--seed", type=int, default=0, help="first seed (default 0)")
     ap.add_argument("--before", metavar="PYTHON", help="also time the mineconv this interpreter imports")
+    ap.add_argument("--clock", choices=tuple(CLOCK), default="cpu", help="what a call's time is (default cpu)")
     ap.add_argument("--child", choices=("toollib", "mineconv"), help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
+    global clock
+    clock = CLOCK[args.clock]
     if args.child:
         return child(args.child, args.calls, args.rounds)
     print(f"{'board':<10} {'positions':>9} {'ms-toollib ms':>13} {'mineconv ms':>11} {'ratio':>6}"
@@ -151,7 +161,7 @@ def main(argv: Optional[List[str]] = None) -> int:
         med: Dict[str, float] = {
             "peer": statistics.median(p[0] for p in peer if p is not None) * 1e3,
             "ours": statistics.median(o[0] for o in ours) * 1e3}
-        line = (f"{cols}x{rows}/{mines:<4} {len(boards):>9} {med['peer']:>13.3f} {med['ours']:>11.3f} "
+        line = (f"{f'{cols}x{rows}/{mines}':<10} {len(boards):>9} {med['peer']:>13.3f} {med['ours']:>11.3f} "
                 f"{med['ours'] / med['peer']:>6.2f}")
         if args.before:
             line += f" {statistics.median(b[0] for b in before if b is not None) * 1e3:>9.3f}"

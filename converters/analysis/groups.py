@@ -16,7 +16,7 @@ from typing import Dict, List, Sequence, Tuple
 # bytes of count polynomials the forward layers may keep before the counter hands over (None)
 QUICK_MEMORY = 16 << 20
 # components of at most this many groups are counted solution by solution (no states to set up)
-ENUMERATE_GROUPS = 6
+ENUMERATE_GROUPS = 10
 
 BINOMIAL = [[math.comb(n, j) for j in range(n + 1)] for n in range(9)]   # a group has at most 8 cells
 

@@ -19,7 +19,7 @@ from typing import Dict, List, Optional, Tuple
 
 import numpy as np
 
-from ..core.puzzle import CODE_UNKNOWN, NEIGHBOUR_OFFSETS, Puzzle
+from ..core.puzzle import CODE_MINE, CODE_UNKNOWN, NEIGHBOUR_OFFSETS, Puzzle, neighbour_count
 from ..core.system import LinearSystem
 from .counting import Count
 from .groups import count_groups, pack, unpack
@@ -29,7 +29,7 @@ from .polynomials import binomial_window
 # numpy set-up costs less than Python loops over the cells
 QUICK_MAX_CELLS = 1024
 # components of more groups than this are first cut by what pairs of counts decide
-PAIR_RULE_GROUPS = 12
+PAIR_RULE_GROUPS = 30
 
 Cons = List[Tuple[List[int], int]]     # (variable ids, right-hand side) per count
 
@@ -49,33 +49,30 @@ def quick_system(puzzle: Puzzle, mines: Optional[int]) -> Tuple[LinearSystem, Co
     """build_system's LinearSystem (the same arrays), the counts that see unknown cells as Python lists,
     and False when some count can never be met."""
     rows, cols, cells = puzzle.rows, puzzle.cols, puzzle.cells
-    table = neighbour_table(rows, cols)
-    codes = puzzle.codes.ravel()
-    var_flat = np.flatnonzero(codes == CODE_UNKNOWN)
-    con_flat = np.flatnonzero((codes >= 0) & (codes <= 8))
+    codes = puzzle.codes
+    flat = codes.ravel()
+    unknown = codes == CODE_UNKNOWN
+    var_flat = np.flatnonzero(unknown)
+    con_flat = np.flatnonzero((flat >= 0) & (flat <= 8))
     k = int(var_flat.shape[0])
     var_grid = np.zeros(rows * cols, dtype=np.int32)
     var_grid[var_flat] = np.arange(1, k + 1, dtype=np.int32)
-    var_of = var_grid.tolist()
+    con_len = neighbour_count(unknown).ravel()[con_flat]
+    con_rhs = flat[con_flat].astype(np.int16)
     with_mines = "*" in cells
-    lens, rhs, cons = [], [], []
-    feasible = True
-    for i in con_flat.tolist():
-        around = table[i]
-        ids = [var_of[j] for j in around if var_of[j]]
-        r = ord(cells[i]) - 48
-        if with_mines:
-            r -= sum(1 for j in around if cells[j] == "*")
-        lens.append(len(ids))
-        rhs.append(r)
-        if ids:
-            cons.append((ids, r))
-        if r < 0 or r > len(ids):
-            feasible = False
+    if with_mines:
+        con_rhs -= neighbour_count(codes == CODE_MINE).ravel()[con_flat]
+    feasible = not ((con_rhs < 0) | (con_rhs > con_len)).any()
+    # the counts next to unknown cells, in Python: only the frontier of a game board, a few dozen
+    table = neighbour_table(rows, cols)
+    var_of = var_grid.tolist()
+    seen = np.flatnonzero(con_len)
+    cons = [([var_of[j] for j in table[i] if var_of[j]], r)
+            for i, r in zip(con_flat[seen].tolist(), con_rhs[seen].tolist())]
     total_mines = puzzle.mines if mines is None else mines
     total = None if total_mines is None else int(total_mines) - cells.count("*")
     system = LinearSystem(puzzle, var_grid.reshape(rows, cols), _row_col(var_flat, cols), _row_col(con_flat, cols),
-                          np.array(lens, dtype=np.int8), np.array(rhs, dtype=np.int16), total)
+                          con_len, con_rhs, total)
     return system, cons, feasible
 
 
@@ -93,56 +90,50 @@ def quick_count(k: int, cons: Cons, total: Optional[int]) -> Optional[Count]:
     if not board.settle([ci for ci in range(len(cons)) if board.decides(ci)]):
         return Count(0, (0,) * k)
     known = board.known
-    parts = _parts(k, cons, known)
-    if max((len(sizes) for _, sizes, _ in parts[0]), default=0) > PAIR_RULE_GROUPS:
+    comps = _parts(cons, known)
+    if max((len(sizes) for _, sizes, _ in comps), default=0) > PAIR_RULE_GROUPS:
         # a long frontier: cells two overlapping counts decide split it before the programme sees it
         if not board.pair_rule():
             return Count(0, (0,) * k)
-        parts = _parts(k, cons, known)
-    comps, free = parts
+        comps = _parts(cons, known)
     polys = []   # (groups of the component, offset, P, per group M)
     for groups, sizes, comp_cons in comps:
         counted = count_groups(sizes, comp_cons)
         if counted is None:
             return None
         polys.append((groups, *counted))
-    mines = [v for v in range(1, k + 1) if known[v] == 1]
+    mines = [v for v in board.touching if known[v] == 1]
+    free = k - len(board.touching)       # cells next to no count
     if total is None:
-        count = _without_total(polys, free, k)
+        n, per_var = _without_total(polys, free, k)
     else:
-        count = _with_total(polys, free, k, total - len(mines))
-    if count.solutions and mines:
-        per_var = list(count.mine_solutions or ())
-        for v in mines:
-            per_var[v - 1] = count.solutions
-        return Count(count.solutions, tuple(per_var))
-    return count
+        n, per_var = _with_total(polys, free, k, total - len(mines))
+    if not n:
+        return Count(0, (0,) * k)
+    for v in board.touching:
+        if known[v] >= 0:
+            per_var[v - 1] = n if known[v] else 0
+    return Count(n, tuple(per_var))
 
 
-def _parts(k: int, cons: Cons, known: List[int]):
-    """([(groups, their sizes, counts over local group positions)] per component, free cells) over the
-    cells still open."""
+def _parts(cons: Cons, known: List[int]):
+    """[(groups, their sizes, counts over local group positions)] per component, over the open cells."""
     open_cons: Cons = []
     for ids, r in cons:
         rest = [v for v in ids if known[v] < 0]
         if rest:
             open_cons.append((rest, r - sum(1 for v in ids if known[v] == 1)))
-    touching: List[List[int]] = [[] for _ in range(k + 1)]
+    touching: Dict[int, List[int]] = {}
     for ci, (ids, _) in enumerate(open_cons):
         for v in ids:
-            touching[v].append(ci)
+            touching.setdefault(v, []).append(ci)
     # groups: cells touched by the same counts
     by_sig: Dict[Tuple[int, ...], List[int]] = {}
-    free = []
-    for v in range(1, k + 1):
-        if touching[v]:
-            by_sig.setdefault(tuple(touching[v]), []).append(v)
-        elif known[v] < 0:
-            free.append(v)
+    for v, sig in touching.items():
+        by_sig.setdefault(tuple(sig), []).append(v)
     groups = list(by_sig.values())
-    comps = [([groups[g] for g in comp], [len(groups[g]) for g in comp], comp_cons)
-             for comp, comp_cons in _components(list(by_sig), open_cons)]
-    return comps, free
+    return [([groups[g] for g in comp], [len(groups[g]) for g in comp], comp_cons)
+            for comp, comp_cons in _components(list(by_sig), open_cons)]
 
 
 class _Settler:
@@ -152,10 +143,10 @@ class _Settler:
     def __init__(self, k: int, cons: Cons) -> None:
         self.cons = cons
         self.known = [-1] * (k + 1)          # per cell: 1 mine, 0 safe, -1 open
-        self.touching: List[List[int]] = [[] for _ in range(k + 1)]
+        self.touching: Dict[int, List[int]] = {}   # the counts of each cell next to one
         for ci, (ids, _) in enumerate(cons):
             for v in ids:
-                self.touching[v].append(ci)
+                self.touching.setdefault(v, []).append(ci)
         self.open = [len(ids) for ids, _ in cons]
         self.need = [r for _, r in cons]
 
@@ -248,31 +239,29 @@ def _components(sigs: List[Tuple[int, ...]], cons: Cons):
     return out
 
 
-def _without_total(polys, free: List[int], k: int) -> Count:
-    """count_solutions' numbers when any number of mines goes."""
-    N = 1 << len(free)
+def _without_total(polys, free: int, k: int) -> Tuple[int, List[int]]:
+    """The count and per-cell numbers when any number of mines goes (the settled cells' still to be set)."""
+    N = 1 << free
     sums = []
     for _, _, P, _ in polys:
         p = sum(P)
         sums.append(p)
         N *= p
-    per_var = [0] * k
     if N == 0:
-        return Count(0, tuple(per_var))
+        return 0, []
+    per_var = [N >> 1] * k      # a free cell is a mine in half the solutions
     for (gs, _, _, M), p in zip(polys, sums):
         rest = N // p
         for cells, m in zip(gs, M):
             n = sum(m) * rest
             for x in cells:
                 per_var[x - 1] = n
-    for x in free:
-        per_var[x - 1] = N >> 1
-    return Count(N, tuple(per_var))
+    return N, per_var
 
 
-def _with_total(polys, free: List[int], k: int, T: int) -> Count:
-    """count_solutions' numbers when T mines are left for the components and the free cells."""
-    F = len(free)
+def _with_total(polys, F: int, k: int, T: int) -> Tuple[int, List[int]]:
+    """The count and per-cell numbers when T mines are left for the components and the F free cells (the
+    settled cells' still to be set)."""
     # the components hold between `least` and least + D - 1 mines
     least = sum(off for _, off, _, _ in polys)
     T -= least
@@ -289,8 +278,10 @@ def _with_total(polys, free: List[int], k: int, T: int) -> Count:
     P_all = unpack(prefix[-1], width, D)
     N = sum(c * g for c, g in zip(P_all, G) if c)
     if N == 0:
-        return Count(0, (0,) * k)
-    per_var = [0] * k
+        return 0, []
+    # a free cell holds one of the T mines
+    n_free = sum(c * g for c, g in zip(P_all, _binomials(F - 1, T - 1, D)) if c) if F else 0
+    per_var = [n_free] * k
     suffix = 1
     g_reversed = pack(G[::-1], width)
     for c in range(len(polys) - 1, -1, -1):
@@ -304,12 +295,7 @@ def _with_total(polys, free: List[int], k: int, T: int) -> Count:
             n = sum(a * b for a, b in zip(m, w) if a)
             for x in cells:
                 per_var[x - 1] = n
-    if F:
-        G1 = _binomials(F - 1, T - 1, D)
-        n_free = sum(c * g for c, g in zip(P_all, G1) if c)
-        for x in free:
-            per_var[x - 1] = n_free
-    return Count(N, tuple(per_var))
+    return N, per_var
 
 
 def _binomials(n: int, t: int, d: int) -> List[int]:
