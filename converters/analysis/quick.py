@@ -119,21 +119,40 @@ def quick_count(k: int, cons: Cons, total: Optional[int]) -> Optional[Count]:
 def _parts(cons: Cons, known: List[int]):
     """[(groups, their sizes, counts over local group positions)] per component, over the open cells."""
     open_cons: Cons = []
+    touching: Dict[int, List[int]] = {}
     for ids, r in cons:
         rest = [v for v in ids if known[v] < 0]
         if rest:
+            for v in rest:
+                touching.setdefault(v, []).append(len(open_cons))
             open_cons.append((rest, r - sum(1 for v in ids if known[v] == 1)))
-    touching: Dict[int, List[int]] = {}
-    for ci, (ids, _) in enumerate(open_cons):
-        for v in ids:
-            touching.setdefault(v, []).append(ci)
-    # groups: cells touched by the same counts
-    by_sig: Dict[Tuple[int, ...], List[int]] = {}
-    for v, sig in touching.items():
-        by_sig.setdefault(tuple(sig), []).append(v)
-    groups = list(by_sig.values())
-    return [([groups[g] for g in comp], [len(groups[g]) for g in comp], comp_cons)
-            for comp, comp_cons in _components(list(by_sig), open_cons)]
+    seen = [False] * len(open_cons)
+    comps = []
+    for first, (rest, r) in enumerate(open_cons):
+        if seen[first]:
+            continue
+        seen[first] = True
+        members = [first]
+        for ci in members:     # breadth first over counts sharing a cell
+            for v in open_cons[ci][0]:
+                for cj in touching[v]:
+                    if not seen[cj]:
+                        seen[cj] = True
+                        members.append(cj)
+        if len(members) == 1:  # a count alone: its cells are one group
+            comps.append(([rest], [len(rest)], [([0], r)]))
+            continue
+        # groups: cells touched by the same counts
+        by_sig: Dict[Tuple[int, ...], List[int]] = {}
+        for v in {v for ci in members for v in open_cons[ci][0]}:
+            by_sig.setdefault(tuple(touching[v]), []).append(v)
+        con_groups: Dict[int, List[int]] = {ci: [] for ci in members}
+        for g, sig in enumerate(by_sig):
+            for ci in sig:
+                con_groups[ci].append(g)
+        groups = list(by_sig.values())
+        comps.append((groups, [len(g) for g in groups], [(gs, open_cons[ci][1]) for ci, gs in con_groups.items()]))
+    return comps
 
 
 class _Settler:
@@ -207,36 +226,6 @@ class _Settler:
                     todo.append(cj)
             if not self.settle(todo):
                 return False
-
-
-def _components(sigs: List[Tuple[int, ...]], cons: Cons):
-    """Per component: (its group indices, its counts as (local group positions, rhs)), counts without cells dropped."""
-    parent = list(range(len(cons)))
-
-    def find(x: int) -> int:
-        while parent[x] != x:
-            parent[x] = parent[parent[x]]
-            x = parent[x]
-        return x
-
-    for sig in sigs:
-        root = find(sig[0])
-        for ci in sig[1:]:
-            rc = find(ci)
-            if rc != root:
-                parent[rc] = root
-    comp_groups: Dict[int, List[int]] = {}
-    for g, sig in enumerate(sigs):
-        comp_groups.setdefault(find(sig[0]), []).append(g)
-    out = []
-    for members in comp_groups.values():
-        local = {g: i for i, g in enumerate(members)}
-        con_groups: Dict[int, List[int]] = {}
-        for g in members:
-            for ci in sigs[g]:
-                con_groups.setdefault(ci, []).append(local[g])
-        out.append((members, [(gs, cons[ci][1]) for ci, gs in con_groups.items()]))
-    return out
 
 
 def _without_total(polys, free: int, k: int) -> Tuple[int, List[int]]:

@@ -239,19 +239,18 @@ def _quick_analysis(puzzle: Puzzle, mines: Optional[int]) -> Optional[Analysis]:
     """The full level of a small board from its exact count alone (quick.py); None: take the general path."""
     system, cons, feasible = quick_system(puzzle, mines)
     k = system.num_vars
-    infeasible = Analysis(puzzle, system, "full", np.full(k, UNDECIDED, dtype=np.int8), 0, (0,) * k)
     total = system.total
-    if not feasible or (total is not None and not 0 <= total <= k):
-        return infeasible
-    counted = quick_count(k, cons, total)
-    if counted is None:
-        return None
+    counted = None
+    if feasible and (total is None or 0 <= total <= k):
+        counted = quick_count(k, cons, total)
+        if counted is None:
+            return None
+    if counted is None or counted.solutions == 0:
+        return Analysis(puzzle, system, "full", np.full(k, UNDECIDED, dtype=np.int8), 0, (0,) * k)
     n = counted.solutions
-    if n == 0:
-        return infeasible
     # a cell is certain exactly when no solution, or every one, puts a mine on it: the backbone
-    per_var = counted.mine_solutions or ()
-    values = np.array([SAFE if x == 0 else MINE if x == n else UNDECIDED for x in per_var], dtype=np.int8)
+    values = np.array([SAFE if x == 0 else MINE if x == n else UNDECIDED for x in counted.mine_solutions or ()],
+                      dtype=np.int8)
     return Analysis(puzzle, system, "full", values, n, counted.mine_solutions)
 
 
