@@ -145,15 +145,16 @@ def _schedule(order: List[int], sizes: List[int], cons: GroupCons) -> List[Step]
     position in the extended state and cells left after it, per kept count its position and whether it
     contains the group)."""
     pos = {g: i for i, g in enumerate(order)}
-    first, last = [], []
-    for gs, _ in cons:
+    starting: Dict[int, List[int]] = {}
+    last = []
+    for ci, (gs, _) in enumerate(cons):
         ps = [pos[g] for g in gs]
-        first.append(min(ps))
+        starting.setdefault(min(ps), []).append(ci)
         last.append(max(ps))
     active: List[int] = []
     steps = []
     for i, g in enumerate(order):
-        ext = active + [ci for ci in range(len(cons)) if first[ci] == i]
+        ext = active + starting.get(i, [])
         start_rhs = tuple(cons[ci][1] for ci in ext[len(active):])
         contains = [(j, sum(sizes[h] for h in cons[ci][0] if pos[h] > i))
                     for j, ci in enumerate(ext) if g in cons[ci][0]]

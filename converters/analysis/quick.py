@@ -87,7 +87,7 @@ def _row_col(flat: np.ndarray, cols: int) -> np.ndarray:
 def quick_count(k: int, cons: Cons, total: Optional[int]) -> Optional[Count]:
     """The exact Count of count_solutions, or None when the states pass the budget."""
     board = _Settler(k, cons)
-    if not board.settle([ci for ci in range(len(cons)) if board.decides(ci)]):
+    if not board.settle([ci for ci, (n, o) in enumerate(zip(board.need, board.open)) if n <= 0 or n >= o]):
         return Count(0, (0,) * k)
     known = board.known
     comps = _parts(cons, known)
@@ -168,11 +168,6 @@ class _Settler:
                 self.touching.setdefault(v, []).append(ci)
         self.open = [len(ids) for ids, _ in cons]
         self.need = [r for _, r in cons]
-
-    def decides(self, ci: int) -> bool:
-        """True when count ci decides its open cells (all mines or all safe) or cannot be met."""
-        n, o = self.need[ci], self.open[ci]
-        return n <= 0 or n >= o
 
     def settle(self, todo: List[int]) -> bool:
         """Decide what the counts in todo, and those they lead to, decide alone; False: no solution."""
