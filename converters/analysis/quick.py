@@ -19,7 +19,7 @@ from typing import Dict, List, Optional, Tuple
 
 import numpy as np
 
-from ..core.puzzle import CODE_MINE, CODE_UNKNOWN, NEIGHBOUR_OFFSETS, Puzzle, neighbour_count
+from ..core.puzzle import CODE_MINE, CODE_UNKNOWN, NEIGHBOUR_OFFSETS, Puzzle
 from ..core.system import LinearSystem
 from .counting import Count
 from .groups import count_groups, pack, unpack
@@ -35,53 +35,48 @@ Cons = List[Tuple[List[int], int]]     # (variable ids, right-hand side) per cou
 
 
 @lru_cache(maxsize=32)
-def neighbour_table(rows: int, cols: int) -> Tuple[Tuple[int, ...], ...]:
-    """Per cell (row-major), its neighbours' row-major indices, ascending; cached per board shape."""
-    table = []
-    for r in range(rows):
-        for c in range(cols):
-            table.append(tuple((r + dr) * cols + c + dc for dr, dc in NEIGHBOUR_OFFSETS
-                               if 0 <= r + dr < rows and 0 <= c + dc < cols))
-    return tuple(table)
+def shape_tables(rows: int, cols: int) -> Tuple[np.ndarray, np.ndarray]:
+    """Per cell (row-major): its (row, column) as int32, and its neighbours' indices, ascending, padded with
+    rows * cols (a slot past the board); cached per board shape, read-only."""
+    flat = np.arange(rows * cols)
+    rc = np.stack([flat // cols, flat % cols], axis=1).astype(np.int32)
+    r, c = rc[:, :1], rc[:, 1:]
+    dr = np.array([d for d, _ in NEIGHBOUR_OFFSETS])
+    dc = np.array([d for _, d in NEIGHBOUR_OFFSETS])
+    inside = (r + dr >= 0) & (r + dr < rows) & (c + dc >= 0) & (c + dc < cols)
+    around = np.where(inside, (r + dr) * cols + c + dc, rows * cols)
+    # the padding after the real neighbours, which keeps them ascending
+    around = np.take_along_axis(around, np.argsort(~inside, axis=1, kind="stable"), axis=1)
+    rc.flags.writeable = False
+    around.flags.writeable = False
+    return rc, around
 
 
 def quick_system(puzzle: Puzzle, mines: Optional[int]) -> Tuple[LinearSystem, Cons, bool]:
     """build_system's LinearSystem (the same arrays), the counts that see unknown cells as Python lists,
     and False when some count can never be met."""
     rows, cols, cells = puzzle.rows, puzzle.cols, puzzle.cells
-    codes = puzzle.codes
-    flat = codes.ravel()
-    unknown = codes == CODE_UNKNOWN
-    var_flat = np.flatnonzero(unknown)
+    rc, around = shape_tables(rows, cols)
+    flat = puzzle.codes.ravel()
+    var_flat = np.flatnonzero(flat == CODE_UNKNOWN)
     con_flat = np.flatnonzero((flat >= 0) & (flat <= 8))
     k = int(var_flat.shape[0])
-    var_grid = np.zeros(rows * cols, dtype=np.int32)
-    var_grid[var_flat] = np.arange(1, k + 1, dtype=np.int32)
-    con_len = neighbour_count(unknown).ravel()[con_flat]
+    var_of = np.zeros(rows * cols + 1, dtype=np.int32)    # the last slot is the padding's: no variable
+    var_of[var_flat] = np.arange(1, k + 1, dtype=np.int32)
+    ids = var_of[around[con_flat]]
+    con_len = (ids != 0).sum(axis=1, dtype=np.int8)
     con_rhs = flat[con_flat].astype(np.int16)
-    with_mines = "*" in cells
-    if with_mines:
-        con_rhs -= neighbour_count(codes == CODE_MINE).ravel()[con_flat]
+    if "*" in cells:
+        con_rhs -= (np.append(flat, 0)[around[con_flat]] == CODE_MINE).sum(axis=1, dtype=np.int16)
     feasible = not ((con_rhs < 0) | (con_rhs > con_len)).any()
-    # the counts next to unknown cells, in Python: only the frontier of a game board, a few dozen
-    table = neighbour_table(rows, cols)
-    var_of = var_grid.tolist()
+    # the counts next to unknown cells as lists: only the frontier of a game board, a few dozen
     seen = np.flatnonzero(con_len)
-    cons = [([var_of[j] for j in table[i] if var_of[j]], r)
-            for i, r in zip(con_flat[seen].tolist(), con_rhs[seen].tolist())]
+    cons = [([x for x in row if x], r) for row, r in zip(ids[seen].tolist(), con_rhs[seen].tolist())]
     total_mines = puzzle.mines if mines is None else mines
     total = None if total_mines is None else int(total_mines) - cells.count("*")
-    system = LinearSystem(puzzle, var_grid.reshape(rows, cols), _row_col(var_flat, cols), _row_col(con_flat, cols),
-                          con_len, con_rhs, total)
+    system = LinearSystem(puzzle, var_of[:-1].reshape(rows, cols), rc[var_flat], rc[con_flat], con_len, con_rhs,
+                          total)
     return system, cons, feasible
-
-
-def _row_col(flat: np.ndarray, cols: int) -> np.ndarray:
-    """(n, 2) int32 (row, column) of row-major indices."""
-    out = np.empty((flat.shape[0], 2), dtype=np.int32)
-    out[:, 0] = flat // cols
-    out[:, 1] = flat % cols
-    return out
 
 
 def quick_count(k: int, cons: Cons, total: Optional[int]) -> Optional[Count]:
