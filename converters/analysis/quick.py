@@ -57,7 +57,7 @@ def quick_system(puzzle: Puzzle, mines: Optional[int]) -> Tuple[LinearSystem, Co
     and False when some count can never be met."""
     rows, cols, cells = puzzle.rows, puzzle.cols, puzzle.cells
     rc, around = shape_tables(rows, cols)
-    flat = puzzle.codes.ravel()
+    flat = puzzle.codes.view(np.ndarray).ravel()   # plain array: the accessor's subclass costs per operation
     var_flat = np.flatnonzero(flat == CODE_UNKNOWN)
     con_flat = np.flatnonzero((flat >= 0) & (flat <= 8))
     k = int(var_flat.shape[0])
@@ -85,12 +85,12 @@ def quick_count(k: int, cons: Cons, total: Optional[int]) -> Optional[Count]:
     if not board.settle([ci for ci, (n, o) in enumerate(zip(board.need, board.open)) if n <= 0 or n >= o]):
         return Count(0, (0,) * k)
     known = board.known
-    comps = _parts(cons, known)
+    comps = _parts(board)
     if max((len(sizes) for _, sizes, _ in comps), default=0) > PAIR_RULE_GROUPS:
         # a long frontier: cells two overlapping counts decide split it before the programme sees it
         if not board.pair_rule():
             return Count(0, (0,) * k)
-        comps = _parts(cons, known)
+        comps = _parts(board)
     polys = []   # (groups of the component, offset, P, per group M)
     for groups, sizes, comp_cons in comps:
         counted = count_groups(sizes, comp_cons)
@@ -111,16 +111,17 @@ def quick_count(k: int, cons: Cons, total: Optional[int]) -> Optional[Count]:
     return Count(n, tuple(per_var))
 
 
-def _parts(cons: Cons, known: List[int]):
+def _parts(board: "_Settler"):
     """[(groups, their sizes, counts over local group positions)] per component, over the open cells."""
     open_cons: Cons = []
     touching: Dict[int, List[int]] = {}
-    for ids, r in cons:
-        rest = [v for v in ids if known[v] < 0]
-        if rest:
+    known = board.known
+    for (ids, _), n, o in zip(board.cons, board.need, board.open):
+        if o:
+            rest = [v for v in ids if known[v] < 0]
             for v in rest:
                 touching.setdefault(v, []).append(len(open_cons))
-            open_cons.append((rest, r - sum(1 for v in ids if known[v] == 1)))
+            open_cons.append((rest, n))
     seen = [False] * len(open_cons)
     comps = []
     for first, (rest, r) in enumerate(open_cons):
@@ -250,11 +251,15 @@ def _with_total(polys, F: int, k: int, T: int) -> Tuple[int, List[int]]:
     # polynomials over the whole board as ints, in slots wide enough for a sum of D counts times binomials
     width = cells + max(g.bit_length() for g in G) + D.bit_length() + 8
     mask = (1 << width) - 1
-    packed = [pack(P, width) for _, _, P, _ in polys]
-    prefix = [1]
-    for p in packed:
-        prefix.append(prefix[-1] * p)
-    P_all = unpack(prefix[-1], width, D)
+    if len(polys) <= 1:
+        packed, prefix = [], []
+        P_all = polys[0][2] if polys else [1]
+    else:
+        packed = [pack(P, width) for _, _, P, _ in polys]
+        prefix = [1]
+        for p in packed:
+            prefix.append(prefix[-1] * p)
+        P_all = unpack(prefix[-1], width, D)
     N = sum(c * g for c, g in zip(P_all, G) if c)
     if N == 0:
         return 0, []
@@ -262,14 +267,17 @@ def _with_total(polys, F: int, k: int, T: int) -> Tuple[int, List[int]]:
     n_free = sum(c * g for c, g in zip(P_all, _binomials(F - 1, T - 1, D)) if c) if F else 0
     per_var = [n_free] * k
     suffix = 1
-    g_reversed = pack(G[::-1], width)
+    g_reversed = pack(G[::-1], width) if len(polys) > 1 else 0
     for c in range(len(polys) - 1, -1, -1):
         gs, _, P, M = polys[c]
-        # w[j], the weight of j mines in this component (the other components and the free cells take
-        # the rest): sum over i of others[i] * G[j + i], slot D - 1 - j of one product
-        corr = prefix[c] * suffix * g_reversed
-        suffix *= packed[c]
-        w = [(corr >> ((D - 1 - j) * width)) & mask for j in range(len(P))]
+        if len(polys) == 1:   # no other component: the free cells alone take the rest
+            w = G
+        else:
+            # w[j], the weight of j mines in this component (the other components and the free cells
+            # take the rest): sum over i of others[i] * G[j + i], slot D - 1 - j of one product
+            corr = prefix[c] * suffix * g_reversed
+            suffix *= packed[c]
+            w = [(corr >> ((D - 1 - j) * width)) & mask for j in range(len(P))]
         for cells, m in zip(gs, M):
             n = sum(a * b for a, b in zip(m, w) if a)
             for x in cells:
