@@ -38,14 +38,14 @@ def general(p: Puzzle):
 
 # every strategy of the quick counter does all the work once: enumeration, the programme, the pair rule
 STRATEGIES = {"default": {}, "programme": {"ENUMERATE_GROUPS": 1},
-              "enumerate": {"ENUMERATE_GROUPS": 10 ** 6, "PAIR_RULE_GROUPS": 0},
+              "enumerate": {"ENUMERATE_GROUPS": 10 ** 6, "ENUMERATE_BOXES": 10 ** 9, "PAIR_RULE_GROUPS": 0},
               "pairs": {"PAIR_RULE_GROUPS": 0, "ENUMERATE_GROUPS": 1}}
 
 
 @pytest.mark.parametrize("strategy", list(STRATEGIES))
 def test_quick_count_equals_the_counter(monkeypatch, strategy):
     for name, value in STRATEGIES[strategy].items():
-        monkeypatch.setattr(groups if name == "ENUMERATE_GROUPS" else quick, name, value)
+        monkeypatch.setattr(groups if name.startswith("ENUMERATE") else quick, name, value)
     checked = 0
     for p in boards(24, 300):
         system, cons, feasible = quick.quick_system(p, None)

@@ -17,6 +17,8 @@ from typing import Dict, List, Sequence, Tuple
 QUICK_MEMORY = 16 << 20
 # components of at most this many groups are counted solution by solution (no states to set up)
 ENUMERATE_GROUPS = 10
+# ... and at most this many assignments of mine numbers to the groups (the solutions are fewer)
+ENUMERATE_BOXES = 1 << 12
 
 BINOMIAL = [[math.comb(n, j) for j in range(n + 1)] for n in range(9)]   # a group has at most 8 cells
 
@@ -51,7 +53,7 @@ def count_groups(sizes: List[int], cons: GroupCons):
             return 0, [0], [[0]]
         n = sizes[0]
         return r, [BINOMIAL[n][r]], [[BINOMIAL[n - 1][r - 1] if r else 0]]
-    if len(sizes) <= ENUMERATE_GROUPS:
+    if len(sizes) <= ENUMERATE_GROUPS and math.prod(n + 1 for n in sizes) <= ENUMERATE_BOXES:
         return _enumerate(sizes, cons)
     order = _order(sizes, cons)
     width = cells + 8          # a slot holds any count of the component's cells times a group's size
