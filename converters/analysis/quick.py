@@ -159,9 +159,13 @@ class _Settler:
         self.cons = cons
         self.known = [-1] * (k + 1)          # per cell: 1 mine, 0 safe, -1 open
         self.touching: Dict[int, List[int]] = {}   # the counts of each cell next to one
+        touching = self.touching
         for ci, (ids, _) in enumerate(cons):
             for v in ids:
-                self.touching.setdefault(v, []).append(ci)
+                if v in touching:
+                    touching[v].append(ci)
+                else:
+                    touching[v] = [ci]
         self.open = [len(ids) for ids, _ in cons]
         self.need = [r for _, r in cons]
 
@@ -180,9 +184,12 @@ class _Settler:
                 if known[v] < 0:
                     known[v] = value
                     for cj in touching[v]:
-                        open_[cj] -= 1
-                        need[cj] -= value
-                        if need[cj] <= 0 or need[cj] >= open_[cj]:
+                        o = open_[cj] - 1
+                        n = need[cj] - value
+                        open_[cj] = o
+                        need[cj] = n
+                        # a count decides its open cells, or cannot be met (one met exactly has nothing left)
+                        if (n == 0 or n == o) and o or n < 0 or n > o:
                             todo.append(cj)
         return True
 
