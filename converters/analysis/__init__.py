@@ -2,7 +2,8 @@
 
 `propagation` decides what local reasoning can (levels gac, 2rc, 3rc), `backbone` the rest by SAT (level
 full), `counting` counts solutions exactly per component (with `polynomials` for the arithmetic), and
-`marginals` gives double-precision probabilities where exact ones cost too much. `report` ties them
+`marginals` gives double-precision probabilities where exact ones cost too much; on small boards `quick`
+answers the full level from the exact count alone (counted over groups of cells by `groups`). `report` ties them
 together: `analyze()` and its `Analysis`. `explain` walks a board one justified step at a time (`steps`
 holds what it records, `proofs` the SAT cores of its full level); `grade` names the level a board needs.
 """

@@ -23,8 +23,10 @@ from ..core.puzzle import Puzzle
 from ..core.system import LinearSystem, build_system
 from .backbone import FALLBACK_CUT, full_backbone
 from .counting import DEFAULT_MAX_STATES, CountingLimitError, count_solutions
+from .groups import QUICK_MEMORY
 from .propagation import LEVELS as PROPAGATION_LEVELS
 from .propagation import MINE, SAFE, UNDECIDED, propagate
+from .quick import QUICK_MAX_CELLS, quick_count, quick_system
 
 LEVELS = PROPAGATION_LEVELS + ("full",)
 
@@ -205,6 +207,12 @@ def analyze(puzzle: Puzzle, mines: Optional[int] = None, level: str = "full", *,
     """
     if level not in LEVELS:
         raise InputError(f"level must be one of {', '.join(LEVELS)}, not {level!r}")
+    if (level == "full" and not compare_levels and timeout is None and progress is None
+            and max_states >= DEFAULT_MAX_STATES and (memory_budget is None or memory_budget >= 4 * QUICK_MEMORY)
+            and puzzle.rows * puzzle.cols <= QUICK_MAX_CELLS):
+        quick = _quick_analysis(puzzle, mines)
+        if quick is not None:
+            return quick
     bounds = Bounds(memory_budget, timeout, progress)
     system = build_system(puzzle, mines)
     k = system.num_vars
@@ -225,6 +233,25 @@ def analyze(puzzle: Puzzle, mines: Optional[int] = None, level: str = "full", *,
         mine = exc.level == level or level == "full"
         values = exc.values if mine and exc.values is not None else known
         return Analysis(puzzle, system, level, values, None, None, exc.message, by_level, status="timeout")
+
+
+def _quick_analysis(puzzle: Puzzle, mines: Optional[int]) -> Optional[Analysis]:
+    """The full level of a small board from its exact count alone (quick.py); None: take the general path."""
+    system, cons, feasible = quick_system(puzzle, mines)
+    k = system.num_vars
+    total = system.total
+    counted = None
+    if feasible and (total is None or 0 <= total <= k):
+        counted = quick_count(k, cons, total)
+        if counted is None:
+            return None
+    if counted is None or counted.solutions == 0:
+        return Analysis(puzzle, system, "full", np.full(k, UNDECIDED, dtype=np.int8), 0, (0,) * k)
+    n = counted.solutions
+    # a cell is certain exactly when no solution, or every one, puts a mine on it: the backbone
+    values = np.array([SAFE if x == 0 else MINE if x == n else UNDECIDED for x in counted.mine_solutions or ()],
+                      dtype=np.int8)
+    return Analysis(puzzle, system, "full", values, n, counted.mine_solutions)
 
 
 def _decide_and_count(puzzle: Puzzle, mines: Optional[int], level: str, count: bool, compare_levels: bool,

@@ -89,7 +89,7 @@ def run_analysis(puzzle, args: argparse.Namespace, command: str, level: str, com
     progress = StageProgress(stderr_progress_wanted(getattr(args, "quiet", False)), command)
     try:
         a = analyze(puzzle, level=level, compare_levels=compare_levels, memory_budget=args.memory_budget,
-                    timeout=args.timeout, progress=progress)
+                    timeout=args.timeout, progress=progress if progress.enabled else None)
     finally:
         progress.close()
     if a.status == "timeout":

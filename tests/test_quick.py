@@ -1,0 +1,115 @@
+"""The small-board path (analysis/quick.py, groups.py) holds the general path's answers, integer for integer.
+
+quick_count is compared with count_solutions (the cell by cell counter) on a few hundred random boards,
+with its enumeration of small components, its programme over groups and its pair rule each forced to do
+all the work; the LinearSystem it builds with the build_system's; analyze's quick answer with the general
+path's (a progress callback turns the quick path off) and with brute force.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from helpers import brute_force, placed_board, random_board
+from mineconv import Puzzle, analyze
+from mineconv.analysis import count_solutions, groups, quick
+from mineconv.core.system import build_system
+
+
+def boards(seed: int, n: int):
+    """Random boards: tiny mixed ones (known mines, safe marks, wrong counts, wrong totals) and game-like
+    placed ones up to 9 x 9, half of them with the total."""
+    rng = np.random.default_rng(seed)
+    for i in range(n):
+        if i % 2:
+            yield random_board(rng, max_unknown=16)
+        else:
+            rows, cols = int(rng.integers(2, 10)), int(rng.integers(2, 10))
+            p = placed_board(rng, rows, cols, density=float(rng.uniform(0.1, 0.3)), hide=float(rng.uniform(0.3, 0.8)),
+                             marks=bool(rng.random() < 0.2))
+            yield p.replace(mines=None) if rng.random() < 0.5 else p.replace(mines=p.unknown_count // 4
+                                                                             + p.known_mine_count)
+
+
+def general(p: Puzzle):
+    """analyze() on the general path (the quick path takes no progress callback)."""
+    return analyze(p, progress=lambda stage, done, total: None)
+
+
+# every strategy of the quick counter does all the work once: enumeration, the programme, the pair rule
+STRATEGIES = {"default": {}, "programme": {"ENUMERATE_GROUPS": 1},
+              "enumerate": {"ENUMERATE_GROUPS": 10 ** 6, "ENUMERATE_BOXES": 10 ** 9, "PAIR_RULE_GROUPS": 0},
+              "pairs": {"PAIR_RULE_GROUPS": 0, "ENUMERATE_GROUPS": 1}}
+
+
+@pytest.mark.parametrize("strategy", list(STRATEGIES))
+def test_quick_count_equals_the_counter(monkeypatch, strategy):
+    for name, value in STRATEGIES[strategy].items():
+        monkeypatch.setattr(groups if name.startswith("ENUMERATE") else quick, name, value)
+    checked = 0
+    for p in boards(24, 300):
+        system, cons, feasible = quick.quick_system(p, None)
+        if not feasible or (system.total is not None and not 0 <= system.total <= system.num_vars):
+            continue
+        mine = quick.quick_count(system.num_vars, cons, system.total)
+        ref = count_solutions(build_system(p))
+        assert mine is not None
+        assert mine.solutions == ref.solutions, p
+        if ref.solutions:
+            assert mine.mine_solutions == ref.mine_solutions, p
+        checked += 1
+    assert checked >= 250
+
+
+def test_quick_system_is_build_system():
+    for p in boards(5, 150):
+        mine, cons, feasible = quick.quick_system(p, None)
+        ref = build_system(p)
+        for name in ("var_grid", "var_rc", "con_rc", "con_len", "con_rhs"):
+            a, b = getattr(mine, name), getattr(ref, name)
+            assert a.dtype == b.dtype and a.shape == b.shape and (a == b).all(), (name, p)
+        assert mine.total == ref.total
+        assert feasible == (not ref.impossible.any())
+        rows = [(row[:n], r) for row, n, r in zip(ref.con_vars.tolist(), ref.con_len.tolist(), ref.con_rhs.tolist())
+                if n]
+        assert cons == rows
+
+
+def test_quick_analysis_is_the_general_one():
+    for p in boards(11, 250):
+        a, b = analyze(p), general(p)
+        assert a.to_json() == b.to_json(), p
+        assert (a.values == b.values).all() and a.values.dtype == b.values.dtype
+        assert (a.solutions, a.mine_solutions, a.status, a.count_error) == \
+            (b.solutions, b.mine_solutions, b.status, b.count_error)
+
+
+def test_quick_analysis_against_brute_force():
+    for p in boards(3, 200):
+        if p.unknown_count > 16:
+            continue
+        sols = brute_force(p)
+        a = analyze(p)
+        assert a.solutions == sols.shape[0], p
+        if sols.shape[0]:
+            assert list(a.mine_solutions) == sols.sum(axis=0).tolist(), p
+            assert ((a.values == 0) == ~sols.any(axis=0)).all() and ((a.values == 1) == sols.all(axis=0)).all()
+
+
+def test_game_positions_of_every_size_agree_with_the_general_path():
+    from mineconv.make.generate import random_puzzle
+
+    for rows, cols, mines in ((9, 9, 10), (16, 16, 40), (16, 30, 99)):
+        for seed in range(3):
+            p = random_puzzle(rows, cols, mines=mines, reveal="game", seed=seed, openings=1 + seed)
+            a, b = analyze(p), general(p)
+            assert a.to_json() == b.to_json() and a.mine_solutions == b.mine_solutions
+
+
+def test_big_components_hand_over_to_the_general_path(monkeypatch):
+    monkeypatch.setattr(groups, "QUICK_MEMORY", 0)
+    monkeypatch.setattr(groups, "ENUMERATE_GROUPS", 1)
+    p = Puzzle.from_rows(["?????", "?1?2?", "?????", "?2?1?", "?????"], mines=5)
+    system, cons, _ = quick.quick_system(p, None)
+    assert quick.quick_count(system.num_vars, cons, system.total) is None
+    assert analyze(p).to_json() == general(p).to_json()
