@@ -99,6 +99,8 @@ def _tree(text: str, source: Optional[str]) -> Tuple[_Group, List[str]]:
             if body.strip():
                 notes.append(" ".join(body.split()))
         elif kind == "open":
+            if len(stack) > 200:   # no board nests that deep; the walks below recurse once per level
+                raise fail("brackets nested more than 200 deep", text, pos, source)
             group = _Group(pos, tok)
             stack[-1][1].items.append(group)
             stack.append((_PAIRS[tok], group))
