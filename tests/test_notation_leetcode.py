@@ -136,3 +136,48 @@ def test_round_trip_keeps_the_layout(tmp_path):
     back = parse(text, "leetcode")
     assert back == p.replace(notes=tuple(n for n in p.notes if not n.startswith("click")))
     assert "[real]\n011\n01*\n" in dumps(back, "ms-board")
+
+
+SOLUTION_WITH_CASES_BELOW = """class Solution {
+    // Let's play: 'M' is a mine (see the rules (1) and (2)
+    vector<vector<char>> updateBoard(vector<vector<char>>& board, vector<int>& click) {
+        if (board[click[0]][click[1]] == 'M') { board[click[0]][click[1]] = 'X'; return board; }
+        return board;
+    }
+};
+/*
+[["E","E","E"],["E","M","E"]]
+[1,0]
+[["E","E","E"],["E","M","E"]]
+[5,9]
+*/
+"""
+
+
+def test_boards_pasted_in_comments_read_when_the_code_has_none():
+    found = puzzles(SOLUTION_WITH_CASES_BELOW)
+    # prose with a lone quote and an unclosed parenthesis does not stop the reading; [5,9] is no cell
+    assert [label for label, _ in found] == ["click [1, 0]", "no click"]
+    assert found[0][1].grid_lines == ["???", "???"] and found[0][1].mines == 1
+
+
+def test_a_doctest_board_reads():
+    text = '''"""Examples.
+
+    >>> sol.updateBoard([["E","M"],["E","E"]], [1,0])
+    [['1', 'M'], ['1', '1']]
+    """
+def f(): pass
+'''
+    found = puzzles(text)
+    assert [q.grid_lines for _, q in found] == [["??", "??"], ["1?", "11"]]
+
+
+@pytest.mark.parametrize("text, where, msg", [
+    ('[["E","M"]]\n[0,0] "', (2, 7), "unclosed quote"),
+    ('[["E","M"]]\n[0,0] )', (2, 7), "closes nothing"),
+])
+def test_a_data_file_is_read_strictly(text, where, msg):
+    with pytest.raises(PuzzleSyntaxError) as err:
+        parse(text, "leetcode", source="l.txt")
+    assert (err.value.line, err.value.column) == where and msg in err.value.message, str(err.value)

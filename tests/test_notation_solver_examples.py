@@ -147,3 +147,13 @@ def test_dot_means_zero_here_and_unknown_there_so_a_blank_separated_grid_warns()
     with pytest.warns(AmbiguousInputWarning, match="--from native"):
         p = parse(". 1 *\n. 1 1\n")
     assert p.grid_lines == ["01*", "011"]
+
+
+def test_the_minesolver_sample_gives_the_probabilities_its_readme_prints():
+    # minesolver's zig/README.md runs example2.txt with --mines 8 and prints these (4 decimals)
+    from mineconv import analyze
+    grid = analyze(read(SAMPLES / "minesolver-5x5.minesolver").replace(mines=8)).probability_grid
+    printed = [[0.2711, 0, 0.2711, 0.3133, 0.3133], [0.4859, 0.4859, 0.4859, 0.3133, 0.3133],
+               [0.2651, 0, 0.5060, 0.5494, 0.5494], [0.2651, 0, 0.5060, 0, 0.5494],
+               [0.1084, 0.1084, 0.2410, 0.5494, 0.5494]]
+    assert [[round(v or 0, 4) for v in row] for row in grid] == printed

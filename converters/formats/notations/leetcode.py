@@ -46,11 +46,12 @@ _CELLS = re.compile(r"[EMBX1-8]+")
 _LEX = re.compile(r"""
     (?P<ws>\s+)
   | (?P<comment>//[^\n]*|/\*.*?\*/|\#[^\n]*)
+  | (?P<doc>\"\"\".*?\"\"\"|\'\'\'.*?\'\'\')
   | (?P<str>'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*")
   | (?P<open>[\[{(])
   | (?P<close>[\]})])
   | (?P<comma>,)
-  | (?P<word>[^\s\[\]{}(),'"]+)
+  | (?P<word>[^\s\[\]{}(),'"]+|['"])
 """, re.X | re.S)
 _PAIRS = {"[": "]", "{": "}", "(": ")"}
 # the words a data file (not a program) may hold beside its boards and clicks: names and numbers
@@ -83,21 +84,36 @@ class _Board:
         return f"click {list(self.click)}" if self.click else "no click"
 
 
-def _tree(text: str, source: Optional[str]) -> Tuple[_Group, List[str]]:
-    """The text as nested bracket groups; comments are collected as notes, blanks and commas dropped."""
-    root = _Group(-1)
-    stack: List[Tuple[str, _Group]] = [("", root)]
-    notes: List[str] = []
-    pos = 0
-    while pos < len(text):
-        m = _LEX.match(text, pos)
-        if m is None:
-            raise fail(f"an unclosed quote {text[pos]!r}", text, pos, source)
-        kind, tok = m.lastgroup or "", m.group()
-        if kind == "comment":
-            body = tok[2:-2] if tok.startswith("/*") else tok.lstrip("#/")
-            if body.strip():
-                notes.append(" ".join(body.split()))
+@dataclass
+class _Tree:
+    """The text as nested bracket groups, with its comments (and docstrings) set aside."""
+
+    root: _Group
+    notes: List[str]                      # the comments' texts
+    asides: List[Tuple[int, int]]         # (start, end) of each comment's or docstring's body
+    problem: Optional[Tuple[str, int]]    # the first bracket or quote that does not fit, and where
+
+
+def _aside(kind: str, tok: str, pos: int) -> Tuple[int, int]:
+    if kind == "doc":
+        return pos + 3, pos + len(tok) - 3
+    if tok.startswith("/*"):
+        return pos + 2, pos + len(tok) - 2
+    return pos + len(tok) - len(tok.lstrip("#/")), pos + len(tok)
+
+
+def _tree(text: str, source: Optional[str]) -> _Tree:
+    """The text as nested bracket groups; blanks and commas dropped. A bracket that closes nothing or a
+    lone quote is noted (the first one) and passed over, so that prose and code around boards still read."""
+    tree = _Tree(_Group(-1), [], [], None)
+    stack: List[Tuple[str, _Group]] = [("", tree.root)]
+    for m in _LEX.finditer(text):
+        kind, tok, pos = m.lastgroup or "", m.group(), m.start()
+        if kind in ("comment", "doc"):
+            tree.asides.append(_aside(kind, tok, pos))
+            body = text[tree.asides[-1][0]:tree.asides[-1][1]]
+            if kind == "comment" and body.strip():
+                tree.notes.append(" ".join(body.split()))
         elif kind == "open":
             if len(stack) > 200:   # no board nests that deep; the walks below recurse once per level
                 raise fail("brackets nested more than 200 deep", text, pos, source)
@@ -105,15 +121,17 @@ def _tree(text: str, source: Optional[str]) -> Tuple[_Group, List[str]]:
             stack[-1][1].items.append(group)
             stack.append((_PAIRS[tok], group))
         elif kind == "close":
-            if len(stack) == 1 or stack[-1][0] != tok:
-                raise fail(f"{tok!r} closes nothing open here", text, pos, source)
-            stack.pop()
+            if len(stack) > 1 and stack[-1][0] == tok:
+                stack.pop()
+            elif tree.problem is None:
+                tree.problem = (f"{tok!r} closes nothing open here", pos)
+        elif kind == "word" and tok in "'\"" and tree.problem is None:
+            tree.problem = (f"an unclosed quote {tok}", pos)
         elif kind in ("str", "word"):
             stack[-1][1].items.append((kind, tok, pos))
-        pos = m.end()
-    if len(stack) > 1:
-        raise fail(f"the board is not closed (a missing {stack[-1][0]!r})", text, len(text), source)
-    return root, notes
+    if len(stack) > 1 and tree.problem is None:
+        tree.problem = (f"the board is not closed (a missing {stack[-1][0]!r})", len(text))
+    return tree
 
 
 def _strings(group: _Group) -> List[Tuple[str, int]]:
@@ -178,30 +196,52 @@ def _click_of(group: _Group) -> Optional[Tuple[int, int]]:
     return None
 
 
+def _walk(group: _Group, found: List[_Board], text: str, source: Optional[str]) -> None:
+    """Collect the boards under group in order, each with the two-number list that follows it."""
+    for item in group.items:
+        if not isinstance(item, _Group):
+            continue
+        board = _board_of(item, text, source)
+        if board is not None:
+            found.append(board)
+            continue
+        click = _click_of(item)
+        if (click is not None and found and found[-1].click is None
+                and click[0] < len(found[-1].rows) and click[1] < len(found[-1].rows[0])):   # a cell of the board
+            found[-1].click = click
+            continue
+        _walk(item, found, text, source)
+
+
+def _in_asides(text: str, asides: List[Tuple[int, int]]) -> str:
+    """The text with everything outside the comments and docstrings blanked (offsets kept)."""
+    keep = [" "] * len(text)
+    for i, ch in enumerate(text):
+        if ch == "\n":
+            keep[i] = ch
+    for a, b in asides[:1000]:
+        keep[a:b] = text[a:b]
+    return "".join(keep)
+
+
 def _boards(text: str, source: Optional[str]) -> List[_Board]:
-    """Every board of the text in order, each with the click that follows it (before the next board)."""
-    root, notes = _tree(text, source)
+    """Every board of the text in order, each with the click that follows it (before the next board).
+
+    Boards in the code come first; a file whose code holds none is searched in its comments and
+    docstrings (LeetCode's test cases pasted under a solution, a doctest)."""
+    tree = _tree(text, source)
     found: List[_Board] = []
-
-    def walk(group: _Group) -> None:
-        for item in group.items:
-            if not isinstance(item, _Group):
-                continue
-            board = _board_of(item, text, source)
-            if board is not None:
-                found.append(board)
-                continue
-            click = _click_of(item)
-            if click is not None and found and found[-1].click is None:
-                found[-1].click = click
-                continue
-            walk(item)
-
-    walk(root)
-    if not found and not any(isinstance(item, _Group) for item in root.items):
+    _walk(tree.root, found, text, source)
+    data = not _words(tree.root) - _DATA_WORDS
+    if tree.problem is not None and (data or not found):
+        raise fail(tree.problem[0], text, tree.problem[1], source)
+    if not found and not any(isinstance(item, _Group) for item in tree.root.items):
         found = [_plain(text, source)]
-    if found and not _words(root) - _DATA_WORDS:
-        found[0].notes = notes   # a data file's comments are its notes; a program's are not
+    if not found and tree.asides:
+        inner = _tree(_in_asides(text, tree.asides), source)
+        _walk(inner.root, found, text, source)
+    if found and data:
+        found[0].notes = tree.notes   # a data file's comments are its notes; a program's are not
     return found
 
 
@@ -319,6 +359,9 @@ def _losses(puzzle: Puzzle, **options: Any) -> List[str]:
 
 def detect_leetcode(text: str) -> float:
     """LIKELY for a list of "E"/"M"/"B" character lists (brackets or braces); POSSIBLE for plain rows of them."""
+    wide = text[:1 << 16]    # in a solution's source the board may sit far down, in main() or a test
+    if re.search(r"[\[{]\s*[\[{]\s*(['\"])[EMBX1-8]\1\s*,", wide):
+        return LIKELY
     head = normalise_newlines(text[:4000])
     if re.search(r"[\[{]\s*[\[{]\s*(['\"])[EMBX1-8]\1\s*,", head):
         return LIKELY
