@@ -157,3 +157,12 @@ def test_the_minesolver_sample_gives_the_probabilities_its_readme_prints():
                [0.2651, 0, 0.5060, 0.5494, 0.5494], [0.2651, 0, 0.5060, 0, 0.5494],
                [0.1084, 0.1084, 0.2410, 0.5494, 0.5494]]
     assert [[round(v or 0, 4) for v in row] for row in grid] == printed
+
+
+@pytest.mark.parametrize("text, where, msg", [
+    ("# # 1\n3 # Q\n", (2, 5), "'Q' is not a minesolver cell"),
+])
+def test_an_odd_cell_is_named_by_the_notation_the_file_looks_like(text, where, msg):
+    with pytest.raises(PuzzleSyntaxError) as err:
+        parse(text, source="b.txt")       # no --from: detected by content
+    assert (err.value.line, err.value.column) == where and msg in err.value.message, str(err.value)

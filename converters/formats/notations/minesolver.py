@@ -30,7 +30,7 @@ _CELL = {"#": "?", ".": "0", "*": "*", "F": "*", "M": "*", "!": "*", **{str(d): 
 _MINES = "*FM!"
 _TOKEN = re.compile(r"\S+")
 _WHAT = "a minesolver cell ('#' unclicked, 0-8 or '.' a number, '*', F, M or ! a mine)"
-_ROW = re.compile(r"[ \t]*(?:[#.*FM!0-8][1-9]?)(?:[ \t]+[#.*FM!0-8][1-9]?)*[ \t]*")
+_CELLTOK = re.compile(r"[#.0-8]|[*FM!][1-9]?")
 
 
 def _cell(tok: str, text: str, off: int, source: str) -> str:
@@ -87,19 +87,21 @@ def _losses(puzzle: Puzzle, **options: Any) -> List[str]:
 
 
 def detect_minesolver(text: str) -> float:
-    """LIKELY for blank-separated cells with a '#' among them; POSSIBLE for such rows with '.' but no '#'."""
+    """LIKELY for blank-separated cells with a '#' among them (one odd cell in ten allowed, so that the
+    reader can say which); POSSIBLE for such rows with '.' but no '#'."""
     lines = [ln for ln in normalise_newlines(text[:8000]).split("\n") if ln.strip()]
     if len(text) > 8000 and lines:
         lines.pop()     # cut short: the last line's width says nothing
-    if not lines or not all(_ROW.fullmatch(ln) for ln in lines[:100]):
+    rows = [ln.split() for ln in lines[:100]]
+    if not rows or len({len(r) for r in rows}) != 1 or len(rows[0]) < 2:
         return NO
-    widths = {len(ln.split()) for ln in lines[:100]}
-    if len(widths) != 1 or widths == {1}:
+    cells = [tok for r in rows for tok in r]
+    odd = [tok for tok in cells if not _CELLTOK.fullmatch(tok)]
+    if any(len(tok) > 2 for tok in odd) or len(odd) > max(1, len(cells) // 10):
         return NO
-    cells = {tok for ln in lines[:100] for tok in ln.split()}
     if "#" in cells:
         return LIKELY
-    return POSSIBLE if "." in cells else NO
+    return POSSIBLE if "." in cells and not odd else NO
 
 
 register_format("minesolver", [".minesolver"], "puzzle", reader=read_minesolver, writer=write_minesolver,
