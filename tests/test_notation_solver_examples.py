@@ -132,7 +132,7 @@ def test_detect(detect, text, score):
 
 @pytest.mark.parametrize("name, fmt", [
     ("minesolver-5x5.minesolver", "minesolver"), ("minesweepr-5x5.minesweepr", "minesweepr"),
-    ("in-mine-pos-5x5.dzn", "dzn"), ("tatham-9x9n10.mines-text", "tatham-text"),
+    ("in-mine-pos-5x5.dzn", "dzn"), ("tatham-9x9n10-opened.mines-text", "tatham-text"),
 ])
 def test_samples_are_detected_by_content(tmp_path, name, fmt):
     bare = tmp_path / "board.txt"
@@ -166,3 +166,22 @@ def test_an_odd_cell_is_named_by_the_notation_the_file_looks_like(text, where, m
     with pytest.raises(PuzzleSyntaxError) as err:
         parse(text, source="b.txt")       # no --from: detected by content
     assert (err.value.line, err.value.column) == where and msg in err.value.message, str(err.value)
+
+
+def test_minesweepr_readme_board_gives_the_probabilities_its_readme_prints():
+    # minesweepr's README solves this 10 x 10 easy board (10 mines); it tags the front cells A..I for
+    # illustration and says to give the board untagged: the tags are x here (transcribed)
+    from mineconv import analyze
+    board = "..1xxxxxxx\n..2xxxxxxx\n..3xxxxxxx\n..2xxxxxxx\n112xxxxxxx\n" + "xxxxxxxxxx\n" * 5
+    grid = analyze(parse(board, "minesweepr").replace(mines=10)).probability_grid
+    tagged = {"A": (0, 3), "B": (1, 3), "C": (2, 3), "D": (3, 3), "E": (4, 3), "F": (5, 3), "G": (5, 2),
+              "H": (5, 1), "I": (5, 0), None: (9, 9)}
+    printed = {"A": 0.0, "B": 1.0, "C": 1.0, "D": 1.0, "E": 0.0, "F": 0.0779, "G": 0.0, "H": 0.9221, "I": 0.0779,
+               None: 0.0779}
+    assert {tag: round(grid[r][c], 4) for tag, (r, c) in tagged.items()} == printed
+
+
+def test_a_tagged_minesweepr_board_names_the_tag():
+    with pytest.raises(PuzzleSyntaxError) as err:
+        parse("..1Axx\n..2Bxx\n112xxx\nxxxxxx\n", source="b.txt")
+    assert (err.value.line, err.value.column) == (1, 4) and "'A' is not a minesweepr cell" in err.value.message

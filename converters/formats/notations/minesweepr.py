@@ -26,7 +26,7 @@ from ..registry import LIKELY, NO, register_format
 from ._grid_common import fail, lines_with_offsets, puzzle_at
 
 _TABLE = symbol_table({".": "0", "x": "?", "*": "*", **{str(d): str(d) for d in range(9)}})
-_ROW = re.compile(r"[.x*0-8]+")
+_ODD = re.compile(r"[^.x*0-8]")
 _WHAT = "a minesweepr cell ('.' blank, 'x' unknown, '*' mine, 1-8)"
 
 
@@ -72,14 +72,19 @@ def _losses(puzzle: Puzzle, **options: Any) -> List[str]:
 
 
 def detect_minesweepr(text: str) -> float:
-    """LIKELY for rows of '.', 'x', '*' and digits of one width with an 'x' among them."""
+    """LIKELY for rows of '.', 'x', '*' and digits of one width with an 'x' among them (one odd letter in ten
+    allowed, so that the reader can say which: minesweepr's README tags cells A, B, ... for illustration)."""
     head = normalise_newlines(text[:8000])
     rows = head.split()
     if len(head) < len(text) and rows:
         rows.pop()     # cut short: the last row's width says nothing
-    if not rows or not all(_ROW.fullmatch(r) for r in rows[:200]) or len({len(r) for r in rows[:200]}) != 1:
+    rows = rows[:200]
+    if not rows or len({len(r) for r in rows}) != 1 or not any("x" in r for r in rows):
         return NO
-    return LIKELY if any("x" in r for r in rows) else NO
+    odd = sum(len(_ODD.findall(r)) for r in rows)
+    if odd > max(1, sum(map(len, rows)) // 10) or not all(re.fullmatch(r"[.x*0-8A-Za-z]+", r) for r in rows):
+        return NO
+    return LIKELY
 
 
 register_format("minesweepr", [".minesweepr"], "puzzle", reader=read_minesweepr, writer=write_minesweepr,
