@@ -122,6 +122,7 @@ def test_round_trip(fmt):
     (detect_minesweepr, "..1x\n..1x\n", LIKELY),
     (detect_minesweepr, "..1*\n..11\n", NO),        # no 'x': the dot notations' grid
     (detect_minesweepr, "..1x\n..1\n", NO),
+    (detect_minesweepr, "12\n3x\n", NO),           # no '.': a native grid with a typo, say
     (detect_tatham_text, "?1-\n?1-\n", LIKELY),
     (detect_tatham_text, "?1?\n?1*\n", NO),         # native text alike
     (detect_tatham_text, "---\n", NO),              # a rule line

@@ -9,7 +9,7 @@
 The total number of mines is not part of the board (minesweepr takes it beside the board): none is
 read. Writer: the same layout; a known safe cell without a count has no symbol and is written 'x'.
 
-Detection by content: rows of '.', 'x', '*' and digits with an 'x' among them. Without an 'x' such a
+Detection by content: rows of '.', 'x', '*' and digits with an 'x' and a '.' among them. Without an 'x' such a
 grid has nothing to solve here, while the dot notations read its '.' as unknown cells: it is theirs, and
 `--from minesweepr` reads it this way.
 """
@@ -72,14 +72,15 @@ def _losses(puzzle: Puzzle, **options: Any) -> List[str]:
 
 
 def detect_minesweepr(text: str) -> float:
-    """LIKELY for rows of '.', 'x', '*' and digits of one width with an 'x' among them (one odd letter in ten
+    """LIKELY for rows of '.', 'x', '*' and digits of one width with 'x' and '.' among them (one odd letter in ten
     allowed, so that the reader can say which: minesweepr's README tags cells A, B, ... for illustration)."""
     head = normalise_newlines(text[:8000])
     rows = head.split()
     if len(head) < len(text) and rows:
         rows.pop()     # cut short: the last row's width says nothing
     rows = rows[:200]
-    if not rows or len({len(r) for r in rows}) != 1 or not any("x" in r for r in rows):
+    # both of its own symbols: 'x' (unknown) and '.' (an opened blank), as a game in progress shows them
+    if not rows or len({len(r) for r in rows}) != 1 or not any("x" in r for r in rows) or not any("." in r for r in rows):
         return NO
     odd = sum(len(_ODD.findall(r)) for r in rows)
     if odd > max(1, sum(map(len, rows)) // 10) or not all(re.fullmatch(r"[.x*0-8A-Za-z]+", r) for r in rows):
