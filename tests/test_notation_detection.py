@@ -14,7 +14,8 @@ from tests.conftest import SAMPLES
 MINE = {"int-matrix", "int-csv", "puzzle-json", "blog-text", "quoted-rows", "leetcode", "kata", "ascii-grid"}
 OWN = {"dusautoy-6x6.matrix": "int-matrix", "dusautoy-6x6.puzzle.json": "puzzle-json", "dusautoy-6x6.blog": "blog-text",
        "dusautoy-6x6.rows": "quoted-rows", "leetcode-529.leetcode": "leetcode", "codewars-6x6.kata": "kata",
-       "dusautoy-6x6.grid": "ascii-grid", "dusautoy-6x6.csv": "int-matrix"}
+       "dusautoy-6x6.grid": "ascii-grid", "dusautoy-6x6.csv": "int-matrix",
+       "leetcode-529-testcases.leetcode": "leetcode"}
 OTHERS = sorted(p for p in SAMPLES.iterdir() if p.is_file() and p.suffix != ".md" and p.name not in OWN)
 
 

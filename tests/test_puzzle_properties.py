@@ -43,6 +43,9 @@ SEEDS = {
     "pzprv3": SAMPLES / "pzprjs-5x5.pzprv3",
     "contest-fields": SAMPLES / "pc110102-fields.in",
     "exercism": SAMPLES / "exercism-minesweeper.exercism.json",
+    "minesolver": SAMPLES / "minesolver-5x5.minesolver",
+    "minesweepr": SAMPLES / "minesweepr-5x5.minesweepr",
+    "tatham-text": SAMPLES / "tatham-9x9n10-opened.mines-text",
 }
 # binary replays take bytes, not text: tests/test_notation_replays.py cuts and flips their bytes instead
 BYTES_FUZZED_ELSEWHERE = {"avf", "rmv", "mvf", "evf"}

@@ -15,7 +15,10 @@ minesweeper_model.mzn), copied widely since::
 Also read: 2-D literals (`game = [| 1, X | 2, 3 |];`), literal ranges (`array2d(1..5, 1..6, ...)`),
 names bound in the file (`X = -1;`, `int: U = -1;`), a trailing comma, '%' and '/* */' comments, and
 whole models with their data (declarations, constraints, solve and output items are skipped). A total
-mine count is read from `mines` (also mine_count, num_mines, total_mines, n_mines). A number bound in the file and used nowhere warns. The writer produces hakank's layout
+mine count is read from `mines` (also mine_count, num_mines, total_mines, n_mines). A number bound in the file and used nowhere warns.
+A mine layout instead of a game (`square_size = 5; in_mine_pos = [| 0, -1, ... |];`, -1 or 1 a mine, 0 none;
+also mine_pos, mine_layout, layout, minefield) reads as the full-reveal puzzle of the layout, or with
+reveal_from (--reveal-from R,C) as the game after opening that cell. The writer produces hakank's layout
 with -1 for unknown cells (no name to bind), which his model and any model declaring `int: r; int: c;
 array[1..r, 1..c] of -1..8: game;` take as is; the model's -1..8 domain has no known mines, known safe
 cells or total, so those are written as -1 (unknown) with a warning. Name and notes are '%' comments.
@@ -26,9 +29,12 @@ import re
 import warnings
 from typing import TYPE_CHECKING, Any, Dict, List, Optional, TextIO, Tuple
 
+import numpy as np
+
 from ...core.about import version
-from ...core.errors import LossyConversionWarning, PuzzleSyntaxError
+from ...core.errors import FormatError, LossyConversionWarning, PuzzleSyntaxError
 from ...core.puzzle import Puzzle
+from .._layout import REVEAL_HELP, layout_puzzle, parse_reveal_from
 from .._located import error_at
 from .._rows import lost_parts
 from ..grammar import normalise_newlines, parser, syntax_error
@@ -47,6 +53,11 @@ COLS = ("c", "cols", "ncols", "n_cols", "width")
 # the total mine count's spellings: mineconv's own notations say `mines`
 TOTAL = ("mines", "mine_count", "num_mines", "total_mines", "n_mines", "nmines", "number_of_mines")
 GRIDS = ("game", "grid", "board", "puzzle", "field")
+# mine layouts (GiorgioPaoletti-Unicam/minesweeper-csp's data_*.dzn: in_mine_pos, -1 a mine, 0 none, with
+# square_size for both sides): read as the full-reveal puzzle of the layout, or the game after a first opening
+LAYOUTS = ("in_mine_pos", "mine_pos", "mines_pos", "mine_positions", "mine_layout", "mines_layout", "layout",
+           "minefield")
+SQUARE = ("square_size",)
 UNKNOWN_NAMES = ("X", "_")   # hakank's X is bound to -1 in the model file the data includes
 
 
@@ -68,8 +79,8 @@ class _Assign:
                            "list [| ... |] or array2d(1..r, 1..c, [...]))", text, pos, source) from None
 
 
-def read_dzn(text: str, source: str = "<string>") -> Puzzle:
-    """Parse MiniZinc data holding a Minesweeper grid (-1 or X unknown, 0..8 counts)."""
+def read_dzn(text: str, source: str = "<string>", reveal_from: Optional[str] = None) -> Puzzle:
+    """Parse MiniZinc data holding a Minesweeper grid (-1 or X unknown, 0..8 counts) or a mine layout."""
     text = normalise_newlines(text)
     blank, comments = blank_comments(text, _COMMENTS)
     from lark.exceptions import UnexpectedInput
@@ -91,7 +102,7 @@ def read_dzn(text: str, source: str = "<string>") -> Puzzle:
         assigns[str(name_tok)] = _Assign(name_tok, rhs)
     bindings: Dict[str, int] = {}
     for key, a in assigns.items():
-        if key in GRIDS:
+        if key in GRIDS + LAYOUTS:
             continue
         try:
             tree_v = a.value(text, source)
@@ -109,19 +120,20 @@ def read_dzn(text: str, source: str = "<string>") -> Puzzle:
                 raise error_at(f"{key} = {ref}: {ref} is not bound to a number in this file", text,
                                given.offset, source)
             bindings[key] = bindings[ref]
-    grid_name = next((g for g in GRIDS if g in assigns), None)
+    grid_name = next((g for g in GRIDS + LAYOUTS if g in assigns), None)
     if grid_name is None:
         raise error_at("no grid found: expected 'game = array2d(1..r, 1..c, [...]);' (or grid, board, puzzle, "
-                       "field; a 2-D list [| ... |] also does)", text, len(text), source)
+                       "field; a 2-D list [| ... |] also does; a mine layout: in_mine_pos = [| 0, -1 | ... |])",
+                       text, len(text), source)
     grid = assigns[grid_name]
+    square = next((k for k in SQUARE if k in bindings), None)
+    if square is not None:
+        for names in (ROWS, COLS):
+            bindings.setdefault(names[0], bindings[square])
+            assigns.setdefault(names[0], assigns[square])
     values = _grid_values(grid, bindings, text, source)
     check_shape(values, text, source, grid_name, grid.offset)
-    rows, cols = len(values), len(values[0])
-    for names, n, what in ((ROWS, rows, "rows"), (COLS, cols, "columns")):
-        size_key = next((k for k in names if k in bindings), None)
-        if size_key is not None and bindings[size_key] != n:
-            raise error_at(f"{size_key} = {bindings[size_key]} but {grid_name} has {n} {what}", text,
-                           assigns[size_key].offset, source)
+    _check_sizes(values, bindings, assigns, grid_name, text, source)
     total_key = next((k for k in TOTAL if k in bindings), None)
     mines: Optional[int] = None
     mines_offset = 0
@@ -131,15 +143,55 @@ def read_dzn(text: str, source: str = "<string>") -> Puzzle:
             raise error_at(f"{total_key} must be a whole number >= 0", text, mines_offset, source)
     _warn_unread(bindings, assigns, grid_name, text, source)
     name, notes = notes_before(comments, first, "%")
+    if grid_name in LAYOUTS:
+        return _layout(values, grid_name, text, source, reveal_from, mines, mines_offset).replace(
+            name=name, notes=tuple(notes))
+    if reveal_from is not None:
+        raise error_at(f"--reveal-from opens a cell of a mine layout, and {grid_name} is a game (its -1 cells are "
+                       "unknown, not mines)", text, grid.offset, source, FormatError)
     return build(values, text, source, what=grid_name, mines=mines, name=name, notes=notes,
                  mines_offset=mines_offset)
+
+
+def _check_sizes(values: List[List[Tuple[int, int]]], bindings: Dict[str, int], assigns: Dict[str, "_Assign"],
+                 grid_name: str, text: str, source: str) -> None:
+    rows, cols = len(values), len(values[0])
+    for names, n, what in ((ROWS, rows, "rows"), (COLS, cols, "columns")):
+        size_key = next((k for k in names if k in bindings), None)
+        if size_key is not None and bindings[size_key] != n:
+            shown = next((k for k in SQUARE if assigns.get(k) is assigns[size_key]), size_key)
+            raise error_at(f"{shown} = {bindings[size_key]} but {grid_name} has {n} {what}", text,
+                           assigns[size_key].offset, source)
+
+
+def _layout(values: List[List[Tuple[int, int]]], grid_name: str, text: str, source: str,
+            reveal_from: Optional[str], mines: Optional[int], mines_offset: int) -> Puzzle:
+    """The puzzle of a mine layout: -1 (or 1) a mine, 0 none; a stated total must match it."""
+    first = 0
+    for row in values:
+        for v, off in row:
+            if v not in (0, -1, 1):
+                raise error_at(f"{grid_name} is a mine layout: each entry 0 (no mine) or -1 (a mine; 1 also does), "
+                               f"not {v}", text, off, source)
+            if v and first and v != first:
+                raise error_at(f"{grid_name} writes a mine as {first} and here as {v}: one or the other, not both",
+                               text, off, source)
+            first = first or v
+    grid = np.array([[v != 0 for v, _ in row] for row in values], dtype=bool)
+    if mines is not None and mines != int(grid.sum()):
+        raise error_at(f"the total says {mines} mines but {grid_name} holds {int(grid.sum())}", text, mines_offset,
+                       source)
+    try:
+        return layout_puzzle(grid, parse_reveal_from(reveal_from))
+    except FormatError as exc:
+        raise error_at(exc.message, text, 0, source, FormatError) from None
 
 
 def _warn_unread(bindings: Dict[str, int], assigns: Dict[str, "_Assign"], grid_name: str, text: str,
                  source: str) -> None:
     """Warn about a number bound in the file that the puzzle does not use (a total under a name not read
     as one must not vanish in silence)."""
-    used = set(ROWS + COLS + TOTAL + GRIDS + UNKNOWN_NAMES)
+    used = set(ROWS + COLS + TOTAL + GRIDS + UNKNOWN_NAMES + LAYOUTS + SQUARE)
     referenced = {word for a in assigns.values() for word in re.findall(r"[A-Za-z_]\w*", str(a.rhs))}
     for key in bindings:
         if key in used or key in referenced:
@@ -223,7 +275,7 @@ def _losses(puzzle: Puzzle, **options: Any) -> List[str]:
     return [item for item in lost if item not in ("the puzzle name", "the notes")]
 
 
-_GRID_RE = re.compile(r"\b(?:" + "|".join(GRIDS) + r")\s*=\s*(?:array2d\s*\(|\[\|)")
+_GRID_RE = re.compile(r"\b(?:" + "|".join(GRIDS + LAYOUTS) + r")\s*=\s*(?:array2d\s*\(|\[\|)")
 _ANY_2D = re.compile(r"\b[A-Za-z_]\w*\s*=\s*(?:array2d\s*\(|\[\|)")
 
 
@@ -236,6 +288,6 @@ def detect_dzn(text: str) -> float:
 
 
 register_format("dzn", [".dzn"], "puzzle", reader=read_dzn, writer=write_dzn, detect=detect_dzn, losses=_losses,
-                aliases=("minizinc-data", "zinc"),
+                aliases=("minizinc-data", "zinc"), read_options={"reveal_from": REVEAL_HELP + " (mine layouts only)"},
                 description="MiniZinc data as in hakank's problem files: r = R; c = C; game = array2d(1..r, 1..c, "
                             "[...]); -1 or X unknown (.mzn/.zinc data files read by content)")
