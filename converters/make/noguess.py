@@ -37,14 +37,12 @@ from typing import Optional, Tuple
 
 import numpy as np
 
-from ..analysis.backbone import full_backbone
-from ..analysis.propagation import MINE, SAFE, propagate
 from ..core.bounds import UNBOUNDED, AnalysisTimeout, Bounds
-from ..core.errors import InputError, MineconvError, ResourceError
-from ..core.layout import dilate, label_regions, mine_counts
+from ..core.errors import InputError, MineconvError
+from ..core.layout import dilate, mine_counts
 from ..core.puzzle import Puzzle
-from ..core.system import build_system
 from ..core.wording import plural
+from .noguess_replay import FLAGGED, OPENED, play
 
 # repairs in a row that open no more cells than the best replay of this layout so far, before a new layout
 REPAIR_PATIENCE = 12
@@ -87,13 +85,6 @@ def start_block(rows: int, cols: int, start: Tuple[int, int]) -> np.ndarray:
     return block
 
 
-def _state_puzzle(counts: np.ndarray, opened: np.ndarray, flagged: np.ndarray, total: int) -> Puzzle:
-    """What the player knows: counts on opened cells, proven mines as known mines, the total."""
-    codes = np.where(opened, counts + ord("0"), np.where(flagged, ord("*"), ord("?"))).astype(np.uint8)
-    R, C = counts.shape
-    return Puzzle(R, C, codes.tobytes().decode("ascii"), mines=total)
-
-
 def replay(mine_grid: np.ndarray, start: Tuple[int, int], bounds: Bounds = UNBOUNDED) -> Replay:
     """Play the board from `start` opening only provably safe cells (full reasoning with the total) until stuck or cleared.
 
@@ -105,45 +96,9 @@ def replay(mine_grid: np.ndarray, start: Tuple[int, int], bounds: Bounds = UNBOU
         raise InputError(f"the first click ({r0}, {c0}) is outside the {R} x {C} board")
     if mine_grid[r0, c0]:
         raise InputError(f"the first click ({r0}, {c0}) holds a mine")
-    counts = mine_counts(mine_grid).astype(np.int16)
-    zero = (counts == 0) & ~mine_grid
-    labels = label_regions(zero)
-    total = int(mine_grid.sum())
-    safe_total = R * C - total
-    opened = np.zeros((R, C), dtype=bool)
-    flagged = np.zeros((R, C), dtype=bool)
-
-    def open_cells(cells: np.ndarray) -> None:
-        """Open these (safe) cells, a zero opening its whole zero region and the counts around it."""
-        opened[cells[:, 0], cells[:, 1]] = True
-        hit = zero[cells[:, 0], cells[:, 1]]
-        if hit.any():
-            regions = np.unique(labels[cells[hit, 0], cells[hit, 1]])
-            opened[...] |= dilate(zero & np.isin(labels, regions))
-
-    open_cells(np.array([start]))
-    rounds = sat_rounds = 0
-    while int(opened.sum()) < safe_total:
-        if bounds.expired():
-            raise AnalysisTimeout("the no-guess search ran out of time")
-        puzzle = _state_puzzle(counts, opened, flagged, total)
-        system = build_system(puzzle)
-        prop = propagate(puzzle, "gac", system=system, bounds=bounds)
-        values = prop.values
-        if not (values == SAFE).any():
-            sat_rounds += 1
-            values, _, _ = full_backbone(puzzle, system=system, known=values, bounds=bounds)
-            if values is None:  # the true layout is a solution: this cannot happen
-                raise ResourceError("the no-guess replay found no layout consistent with the board")
-        rounds += 1
-        safe = system.var_rc[values == SAFE]
-        mines = system.var_rc[values == MINE]
-        flagged[mines[:, 0], mines[:, 1]] = True
-        if not safe.size:
-            break
-        open_cells(safe)
-    cleared = int(opened.sum()) == safe_total
-    return Replay(cleared, opened, flagged, rounds, sat_rounds)
+    board, rounds, sat_rounds = play(mine_grid, start, bounds)
+    state = np.frombuffer(bytes(board.state), dtype=np.uint8).reshape(R, C)
+    return Replay(board.safe_left == 0, state == OPENED, state == FLAGGED, rounds, sat_rounds)
 
 
 def _stuck_set(opened: np.ndarray, flagged: np.ndarray, rng: np.random.Generator) -> np.ndarray:

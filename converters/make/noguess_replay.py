@@ -1,0 +1,357 @@
+"""The no-guess replay in plain Python: open from the first click, then only cells proven safe, incrementally.
+
+A generator replays thousands of small boards, so this works on flat lists and bytearrays (numpy's per-call
+cost dominates on 480 cells) and never rebuilds anything from scratch between rounds:
+
+1. single counts, incrementally: a count is looked at again only when one of its neighbours was opened or
+   flagged (a worklist), and it decides its unknown neighbours when its remaining mines are 0 or all of them;
+2. when that is stuck, exact reasoning over the frontier: the unknown cells next to a count fall into
+   components linked by shared counts; each is enumerated by backtracking (its solutions grouped by their
+   number of mines, as bit masks), and the total mine count is brought in by which mine counts of the
+   components and of the cells beyond the frontier can add up to it. A cell is safe when no feasible
+   combination puts a mine on it, a mine when all of them do;
+3. only when a component is too big to enumerate within a node budget does the stuck state go to the SAT
+   backbone (mineconv.analysis.backbone.full_backbone) as a puzzle.
+
+Steps 1-2 are sound, and step 2 (or 3) decides everything full reasoning with the total decides, so the
+replay stops at the same place as opening "every cell safe in every consistent layout" round by round:
+the cells such reasoning can open only grow as cells are opened, whatever the order.
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Dict, List, Optional, Tuple
+
+import numpy as np
+
+from ..analysis.backbone import full_backbone
+from ..analysis.propagation import MINE, SAFE
+from ..core.bounds import UNBOUNDED, AnalysisTimeout, Bounds
+from ..core.errors import ResourceError
+from ..core.puzzle import Puzzle
+from ..core.system import build_system
+
+UNKNOWN, OPENED, FLAGGED = 0, 1, 2
+# backtracking nodes one stuck state may spend on enumerating its frontier before the SAT backbone decides it
+NODE_BUDGET = 50_000
+# bytes per cell the replay holds on big boards (neighbour tuples, counts, state), measured with
+# tracemalloc on 1000 x 1000 (about 180) and rounded up; see cell_bytes
+CELL_BYTES = 240
+
+
+def cell_bytes(rows: int, cols: int) -> int:
+    """Estimated bytes the replay and the repair hold for a rows x cols board (checked before any of it is built)."""
+    return rows * cols * CELL_BYTES
+
+
+@lru_cache(maxsize=4)
+def neighbours(rows: int, cols: int) -> Tuple[Tuple[int, ...], ...]:
+    """The flat indices of every cell's neighbours, row-major."""
+    out = []
+    for r in range(rows):
+        rs = [rr for rr in (r - 1, r, r + 1) if 0 <= rr < rows]
+        for c in range(cols):
+            cs = [cc for cc in (c - 1, c, c + 1) if 0 <= cc < cols]
+            out.append(tuple(rr * cols + cc for rr in rs for cc in cs if rr != r or cc != c))
+    return tuple(out)
+
+
+class Board:
+    """The replay's state: what is opened and flagged, and each open count's remaining mines and unknowns."""
+
+    def __init__(self, mine_grid: np.ndarray) -> None:
+        R, C = mine_grid.shape
+        self.rows, self.cols = R, C
+        self.nb = neighbours(R, C)
+        self.mine = mine_grid.ravel().tolist()
+        padded = np.pad(mine_grid.astype(np.int8), 1)
+        counts = sum(padded[1 + dr:1 + dr + R, 1 + dc:1 + dc + C] for dr in (-1, 0, 1) for dc in (-1, 0, 1)
+                     if dr or dc)
+        self.count: List[int] = counts.ravel().tolist()  # type: ignore[union-attr]
+        n = R * C
+        self.state = bytearray(n)
+        self.rem = [0] * n       # an open cell's mines not yet flagged around it
+        self.unk = [0] * n       # an open cell's unknown neighbours
+        self.total = sum(self.mine)
+        self.safe_left = n - self.total
+        self.flags = 0
+        self.work: List[int] = []
+
+    def open(self, cell: int) -> None:
+        """Open a safe cell; a zero opens its neighbours, cascading as in the game."""
+        state, nb, work, count = self.state, self.nb, self.work, self.count
+        stack = [cell]
+        while stack:
+            i = stack.pop()
+            if state[i] != UNKNOWN:
+                continue
+            if self.mine[i]:
+                raise ResourceError(f"the no-guess replay opened a mine at {divmod(i, self.cols)}")
+            state[i] = OPENED
+            self.safe_left -= 1
+            unk = flagged = 0
+            for k in nb[i]:
+                s = state[k]
+                if s == OPENED:
+                    self.unk[k] -= 1
+                    work.append(k)
+                elif s == UNKNOWN:
+                    unk += 1
+                else:
+                    flagged += 1
+            self.unk[i], self.rem[i] = unk, count[i] - flagged
+            if count[i] == 0:
+                stack.extend(k for k in nb[i] if state[k] == UNKNOWN)
+            elif unk:
+                work.append(i)
+
+    def flag(self, cell: int) -> None:
+        """Mark a proven mine."""
+        if self.state[cell] != UNKNOWN:
+            return
+        self.state[cell] = FLAGGED
+        self.flags += 1
+        for k in self.nb[cell]:
+            if self.state[k] == OPENED:
+                self.unk[k] -= 1
+                self.rem[k] -= 1
+                self.work.append(k)
+
+    def propagate(self) -> None:
+        """Single counts to a fixed point: the worklist holds the counts whose neighbourhood changed."""
+        work, state, nb, rem, unk = self.work, self.state, self.nb, self.rem, self.unk
+        while work:
+            k = work.pop()
+            if not unk[k]:
+                continue
+            if rem[k] == 0:
+                for j in nb[k]:
+                    if state[j] == UNKNOWN:
+                        self.open(j)
+            elif rem[k] == unk[k]:
+                for j in nb[k]:
+                    if state[j] == UNKNOWN:
+                        self.flag(j)
+
+    def sat_step(self, bounds: Bounds) -> Tuple[List[int], List[int]]:
+        """The same decisions from the SAT backbone over the state as a puzzle (for frontiers too big to enumerate)."""
+        codes = bytearray(b"?" * len(self.state))
+        for i, s in enumerate(self.state):
+            if s == OPENED:
+                codes[i] = 48 + self.count[i]
+            elif s == FLAGGED:
+                codes[i] = 42
+        puzzle = Puzzle(self.rows, self.cols, codes.decode("ascii"), mines=self.total)
+        system = build_system(puzzle)
+        values, _, _ = full_backbone(puzzle, system=system, bounds=bounds)
+        if values is None:  # the true layout is a solution: this cannot happen
+            raise ResourceError("the no-guess replay found no layout consistent with the board")
+        rc = system.var_rc
+        flat = rc[:, 0] * self.cols + rc[:, 1]
+        return flat[values == SAFE].tolist(), flat[values == MINE].tolist()
+
+
+def decide_frontier(board: Board) -> Optional[Tuple[List[int], List[int]]]:
+    """Exact decisions by enumerating the frontier's components; None when one passes NODE_BUDGET."""
+    state, nb, unk, rem = board.state, board.nb, board.unk, board.rem
+    counts = [k for k in range(len(state)) if state[k] == OPENED and unk[k]]
+    # components: unknown cells joined through the counts they share (union-find over the cells)
+    parent: Dict[int, int] = {}
+
+    def find(x: int) -> int:
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    cons: List[Tuple[List[int], int]] = []
+    for k in counts:
+        cells = [j for j in nb[k] if state[j] == UNKNOWN]
+        cons.append((cells, rem[k]))
+        for j in cells:
+            parent.setdefault(j, j)
+        root = find(cells[0])
+        for j in cells[1:]:
+            other = find(j)
+            if other != root:
+                parent[other] = root
+    groups: Dict[int, List[int]] = {}
+    for j in parent:
+        groups.setdefault(find(j), []).append(j)
+    by_root: Dict[int, List[Tuple[List[int], int]]] = {}
+    for cells, need in cons:
+        by_root.setdefault(find(cells[0]), []).append((cells, need))
+    budget = [NODE_BUDGET]
+    comps = []
+    for root, cells in groups.items():
+        table = enumerate_component(cells, by_root[root], budget)
+        if table is None:
+            return None
+        comps.append((cells, table))
+    interior = sum(1 for s in state if s == UNKNOWN) - len(parent)
+    return combine(comps, interior, board.total - board.flags)
+
+
+def enumerate_component(cells: List[int], cons: List[Tuple[List[int], int]], budget: List[int]
+                        ) -> Optional[Dict[int, Tuple[int, int]]]:
+    """Every solution of one component, by mine count: {m: (OR of mine masks, AND of mine masks)}.
+
+    Bit i of a mask is cells[i]. Cells are assigned in an order that closes counts early (each next cell
+    shares a count with one assigned before), so a count is checked as soon as its last cell is set.
+    """
+    index = {j: i for i, j in enumerate(cells)}
+    cell_cons: List[List[int]] = [[] for _ in cells]
+    for c, (members, _) in enumerate(cons):
+        for j in members:
+            cell_cons[index[j]].append(c)
+    order = _order(len(cells), cons, cell_cons, index)
+    need = [n for _, n in cons]
+    left = [len(members) for members, _ in cons]
+    table: Dict[int, Tuple[int, int]] = {}
+    n = len(order)
+
+    def dfs(pos: int, mask: int, mines: int) -> bool:
+        if pos == n:
+            old = table.get(mines)
+            table[mines] = (mask, mask) if old is None else (old[0] | mask, old[1] & mask)
+            return True
+        budget[0] -= 1
+        if budget[0] < 0:
+            return False
+        i = order[pos]
+        mine_ok = safe_ok = True
+        for c in cell_cons[i]:
+            if need[c] == 0:
+                mine_ok = False
+            if need[c] == left[c]:
+                safe_ok = False
+        for c in cell_cons[i]:
+            left[c] -= 1
+        ok = True
+        if mine_ok:
+            for c in cell_cons[i]:
+                need[c] -= 1
+            ok = dfs(pos + 1, mask | (1 << i), mines + 1)
+            for c in cell_cons[i]:
+                need[c] += 1
+        if ok and safe_ok:
+            ok = dfs(pos + 1, mask, mines)
+        for c in cell_cons[i]:
+            left[c] += 1
+        return ok
+
+    return table if dfs(0, 0, 0) else None
+
+
+def _order(n: int, cons: List[Tuple[List[int], int]], cell_cons: List[List[int]], index: Dict[int, int]
+           ) -> List[int]:
+    """Local cell indices in breadth-first order over shared counts, from cell 0."""
+    seen = [False] * n
+    order = [0]
+    seen[0] = True
+    head = 0
+    while head < len(order):
+        i = order[head]
+        head += 1
+        for c in cell_cons[i]:
+            for j in cons[c][0]:
+                x = index[j]
+                if not seen[x]:
+                    seen[x] = True
+                    order.append(x)
+    return order
+
+
+def _sumset(a: int, b: int) -> int:
+    """The sums of two sets of mine counts, each a bit mask of counts."""
+    out = 0
+    m = 0
+    while a:
+        if a & 1:
+            out |= b << m
+        a >>= 1
+        m += 1
+    return out
+
+
+def combine(comps: List[Tuple[List[int], Dict[int, Tuple[int, int]]]], interior: int, mines: int
+            ) -> Tuple[List[int], List[int]]:
+    """Bring in the total: (safe cells, mine cells) over the components and the `interior` cells beyond them."""
+    masks = [sum(1 << m for m in table) for _, table in comps]
+    prefix = [1]
+    for mk in masks:
+        prefix.append(_sumset(prefix[-1], mk))
+    suffix = [1]
+    for mk in reversed(masks):
+        suffix.append(_sumset(suffix[-1], mk))
+    suffix.reverse()
+    safe: List[int] = []
+    mine: List[int] = []
+
+    def fits(others: int, m: int) -> bool:
+        """Some count of the others plus some count of the interior (0..interior) makes the remaining mines."""
+        hi = mines - m
+        if hi < 0:
+            return False
+        lo = max(0, hi - interior)
+        return bool((others >> lo) & ((1 << (hi - lo + 1)) - 1))
+
+    for k, (cells, table) in enumerate(comps):
+        others = _sumset(prefix[k], suffix[k + 1])
+        can_mine, must_mine = 0, -1
+        for m, (any_mask, all_mask) in table.items():
+            if fits(others, m):
+                can_mine |= any_mask
+                must_mine &= all_mask
+        if must_mine == -1:  # no feasible count: only an inconsistent state gets here
+            raise ResourceError("the no-guess replay found no layout consistent with the board")
+        for i, j in enumerate(cells):
+            if not (can_mine >> i) & 1:
+                safe.append(j)
+            elif (must_mine >> i) & 1:
+                mine.append(j)
+    if interior:
+        sums = prefix[-1]
+        feasible = [mines - s for s in range(sums.bit_length()) if (sums >> s) & 1 and 0 <= mines - s <= interior]
+        if max(feasible) == 0:
+            safe.append(-1)   # -1 stands for every interior cell
+        elif min(feasible) == interior:
+            mine.append(-1)
+    return safe, mine
+
+
+def play(mine_grid: np.ndarray, start: Tuple[int, int], bounds: Bounds = UNBOUNDED) -> Tuple[Board, int, int]:
+    """Replay from `start` until cleared or stuck: (the final board, reasoning rounds, rounds the SAT backbone decided)."""
+    board = Board(mine_grid)
+    board.open(start[0] * board.cols + start[1])
+    rounds = sat_rounds = 0
+    while True:
+        board.propagate()
+        if board.safe_left == 0:
+            break
+        if bounds.expired():
+            raise AnalysisTimeout("the no-guess search ran out of time")
+        rounds += 1
+        decided = decide_frontier(board)
+        if decided is None:
+            sat_rounds += 1
+            decided = board.sat_step(bounds)
+        safe, mines = decided
+        if -1 in safe or -1 in mines:
+            interior = _interior(board)
+            safe = [j for j in safe if j >= 0] + (interior if -1 in safe else [])
+            mines = [j for j in mines if j >= 0] + (interior if -1 in mines else [])
+        for j in mines:
+            board.flag(j)
+        if not safe:
+            break
+        for j in safe:
+            board.open(j)
+    return board, rounds, sat_rounds
+
+
+def _interior(board: Board) -> List[int]:
+    """Unknown cells next to no open count."""
+    state, nb = board.state, board.nb
+    return [j for j in range(len(state)) if state[j] == UNKNOWN
+            and not any(state[k] == OPENED for k in nb[j])]
