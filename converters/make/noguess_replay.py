@@ -5,15 +5,16 @@ cost dominates on 480 cells) and never rebuilds anything from scratch between ro
 
 1. single counts, incrementally: a count is looked at again only when one of its neighbours was opened or
    flagged (a worklist), and it decides its unknown neighbours when its remaining mines are 0 or all of them;
-2. when that is stuck, exact reasoning over the frontier: the unknown cells next to a count fall into
-   components linked by shared counts; each is enumerated by backtracking (its solutions grouped by their
-   number of mines, as bit masks), and the total mine count is brought in by which mine counts of the
-   components and of the cells beyond the frontier can add up to it. A cell is safe when no feasible
-   combination puts a mine on it, a mine when all of them do;
-3. only when a component is too big to enumerate within a node budget does the stuck state go to the SAT
-   backbone (mineconv.analysis.backbone.full_backbone) as a puzzle.
+2. when that is stuck, pairs of counts sharing cells (the subset rule and its overlap form);
+3. when that is stuck too, exact reasoning over the frontier: the unknown cells next to a count fall into
+   components linked by shared counts; each is enumerated by a dynamic programme (its solutions grouped
+   by their number of mines, as bit masks; a component no change touched keeps its table), and the total
+   mine count is brought in by which mine counts of the components and of the cells beyond the frontier
+   can add up to it. A cell is safe when no feasible combination puts a mine on it, a mine when all do;
+4. only when the components are too big to enumerate within a state budget does the stuck state go to
+   the SAT backbone (mineconv.analysis.backbone.full_backbone) as a puzzle.
 
-Steps 1-2 are sound, and step 2 (or 3) decides everything full reasoning with the total decides, so the
+Every step is sound, and step 3 (or 4) decides everything full reasoning with the total decides, so the
 replay stops at the same place as opening "every cell safe in every consistent layout" round by round:
 the cells such reasoning can open only grow as cells are opened, whatever the order.
 """
@@ -32,7 +33,7 @@ from ..core.puzzle import Puzzle
 from ..core.system import build_system
 
 UNKNOWN, OPENED, FLAGGED = 0, 1, 2
-# backtracking nodes one stuck state may spend on enumerating its frontier before the SAT backbone decides it
+# dynamic-programme states one stuck state may visit on enumerating its frontier before the SAT backbone decides it
 NODE_BUDGET = 50_000
 # bytes per cell the replay holds on big boards (neighbour tuples, counts, state), measured with
 # tracemalloc on 1000 x 1000 (about 180) and rounded up; see cell_bytes
@@ -76,46 +77,55 @@ class Board:
         self.safe_left = n - self.total
         self.flags = 0
         self.work: List[int] = []
+        # enumerated components by their counts (cell, remaining mines, unknown neighbours): a component no
+        # opening or flag touched since the last stuck state is not enumerated again
+        self.tables: Dict[Tuple[Tuple[int, int, int], ...], Dict[int, Tuple[int, int]]] = {}
 
-    def open(self, cell: int) -> None:
-        """Open a safe cell; a zero opens its neighbours, cascading as in the game."""
-        state, nb, work, count = self.state, self.nb, self.work, self.count
-        stack = [cell]
+    def open(self, cells: List[int]) -> None:
+        """Open safe cells (the list is used up); a zero opens its neighbours, cascading as in the game."""
+        state, nb, work, count, mine, unk_of, rem_of = (self.state, self.nb, self.work, self.count, self.mine,
+                                                        self.unk, self.rem)
+        stack = cells
+        opened = 0
         while stack:
             i = stack.pop()
-            if state[i] != UNKNOWN:
+            if state[i]:
                 continue
-            if self.mine[i]:
+            if mine[i]:
                 raise ResourceError(f"the no-guess replay opened a mine at {divmod(i, self.cols)}")
             state[i] = OPENED
-            self.safe_left -= 1
+            opened += 1
             unk = flagged = 0
             for k in nb[i]:
                 s = state[k]
                 if s == OPENED:
-                    self.unk[k] -= 1
+                    unk_of[k] -= 1
                     work.append(k)
                 elif s == UNKNOWN:
                     unk += 1
                 else:
                     flagged += 1
-            self.unk[i], self.rem[i] = unk, count[i] - flagged
-            if count[i] == 0:
-                stack.extend(k for k in nb[i] if state[k] == UNKNOWN)
+            n = count[i]
+            unk_of[i], rem_of[i] = unk, n - flagged
+            if n == 0:
+                stack.extend(nb[i])
             elif unk:
                 work.append(i)
+        self.safe_left -= opened
 
     def flag(self, cell: int) -> None:
         """Mark a proven mine."""
-        if self.state[cell] != UNKNOWN:
+        state = self.state
+        if state[cell] != UNKNOWN:
             return
-        self.state[cell] = FLAGGED
+        state[cell] = FLAGGED
         self.flags += 1
+        unk_of, rem_of, work = self.unk, self.rem, self.work
         for k in self.nb[cell]:
-            if self.state[k] == OPENED:
-                self.unk[k] -= 1
-                self.rem[k] -= 1
-                self.work.append(k)
+            if state[k] == OPENED:
+                unk_of[k] -= 1
+                rem_of[k] -= 1
+                work.append(k)
 
     def propagate(self) -> None:
         """Single counts to a fixed point: the worklist holds the counts whose neighbourhood changed."""
@@ -125,9 +135,7 @@ class Board:
             if not unk[k]:
                 continue
             if rem[k] == 0:
-                for j in nb[k]:
-                    if state[j] == UNKNOWN:
-                        self.open(j)
+                self.open([j for j in nb[k] if state[j] == UNKNOWN])
             elif rem[k] == unk[k]:
                 for j in nb[k]:
                     if state[j] == UNKNOWN:
@@ -151,6 +159,46 @@ class Board:
         return flat[values == SAFE].tolist(), flat[values == MINE].tolist()
 
 
+def pair_step(board: Board) -> Tuple[List[int], List[int]]:
+    """(safe cells, mine cells) that two overlapping counts decide together (before any enumeration).
+
+    For counts A and B sharing cells, the mines in the shared part lie between max(0, rA - |A\\B|, rB - |B\\A|)
+    and min(|A&B|, rA, rB); A\\B then holds rA minus that, and is safe when it can hold none, all mines when
+    it must be full.
+    """
+    state, nb, unk, rem = board.state, board.nb, board.unk, board.rem
+    sets: Dict[int, frozenset] = {}
+    near: Dict[int, List[int]] = {}
+    for k in range(len(state)):
+        if state[k] == OPENED and unk[k]:
+            cells = frozenset(j for j in nb[k] if state[j] == UNKNOWN)
+            sets[k] = cells
+            for j in cells:
+                near.setdefault(j, []).append(k)
+    safe: List[int] = []
+    mines: List[int] = []
+    done = set()
+    for ks in near.values():
+        for x in range(len(ks)):
+            a = ks[x]
+            for b in ks[x + 1:]:
+                if (a, b) in done:
+                    continue
+                done.add((a, b))
+                sa, sb = sets[a], sets[b]
+                only_a, only_b = sa - sb, sb - sa
+                ra, rb = rem[a], rem[b]
+                lo = max(0, ra - len(only_a), rb - len(only_b))
+                hi = min(len(sa) - len(only_a), ra, rb)
+                for only, r in ((only_a, ra), (only_b, rb)):
+                    if only:
+                        if r - lo == 0:
+                            safe.extend(only)
+                        elif r - hi == len(only):
+                            mines.extend(only)
+    return safe, mines
+
+
 def decide_frontier(board: Board) -> Optional[Tuple[List[int], List[int]]]:
     """Exact decisions by enumerating the frontier's components; None when one passes NODE_BUDGET."""
     state, nb, unk, rem = board.state, board.nb, board.unk, board.rem
@@ -164,10 +212,10 @@ def decide_frontier(board: Board) -> Optional[Tuple[List[int], List[int]]]:
             x = parent[x]
         return x
 
-    cons: List[Tuple[List[int], int]] = []
+    cons: List[Tuple[List[int], int, int]] = []
     for k in counts:
         cells = [j for j in nb[k] if state[j] == UNKNOWN]
-        cons.append((cells, rem[k]))
+        cons.append((cells, rem[k], k))
         for j in cells:
             parent.setdefault(j, j)
         root = find(cells[0])
@@ -178,15 +226,21 @@ def decide_frontier(board: Board) -> Optional[Tuple[List[int], List[int]]]:
     groups: Dict[int, List[int]] = {}
     for j in parent:
         groups.setdefault(find(j), []).append(j)
-    by_root: Dict[int, List[Tuple[List[int], int]]] = {}
-    for cells, need in cons:
-        by_root.setdefault(find(cells[0]), []).append((cells, need))
+    by_root: Dict[int, List[Tuple[List[int], int, int]]] = {}
+    for con in cons:
+        by_root.setdefault(find(con[0][0]), []).append(con)
     budget = [NODE_BUDGET]
     comps = []
     for root, cells in groups.items():
-        table = enumerate_component(cells, by_root[root], budget)
+        members = by_root[root]
+        cells.sort()
+        key = tuple((k, need, len(m)) for m, need, k in members)
+        table = board.tables.get(key)
         if table is None:
-            return None
+            table = enumerate_component(cells, [(m, need) for m, need, _ in members], budget)
+            if table is None:
+                return None
+            board.tables[key] = table
         comps.append((cells, table))
     interior = sum(1 for s in state if s == UNKNOWN) - len(parent)
     return combine(comps, interior, board.total - board.flags)
@@ -194,72 +248,88 @@ def decide_frontier(board: Board) -> Optional[Tuple[List[int], List[int]]]:
 
 def enumerate_component(cells: List[int], cons: List[Tuple[List[int], int]], budget: List[int]
                         ) -> Optional[Dict[int, Tuple[int, int]]]:
-    """Every solution of one component, by mine count: {m: (OR of mine masks, AND of mine masks)}.
+    """Every solution of one component, by mine count: {m: (OR of mine masks, AND of mine masks)}; None past the budget.
 
-    Bit i of a mask is cells[i]. Cells are assigned in an order that closes counts early (each next cell
-    shares a count with one assigned before), so a count is checked as soon as its last cell is set.
+    Bit i of a mask is cells[i]. Cells under exactly the same counts are interchangeable, so they form one
+    group, and a group of g cells takes 0 to g mines at once. A dynamic programme over the groups in
+    breadth-first order: a state is the remaining mines of the counts begun and not yet finished, with the
+    mines placed so far; partial solutions reaching the same state have the same completions, so their
+    masks merge (OR with OR, AND with AND: a completion's bits are disjoint from the partial ones).
+    `budget` (a one-item list, shared by the components of one stuck state) loses one per state visited.
     """
+    if len(cons) == 1:  # one count alone: any `need` of its cells
+        need, full = cons[0][1], (1 << len(cells)) - 1
+        return {need: (full if need else 0, full if need == len(cells) else 0)}
     index = {j: i for i, j in enumerate(cells)}
-    cell_cons: List[List[int]] = [[] for _ in cells]
+    under: List[List[int]] = [[] for _ in cells]
     for c, (members, _) in enumerate(cons):
         for j in members:
-            cell_cons[index[j]].append(c)
-    order = _order(len(cells), cons, cell_cons, index)
-    need = [n for _, n in cons]
-    left = [len(members) for members, _ in cons]
-    table: Dict[int, Tuple[int, int]] = {}
-    n = len(order)
-
-    def dfs(pos: int, mask: int, mines: int) -> bool:
-        if pos == n:
-            old = table.get(mines)
-            table[mines] = (mask, mask) if old is None else (old[0] | mask, old[1] & mask)
-            return True
-        budget[0] -= 1
+            under[index[j]].append(c)
+    by_key: Dict[Tuple[int, ...], int] = {}
+    for i, over in enumerate(under):
+        by_key[tuple(over)] = by_key.get(tuple(over), 0) | (1 << i)
+    groups = _order(list(by_key.items()), len(cons))
+    first: Dict[int, int] = {}
+    last: Dict[int, int] = {}
+    for g, (cs, _) in enumerate(groups):
+        for c in cs:
+            first.setdefault(c, g)
+            last[c] = g
+    left = [len(members) for members, _ in cons]  # cells of each count not yet placed
+    active: List[int] = []
+    layer: Dict[Tuple[Tuple[int, ...], int], Tuple[int, int]] = {((), 0): (0, 0)}
+    for g, (cs, mask) in enumerate(groups):
+        size = bin(mask).count("1")
+        fresh = [c for c in cs if first[c] == g]
+        ext = active + fresh
+        start = tuple(cons[c][1] for c in fresh)
+        for c in cs:
+            left[c] -= size
+        # each count over this group: its slot, and how many of its cells come after the group
+        checks = [(ext.index(c), left[c]) for c in cs]
+        keep = [x for x, c in enumerate(ext) if last[c] != g]
+        active = [ext[x] for x in keep]
+        budget[0] -= len(layer)
         if budget[0] < 0:
-            return False
-        i = order[pos]
-        mine_ok = safe_ok = True
-        for c in cell_cons[i]:
-            if need[c] == 0:
-                mine_ok = False
-            if need[c] == left[c]:
-                safe_ok = False
-        for c in cell_cons[i]:
-            left[c] -= 1
-        ok = True
-        if mine_ok:
-            for c in cell_cons[i]:
-                need[c] -= 1
-            ok = dfs(pos + 1, mask | (1 << i), mines + 1)
-            for c in cell_cons[i]:
-                need[c] += 1
-        if ok and safe_ok:
-            ok = dfs(pos + 1, mask, mines)
-        for c in cell_cons[i]:
-            left[c] += 1
-        return ok
-
-    return table if dfs(0, 0, 0) else None
+            return None
+        nxt: Dict[Tuple[Tuple[int, ...], int], Tuple[int, int]] = {}
+        for (needs, m), (o, a) in layer.items():
+            base = needs + start
+            for t in range(size + 1):
+                new = list(base)
+                for x, after in checks:
+                    v = new[x] - t
+                    if v < 0 or v > after:
+                        break
+                    new[x] = v
+                else:
+                    reached = (tuple(new[x] for x in keep), m + t)
+                    oo = o | mask if t else o
+                    aa = a | mask if t == size else a
+                    old = nxt.get(reached)
+                    nxt[reached] = (oo, aa) if old is None else (old[0] | oo, old[1] & aa)
+        layer = nxt
+    return {m: masks for (_, m), masks in layer.items()}
 
 
-def _order(n: int, cons: List[Tuple[List[int], int]], cell_cons: List[List[int]], index: Dict[int, int]
-           ) -> List[int]:
-    """Local cell indices in breadth-first order over shared counts, from cell 0."""
-    seen = [False] * n
+def _order(groups: List[Tuple[Tuple[int, ...], int]], n_cons: int) -> List[Tuple[Tuple[int, ...], int]]:
+    """The groups (counts over them, cell mask) in breadth-first order over shared counts, from the first."""
+    by_con: List[List[int]] = [[] for _ in range(n_cons)]
+    for g, (cs, _) in enumerate(groups):
+        for c in cs:
+            by_con[c].append(g)
+    seen = [False] * len(groups)
     order = [0]
     seen[0] = True
     head = 0
     while head < len(order):
-        i = order[head]
+        for c in groups[order[head]][0]:
+            for g in by_con[c]:
+                if not seen[g]:
+                    seen[g] = True
+                    order.append(g)
         head += 1
-        for c in cell_cons[i]:
-            for j in cons[c][0]:
-                x = index[j]
-                if not seen[x]:
-                    seen[x] = True
-                    order.append(x)
-    return order
+    return [groups[g] for g in order]
 
 
 def _sumset(a: int, b: int) -> int:
@@ -323,7 +393,7 @@ def combine(comps: List[Tuple[List[int], Dict[int, Tuple[int, int]]]], interior:
 def play(mine_grid: np.ndarray, start: Tuple[int, int], bounds: Bounds = UNBOUNDED) -> Tuple[Board, int, int]:
     """Replay from `start` until cleared or stuck: (the final board, reasoning rounds, rounds the SAT backbone decided)."""
     board = Board(mine_grid)
-    board.open(start[0] * board.cols + start[1])
+    board.open([start[0] * board.cols + start[1]])
     rounds = sat_rounds = 0
     while True:
         board.propagate()
@@ -332,6 +402,12 @@ def play(mine_grid: np.ndarray, start: Tuple[int, int], bounds: Bounds = UNBOUND
         if bounds.expired():
             raise AnalysisTimeout("the no-guess search ran out of time")
         rounds += 1
+        pairs = pair_step(board)
+        if pairs[0] or pairs[1]:
+            for j in pairs[1]:
+                board.flag(j)
+            board.open([j for j in pairs[0] if board.state[j] == UNKNOWN])
+            continue
         decided = decide_frontier(board)
         if decided is None:
             sat_rounds += 1
@@ -345,8 +421,7 @@ def play(mine_grid: np.ndarray, start: Tuple[int, int], bounds: Bounds = UNBOUND
             board.flag(j)
         if not safe:
             break
-        for j in safe:
-            board.open(j)
+        board.open(safe)
     return board, rounds, sat_rounds
 
 
