@@ -37,16 +37,27 @@ from typing import Optional, Tuple
 
 import numpy as np
 
-from ..core.bounds import UNBOUNDED, AnalysisTimeout, Bounds
-from ..core.errors import InputError, MineconvError
+from ..core.bounds import DEFAULT_MEMORY_BUDGET, UNBOUNDED, AnalysisTimeout, Bounds, size_text
+from ..core.errors import InputError, MineconvError, ResourceError
 from ..core.layout import dilate, mine_counts
 from ..core.puzzle import Puzzle
 from ..core.wording import plural
-from .noguess_replay import FLAGGED, OPENED, play
+from .noguess_replay import FLAGGED, OPENED, cell_bytes, play
 
 # repairs in a row that open no more cells than the best replay of this layout so far, before a new layout
 REPAIR_PATIENCE = 12
 DEFAULT_MAX_LAYOUTS = 1000
+# --uniform draws fresh layouts only: at expert density about 1 in 7 clears, at 27% mines about 1 in 400
+DEFAULT_MAX_UNIFORM = 100_000
+# the rule of thumb of check_request: above this share of mines among the free cells, on boards with more
+# free cells than this, random layouts with local repair found no no-guess layout (30 x 30 with 600 mines:
+# none in 1000 layouts; 16 x 30 with 330 mines: 1 search in 3). Smaller boards succeed even at 80%.
+HEURISTIC_DENSITY = 0.6
+HEURISTIC_FREE_CELLS = 600
+
+
+class NoGuessMemoryError(ResourceError, MemoryError):
+    """A no-guess search would hold more than its memory budget (refused before anything is built; exit 2)."""
 
 
 class NoGuessFailure(MineconvError, RuntimeError):
@@ -161,12 +172,16 @@ def repair(mine_grid: np.ndarray, stuck: Replay, start: Tuple[int, int], rng: np
     return True
 
 
-def no_guess_layout(rows: int, cols: int, mines: int, start: Tuple[int, int], *, seed: Optional[int] = None,
-                    timeout: Optional[float] = None, max_layouts: int = DEFAULT_MAX_LAYOUTS) -> NoGuessLayout:
-    """A layout of `mines` mines that the replay clears from `start` (deterministic per seed).
+def check_request(rows: int, cols: int, mines: int, start: Tuple[int, int], *,
+                  memory_budget: Optional[int] = DEFAULT_MEMORY_BUDGET, any_density: bool = False) -> None:
+    """Refuse, before anything is built, a no-guess request that cannot or, by rule of thumb, will not succeed.
 
-    Raises MineconvError for a first click off the board or too many mines to keep its block free, and
-    NoGuessFailure when `timeout` seconds or `max_layouts` fresh layouts run out first.
+    Sound refusals: a first click off the board, more mines than the cells outside the first click's block,
+    and a board whose search would hold more than `memory_budget` bytes (NoGuessMemoryError). There is no
+    sound refusal by density: every mine count that fits has a no-guess layout (the safe cells as one blob
+    around the first click: its zeros open all of it, and the total says every cell left is a mine). Above
+    HEURISTIC_DENSITY on boards bigger than HEURISTIC_FREE_CELLS the search is refused by measurement, not
+    proof, unless `any_density`.
     """
     if rows < 1 or cols < 1:
         raise InputError(f"the board must have at least one row and one column, got {rows} x {cols}")
@@ -174,16 +189,82 @@ def no_guess_layout(rows: int, cols: int, mines: int, start: Tuple[int, int], *,
     if not (0 <= r0 < rows and 0 <= c0 < cols):
         raise InputError(f"the first click {r0},{c0} is outside the {rows} x {cols} board (row and column "
                          "count from 0)")
-    block = start_block(rows, cols, start)
-    room = rows * cols - int(block.sum())
+    block = (min(r0 + 2, rows) - max(r0 - 1, 0)) * (min(c0 + 2, cols) - max(c0 - 1, 0))
+    room = rows * cols - block
     if not 0 <= mines <= room:
         raise InputError(f"{plural(mines, 'mine')} cannot fit a no-guess board of {rows} x {cols}: the first "
-                         f"click and its {int(block.sum()) - 1} neighbours are kept free, leaving "
-                         f"{plural(room, 'cell')}")
-    began = time.monotonic()
+                         f"click and its {block - 1} neighbours are kept free, leaving {plural(room, 'cell')}")
+    need = cell_bytes(rows, cols)
+    if memory_budget is not None and need > memory_budget:
+        raise NoGuessMemoryError(
+            f"a no-guess search on {rows} x {cols} would hold about {size_text(need)}, more than the memory "
+            f"budget of {size_text(memory_budget)} (raise it with --memory-budget, or ask for a smaller board)")
+    if not any_density and room > HEURISTIC_FREE_CELLS and mines > HEURISTIC_DENSITY * room:
+        raise InputError(
+            f"{plural(mines, 'mine')} in the {room} free cells of {rows} x {cols} is {mines / room:.0%}: "
+            f"refused by a rule of thumb, not a proof (no-guess layouts of any density exist, e.g. the safe "
+            f"cells as one blob around the first click, but above {HEURISTIC_DENSITY:.0%} on boards bigger "
+            f"than expert the random layouts and repairs found none: 30 x 30 with 600 mines, none in 1000 "
+            f"layouts); place fewer mines, or pass --any-density to search anyway")
+
+
+def no_guess_layout(rows: int, cols: int, mines: int, start: Tuple[int, int], *, seed: Optional[int] = None,
+                    timeout: Optional[float] = None, max_layouts: Optional[int] = None, uniform: bool = False,
+                    memory_budget: Optional[int] = DEFAULT_MEMORY_BUDGET, any_density: bool = False
+                    ) -> NoGuessLayout:
+    """A layout of `mines` mines that the replay clears from `start` (deterministic per seed).
+
+    By default a random layout is repaired until it clears (Tatham); `uniform` draws fresh random layouts
+    until one clears instead (rejection sampling: uniform among no-guess layouts with the first click's
+    block free). Raises MineconvError for the refusals of check_request, and NoGuessFailure when `timeout`
+    seconds or `max_layouts` fresh layouts (default DEFAULT_MAX_LAYOUTS, DEFAULT_MAX_UNIFORM with
+    `uniform`) run out first.
+    """
+    check_request(rows, cols, mines, start, memory_budget=memory_budget, any_density=any_density)
     bounds = Bounds(timeout=timeout)
+    if uniform:
+        rng = np.random.default_rng(None if seed is None else [int(seed), 3])
+        return _uniform(rows, cols, mines, start, rng, bounds, max_layouts or DEFAULT_MAX_UNIFORM)
     rng = np.random.default_rng(None if seed is None else [int(seed), 2])
-    allowed = np.flatnonzero(~block.ravel())
+    return _repaired(rows, cols, mines, start, rng, bounds, max_layouts or DEFAULT_MAX_LAYOUTS)
+
+
+def _what(rows: int, cols: int, mines: int, start: Tuple[int, int]) -> str:
+    """'no no-guess layout of 99 mines on 16 x 30 from 8,15': the start of every failure message."""
+    return f"no no-guess layout of {plural(mines, 'mine')} on {rows} x {cols} from {start[0]},{start[1]}"
+
+
+def _uniform(rows: int, cols: int, mines: int, start: Tuple[int, int], rng: np.random.Generator, bounds: Bounds,
+             max_layouts: int) -> NoGuessLayout:
+    """Rejection sampling: fresh uniform layouts (first click's block free) until the replay clears one.
+
+    A layout is rejected at the replay's first stuck state, usually within the first click's opening.
+    """
+    began = time.monotonic()
+    allowed = np.flatnonzero(~start_block(rows, cols, start).ravel())
+    layout = 0
+    try:
+        for layout in range(1, max_layouts + 1):
+            grid: np.ndarray = np.zeros(rows * cols, dtype=bool)
+            grid[rng.choice(allowed, size=mines, replace=False)] = True
+            grid = grid.reshape(rows, cols)
+            if play(grid, start, bounds)[0].safe_left == 0:
+                return NoGuessLayout(grid, start, layout, 0, time.monotonic() - began)
+    except AnalysisTimeout:
+        raise NoGuessFailure(f"{_what(rows, cols, mines, start)} within --timeout {bounds.timeout:g} s: --uniform "
+                             f"drew {plural(layout, 'random layout')} and each needed a guess; allow more time, "
+                             "place fewer mines, or drop --uniform (repaired layouts are found far sooner)"
+                             ) from None
+    raise NoGuessFailure(f"{_what(rows, cols, mines, start)} in {plural(max_layouts, 'random layout')} (--uniform "
+                         "keeps only layouts that need no guess as drawn); place fewer mines, or drop --uniform "
+                         "(repaired layouts are found far sooner)")
+
+
+def _repaired(rows: int, cols: int, mines: int, start: Tuple[int, int], rng: np.random.Generator, bounds: Bounds,
+              max_layouts: int) -> NoGuessLayout:
+    """Random layouts, each repaired (Tatham's mineperturb) until the replay clears it or patience runs out."""
+    began = time.monotonic()
+    allowed = np.flatnonzero(~start_block(rows, cols, start).ravel())
     repairs = 0
     try:
         for layout in range(1, max_layouts + 1):
@@ -204,11 +285,10 @@ def no_guess_layout(rows: int, cols: int, mines: int, start: Tuple[int, int], *,
                     break
                 repairs += 1
     except AnalysisTimeout:
-        raise NoGuessFailure(f"no no-guess layout of {plural(mines, 'mine')} on {rows} x {cols} from {r0},{c0} "
-                             f"within --timeout {timeout:g} s ({plural(repairs, 'repair')} tried); allow more "
-                             "time or place fewer mines") from None
-    raise NoGuessFailure(f"no no-guess layout of {plural(mines, 'mine')} on {rows} x {cols} from {r0},{c0} in "
-                         f"{plural(max_layouts, 'layout')} ({plural(repairs, 'repair')}); place fewer mines")
+        raise NoGuessFailure(f"{_what(rows, cols, mines, start)} within --timeout {bounds.timeout:g} s "
+                             f"({plural(repairs, 'repair')} tried); allow more time or place fewer mines") from None
+    raise NoGuessFailure(f"{_what(rows, cols, mines, start)} in {plural(max_layouts, 'layout')} "
+                         f"({plural(repairs, 'repair')}); place fewer mines")
 
 
 def layout_puzzle(layout: NoGuessLayout, *, with_total: bool = True, name: Optional[str] = None) -> Puzzle:
@@ -223,8 +303,9 @@ def layout_puzzle(layout: NoGuessLayout, *, with_total: bool = True, name: Optio
 
 def no_guess_puzzle(rows: int, cols: int, *, mines: Optional[int] = None, density: Optional[float] = None,
                     start: Optional[Tuple[int, int]] = None, seed: Optional[int] = None,
-                    timeout: Optional[float] = None, name: Optional[str] = None) -> Puzzle:
-    """A no-guess board as a puzzle (see layout_puzzle); `start` defaults to the centre cell."""
+                    timeout: Optional[float] = None, name: Optional[str] = None, uniform: bool = False,
+                    memory_budget: Optional[int] = DEFAULT_MEMORY_BUDGET, any_density: bool = False) -> Puzzle:
+    """A no-guess board as a puzzle (see layout_puzzle and no_guess_layout); `start` defaults to the centre cell."""
     if (density is None) == (mines is None):
         raise InputError("give exactly one of density and mines")
     if mines is None:
@@ -233,5 +314,6 @@ def no_guess_puzzle(rows: int, cols: int, *, mines: Optional[int] = None, densit
         mines = int(round(float(density) * rows * cols))  # type: ignore[arg-type]
     if start is None:
         start = (rows // 2, cols // 2)
-    layout = no_guess_layout(rows, cols, mines, start, seed=seed, timeout=timeout)
+    layout = no_guess_layout(rows, cols, mines, start, seed=seed, timeout=timeout, uniform=uniform,
+                             memory_budget=memory_budget, any_density=any_density)
     return layout_puzzle(layout, name=name)

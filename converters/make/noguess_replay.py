@@ -35,9 +35,11 @@ from ..core.system import build_system
 UNKNOWN, OPENED, FLAGGED = 0, 1, 2
 # dynamic-programme states one stuck state may visit on enumerating its frontier before the SAT backbone decides it
 NODE_BUDGET = 50_000
-# bytes per cell the replay holds on big boards (neighbour tuples, counts, state), measured with
-# tracemalloc on 1000 x 1000 (about 180) and rounded up; see cell_bytes
-CELL_BYTES = 240
+# bytes per cell a no-guess search holds on big boards (neighbour tuples, counts, state, the repair's
+# arrays): peak RSS grew by 470-480 bytes per cell replaying and repairing 300 x 300 and 600 x 600 boards
+CELL_BYTES = 600
+# enumerated component tables a replay keeps (a big board's frontier changes all the time)
+MAX_TABLES = 4096
 
 
 def cell_bytes(rows: int, cols: int) -> int:
@@ -77,6 +79,7 @@ class Board:
         self.safe_left = n - self.total
         self.flags = 0
         self.work: List[int] = []
+        self.live: List[int] = []  # open counts that had unknown neighbours when opened (pruned when stuck)
         # enumerated components by their counts (cell, remaining mines, unknown neighbours): a component no
         # opening or flag touched since the last stuck state is not enumerated again
         self.tables: Dict[Tuple[Tuple[int, int, int], ...], Dict[int, Tuple[int, int]]] = {}
@@ -111,6 +114,7 @@ class Board:
                 stack.extend(nb[i])
             elif unk:
                 work.append(i)
+                self.live.append(i)
         self.safe_left -= opened
 
     def flag(self, cell: int) -> None:
@@ -159,6 +163,13 @@ class Board:
         return flat[values == SAFE].tolist(), flat[values == MINE].tolist()
 
 
+def frontier_counts(board: Board) -> List[int]:
+    """The open counts that still have unknown neighbours, in cell order (the live list is pruned to them)."""
+    unk = board.unk
+    board.live = sorted(k for k in set(board.live) if unk[k])
+    return board.live
+
+
 def pair_step(board: Board) -> Tuple[List[int], List[int]]:
     """(safe cells, mine cells) that two overlapping counts decide together (before any enumeration).
 
@@ -166,15 +177,14 @@ def pair_step(board: Board) -> Tuple[List[int], List[int]]:
     and min(|A&B|, rA, rB); A\\B then holds rA minus that, and is safe when it can hold none, all mines when
     it must be full.
     """
-    state, nb, unk, rem = board.state, board.nb, board.unk, board.rem
+    state, nb, rem = board.state, board.nb, board.rem
     sets: Dict[int, frozenset] = {}
     near: Dict[int, List[int]] = {}
-    for k in range(len(state)):
-        if state[k] == OPENED and unk[k]:
-            cells = frozenset(j for j in nb[k] if state[j] == UNKNOWN)
-            sets[k] = cells
-            for j in cells:
-                near.setdefault(j, []).append(k)
+    for k in frontier_counts(board):
+        cells = frozenset(j for j in nb[k] if state[j] == UNKNOWN)
+        sets[k] = cells
+        for j in cells:
+            near.setdefault(j, []).append(k)
     safe: List[int] = []
     mines: List[int] = []
     done = set()
@@ -201,8 +211,10 @@ def pair_step(board: Board) -> Tuple[List[int], List[int]]:
 
 def decide_frontier(board: Board) -> Optional[Tuple[List[int], List[int]]]:
     """Exact decisions by enumerating the frontier's components; None when one passes NODE_BUDGET."""
-    state, nb, unk, rem = board.state, board.nb, board.unk, board.rem
-    counts = [k for k in range(len(state)) if state[k] == OPENED and unk[k]]
+    state, nb, rem = board.state, board.nb, board.rem
+    counts = frontier_counts(board)
+    if len(board.tables) > MAX_TABLES:
+        board.tables.clear()
     # components: unknown cells joined through the counts they share (union-find over the cells)
     parent: Dict[int, int] = {}
 
@@ -242,7 +254,7 @@ def decide_frontier(board: Board) -> Optional[Tuple[List[int], List[int]]]:
                 return None
             board.tables[key] = table
         comps.append((cells, table))
-    interior = sum(1 for s in state if s == UNKNOWN) - len(parent)
+    interior = board.safe_left + board.total - board.flags - len(parent)
     return combine(comps, interior, board.total - board.flags)
 
 
