@@ -3,9 +3,15 @@
 A board is no-guess from its first click when this replay clears it: open the first click (its cell and
 neighbours hold no mine, so it shows 0 and opens a region, zeros cascading as in the game), then over and
 over open every cell that is safe in every layout consistent with the revealed counts and the total mine
-count. Each round runs the cheap gac propagation first (mineconv.analysis.propagation) and asks the SAT
-backbone (mineconv.analysis.backbone.full_backbone, which reads the total off the exact counts) only when
-gac is stuck; the board is no-guess when the safe cells run out before the reasoning does.
+count. The replay (mineconv.make.noguess_replay) does this incrementally in plain Python: single counts,
+then pairs of counts, then exact enumeration of the frontier with the total, and the SAT backbone only for
+a frontier too big to enumerate; the board is no-guess when the safe cells run out before the reasoning
+does.
+
+Two ways to find one. By default (repaired), a random layout is repaired where the replay gets stuck, as
+below: fast, but not uniform among no-guess layouts. With `uniform`, fresh random layouts (the first
+click's block free) are drawn until the replay clears one, which is exactly uniform among the no-guess
+layouts with that block free, and costs as many replays as layouts are rejected.
 
 What was taken from the two generators the issue names:
 
