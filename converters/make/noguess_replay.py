@@ -21,7 +21,7 @@ the cells such reasoning can open only grow as cells are opened, whatever the or
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Dict, List, Optional, Tuple
+from typing import Dict, FrozenSet, List, Optional, Set, Tuple
 
 import numpy as np
 
@@ -80,6 +80,7 @@ class Board:
         self.flags = 0
         self.work: List[int] = []
         self.live: List[int] = []  # open counts that had unknown neighbours when opened (pruned when stuck)
+        self.dirty: Set[int] = set()  # counts changed since the last pair step (only their pairs can say more)
         # enumerated components by their counts (cell, remaining mines, unknown neighbours): a component no
         # opening or flag touched since the last stuck state is not enumerated again
         self.tables: Dict[Tuple[Tuple[int, int, int], ...], Dict[int, Tuple[int, int]]] = {}
@@ -133,11 +134,12 @@ class Board:
 
     def propagate(self) -> None:
         """Single counts to a fixed point: the worklist holds the counts whose neighbourhood changed."""
-        work, state, nb, rem, unk = self.work, self.state, self.nb, self.rem, self.unk
+        work, state, nb, rem, unk, dirty = self.work, self.state, self.nb, self.rem, self.unk, self.dirty
         while work:
             k = work.pop()
             if not unk[k]:
                 continue
+            dirty.add(k)
             if rem[k] == 0:
                 self.open([j for j in nb[k] if state[j] == UNKNOWN])
             elif rem[k] == unk[k]:
@@ -175,27 +177,29 @@ def pair_step(board: Board) -> Tuple[List[int], List[int]]:
 
     For counts A and B sharing cells, the mines in the shared part lie between max(0, rA - |A\\B|, rB - |B\\A|)
     and min(|A&B|, rA, rB); A\\B then holds rA minus that, and is safe when it can hold none, all mines when
-    it must be full.
+    it must be full. Only pairs with a count changed since the last pair step are looked at: the others
+    said nothing then and say nothing now.
     """
-    state, nb, rem = board.state, board.nb, board.rem
-    sets: Dict[int, frozenset] = {}
-    near: Dict[int, List[int]] = {}
-    for k in frontier_counts(board):
-        cells = frozenset(j for j in nb[k] if state[j] == UNKNOWN)
-        sets[k] = cells
-        for j in cells:
-            near.setdefault(j, []).append(k)
+    state, nb, rem, unk = board.state, board.nb, board.rem, board.unk
+    sets: Dict[int, FrozenSet[int]] = {}
+
+    def unknowns(k: int) -> FrozenSet[int]:
+        got = sets.get(k)
+        if got is None:
+            got = sets[k] = frozenset(j for j in nb[k] if state[j] == UNKNOWN)
+        return got
+
     safe: List[int] = []
     mines: List[int] = []
     done = set()
-    for ks in near.values():
-        for x in range(len(ks)):
-            a = ks[x]
-            for b in ks[x + 1:]:
-                if (a, b) in done:
+    for a in sorted(k for k in board.dirty if unk[k]):
+        sa = unknowns(a)
+        for j in sa:
+            for b in nb[j]:
+                if b == a or state[b] != OPENED or (b, a) in done or (a, b) in done:
                     continue
                 done.add((a, b))
-                sa, sb = sets[a], sets[b]
+                sb = unknowns(b)
                 only_a, only_b = sa - sb, sb - sa
                 ra, rb = rem[a], rem[b]
                 lo = max(0, ra - len(only_a), rb - len(only_b))
@@ -206,6 +210,7 @@ def pair_step(board: Board) -> Tuple[List[int], List[int]]:
                             safe.extend(only)
                         elif r - hi == len(only):
                             mines.extend(only)
+    board.dirty.clear()
     return safe, mines
 
 
