@@ -79,8 +79,8 @@ class Replay:
     cleared: bool
     opened: np.ndarray        # (rows, cols) bool: cells the player opened (or that cascaded open)
     proven_mines: np.ndarray  # (rows, cols) bool: mines the reasoning proved
-    rounds: int               # reasoning rounds (each opens every cell proven safe at that point)
-    sat_rounds: int           # rounds that needed the SAT backbone because gac was stuck
+    rounds: int               # times single counts were stuck (the pair rule or the exact step went on)
+    sat_rounds: int           # of those, frontiers too big to enumerate, decided by the SAT backbone
 
 
 @dataclass(frozen=True)
