@@ -10,15 +10,16 @@ import sys
 from pathlib import Path
 from typing import Callable, Optional, Tuple
 
-from ..core.bounds import stderr_progress_wanted
+from ..core.bounds import DEFAULT_MEMORY_BUDGET, size_text, stderr_progress_wanted
 from ..core.errors import FileAccessError, InputError
 from ..core.fileio import atomic_output
 from ..core.puzzle import Puzzle
 from ..formats.registry import Format, get_format
 from ..formats.writing import dump, write
 from ..make.generate import REVEALS, random_puzzle
-from ..make.noguess import no_guess_puzzle
+from ..make.noguess import DEFAULT_MAX_LAYOUTS, DEFAULT_MAX_UNIFORM, check_request, no_guess_puzzle
 from . import number_in, timeout_seconds
+from .analyze import memory_budget
 
 
 def board_name(rows: int, cols: int, reveal: str, seed: int) -> str:
@@ -42,7 +43,9 @@ def first_click(text: str) -> Tuple[int, int]:
 def _check_no_guess(args: argparse.Namespace) -> Optional[Tuple[int, int]]:
     """Refuse option mixes --no-guess cannot honour; the first click to use (None without --no-guess)."""
     if not args.no_guess:
-        for flag, value in (("--first", args.first), ("--timeout", args.timeout)):
+        for flag, value in (("--first", args.first), ("--timeout", args.timeout),
+                            ("--memory-budget", args.memory_budget), ("--uniform", args.uniform or None),
+                            ("--any-density", args.any_density or None)):
             if value is not None:
                 raise InputError(f"{flag} applies to --no-guess boards only")
         return None
@@ -58,6 +61,10 @@ def _check_no_guess(args: argparse.Namespace) -> Optional[Tuple[int, int]]:
     if not (first[0] < args.rows and first[1] < args.cols):
         raise InputError(f"--first {first[0]},{first[1]} is outside the {args.rows} x {args.cols} board "
                          f"(rows 0-{args.rows - 1}, columns 0-{args.cols - 1})")
+    # the refusals (room, memory, the density rule of thumb) come before any folder or board is made
+    mines = args.mines if args.mines is not None else int(round(args.density * args.rows * args.cols))
+    check_request(args.rows, args.cols, mines, first, memory_budget=args.memory_budget or DEFAULT_MEMORY_BUDGET,
+                  any_density=args.any_density)
     return first
 
 
@@ -67,7 +74,9 @@ def _board(args: argparse.Namespace, seed: int, common: dict, first: Optional[Tu
         return random_puzzle(args.rows, args.cols, seed=seed,
                              name=board_name(args.rows, args.cols, args.reveal, seed), **common)
     return no_guess_puzzle(args.rows, args.cols, mines=args.mines, density=args.density, start=first, seed=seed,
-                           timeout=args.timeout, name=no_guess_name(args.rows, args.cols, first, seed))
+                           timeout=args.timeout, name=no_guess_name(args.rows, args.cols, first, seed),
+                           uniform=args.uniform, any_density=args.any_density,
+                           memory_budget=args.memory_budget or DEFAULT_MEMORY_BUDGET)
 
 
 # 2^24 cells (4096 x 4096) is far beyond any published board and still writes every format in a few GB
@@ -186,9 +195,21 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--first", type=first_click, metavar="R,C",
                    help="--no-guess: the first click, 0-based row,column (default: the centre cell, "
                         "rows//2,cols//2); it and its neighbours hold no mine")
+    p.add_argument("--uniform", action="store_true",
+                   help="--no-guess: draw the layout uniformly among the no-guess layouts (with the first "
+                        "click's block free): fresh random layouts until one needs no guess, slower and "
+                        f"bounded by --timeout or {DEFAULT_MAX_UNIFORM} layouts (exit 1). Without it a random "
+                        "layout is repaired where it needs a guess (Tatham's method), which is faster but "
+                        "not uniform among no-guess layouts: mines drift away from where guesses were")
     p.add_argument("--timeout", type=timeout_seconds, metavar="S",
                    help="--no-guess: give up a board after S seconds (exit 1); without it the search stops "
-                        "after 1000 fresh layouts")
+                        f"after {DEFAULT_MAX_LAYOUTS} fresh layouts ({DEFAULT_MAX_UNIFORM} with --uniform)")
+    p.add_argument("--memory-budget", type=memory_budget, metavar="SIZE",
+                   help="--no-guess: memory the search may hold, e.g. 512M or 4G (default "
+                        f"{size_text(DEFAULT_MEMORY_BUDGET)}); a bigger board is refused before any work (exit 2)")
+    p.add_argument("--any-density", action="store_true",
+                   help="--no-guess: search even above 60%% mines among the free cells on boards bigger than "
+                        "expert, which is refused by default as a rule of thumb (the search finds none there)")
     p.add_argument("--seed", type=number_in("a seed", 0, 2 ** 63 - 1), metavar="S",
                    help="random seed, 0 to 2^63-1 (default: a fresh one, kept in the name)")
     p.add_argument("--no-total", action="store_true", help="do not state the total mine count")

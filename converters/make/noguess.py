@@ -3,9 +3,15 @@
 A board is no-guess from its first click when this replay clears it: open the first click (its cell and
 neighbours hold no mine, so it shows 0 and opens a region, zeros cascading as in the game), then over and
 over open every cell that is safe in every layout consistent with the revealed counts and the total mine
-count. Each round runs the cheap gac propagation first (mineconv.analysis.propagation) and asks the SAT
-backbone (mineconv.analysis.backbone.full_backbone, which reads the total off the exact counts) only when
-gac is stuck; the board is no-guess when the safe cells run out before the reasoning does.
+count. The replay (mineconv.make.noguess_replay) does this incrementally in plain Python: single counts,
+then pairs of counts, then exact enumeration of the frontier with the total, and the SAT backbone only for
+a frontier too big to enumerate; the board is no-guess when the safe cells run out before the reasoning
+does.
+
+Two ways to find one. By default (repaired), a random layout is repaired where the replay gets stuck, as
+below: fast, but not uniform among no-guess layouts. With `uniform`, fresh random layouts (the first
+click's block free) are drawn until the replay clears one, which is exactly uniform among the no-guess
+layouts with that block free, and costs as many replays as layouts are rejected.
 
 What was taken from the two generators the issue names:
 
@@ -37,18 +43,27 @@ from typing import Optional, Tuple
 
 import numpy as np
 
-from ..analysis.backbone import full_backbone
-from ..analysis.propagation import MINE, SAFE, propagate
-from ..core.bounds import UNBOUNDED, AnalysisTimeout, Bounds
+from ..core.bounds import DEFAULT_MEMORY_BUDGET, UNBOUNDED, AnalysisTimeout, Bounds, size_text
 from ..core.errors import InputError, MineconvError, ResourceError
-from ..core.layout import dilate, label_regions, mine_counts
+from ..core.layout import dilate, mine_counts
 from ..core.puzzle import Puzzle
-from ..core.system import build_system
 from ..core.wording import plural
+from .noguess_replay import FLAGGED, OPENED, cell_bytes, play
 
 # repairs in a row that open no more cells than the best replay of this layout so far, before a new layout
 REPAIR_PATIENCE = 12
 DEFAULT_MAX_LAYOUTS = 1000
+# --uniform draws fresh layouts only: at expert density about 1 in 7 clears, at 27% mines about 1 in 400
+DEFAULT_MAX_UNIFORM = 100_000
+# the rule of thumb of check_request: above this share of mines among the free cells, on boards with more
+# free cells than this, random layouts with local repair found no no-guess layout (30 x 30 with 600 mines:
+# none in 1000 layouts; 16 x 30 with 330 mines: 1 search in 3). Smaller boards succeed even at 80%.
+HEURISTIC_DENSITY = 0.6
+HEURISTIC_FREE_CELLS = 600
+
+
+class NoGuessMemoryError(ResourceError, MemoryError):
+    """A no-guess search would hold more than its memory budget (refused before anything is built; exit 2)."""
 
 
 class NoGuessFailure(MineconvError, RuntimeError):
@@ -64,8 +79,8 @@ class Replay:
     cleared: bool
     opened: np.ndarray        # (rows, cols) bool: cells the player opened (or that cascaded open)
     proven_mines: np.ndarray  # (rows, cols) bool: mines the reasoning proved
-    rounds: int               # reasoning rounds (each opens every cell proven safe at that point)
-    sat_rounds: int           # rounds that needed the SAT backbone because gac was stuck
+    rounds: int               # times single counts were stuck (the pair rule or the exact step went on)
+    sat_rounds: int           # of those, frontiers too big to enumerate, decided by the SAT backbone
 
 
 @dataclass(frozen=True)
@@ -87,13 +102,6 @@ def start_block(rows: int, cols: int, start: Tuple[int, int]) -> np.ndarray:
     return block
 
 
-def _state_puzzle(counts: np.ndarray, opened: np.ndarray, flagged: np.ndarray, total: int) -> Puzzle:
-    """What the player knows: counts on opened cells, proven mines as known mines, the total."""
-    codes = np.where(opened, counts + ord("0"), np.where(flagged, ord("*"), ord("?"))).astype(np.uint8)
-    R, C = counts.shape
-    return Puzzle(R, C, codes.tobytes().decode("ascii"), mines=total)
-
-
 def replay(mine_grid: np.ndarray, start: Tuple[int, int], bounds: Bounds = UNBOUNDED) -> Replay:
     """Play the board from `start` opening only provably safe cells (full reasoning with the total) until stuck or cleared.
 
@@ -105,45 +113,9 @@ def replay(mine_grid: np.ndarray, start: Tuple[int, int], bounds: Bounds = UNBOU
         raise InputError(f"the first click ({r0}, {c0}) is outside the {R} x {C} board")
     if mine_grid[r0, c0]:
         raise InputError(f"the first click ({r0}, {c0}) holds a mine")
-    counts = mine_counts(mine_grid).astype(np.int16)
-    zero = (counts == 0) & ~mine_grid
-    labels = label_regions(zero)
-    total = int(mine_grid.sum())
-    safe_total = R * C - total
-    opened = np.zeros((R, C), dtype=bool)
-    flagged = np.zeros((R, C), dtype=bool)
-
-    def open_cells(cells: np.ndarray) -> None:
-        """Open these (safe) cells, a zero opening its whole zero region and the counts around it."""
-        opened[cells[:, 0], cells[:, 1]] = True
-        hit = zero[cells[:, 0], cells[:, 1]]
-        if hit.any():
-            regions = np.unique(labels[cells[hit, 0], cells[hit, 1]])
-            opened[...] |= dilate(zero & np.isin(labels, regions))
-
-    open_cells(np.array([start]))
-    rounds = sat_rounds = 0
-    while int(opened.sum()) < safe_total:
-        if bounds.expired():
-            raise AnalysisTimeout("the no-guess search ran out of time")
-        puzzle = _state_puzzle(counts, opened, flagged, total)
-        system = build_system(puzzle)
-        prop = propagate(puzzle, "gac", system=system, bounds=bounds)
-        values = prop.values
-        if not (values == SAFE).any():
-            sat_rounds += 1
-            values, _, _ = full_backbone(puzzle, system=system, known=values, bounds=bounds)
-            if values is None:  # the true layout is a solution: this cannot happen
-                raise ResourceError("the no-guess replay found no layout consistent with the board")
-        rounds += 1
-        safe = system.var_rc[values == SAFE]
-        mines = system.var_rc[values == MINE]
-        flagged[mines[:, 0], mines[:, 1]] = True
-        if not safe.size:
-            break
-        open_cells(safe)
-    cleared = int(opened.sum()) == safe_total
-    return Replay(cleared, opened, flagged, rounds, sat_rounds)
+    board, rounds, sat_rounds = play(mine_grid, start, bounds)
+    state = np.frombuffer(bytes(board.state), dtype=np.uint8).reshape(R, C)
+    return Replay(board.safe_left == 0, state == OPENED, state == FLAGGED, rounds, sat_rounds)
 
 
 def _stuck_set(opened: np.ndarray, flagged: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -206,12 +178,16 @@ def repair(mine_grid: np.ndarray, stuck: Replay, start: Tuple[int, int], rng: np
     return True
 
 
-def no_guess_layout(rows: int, cols: int, mines: int, start: Tuple[int, int], *, seed: Optional[int] = None,
-                    timeout: Optional[float] = None, max_layouts: int = DEFAULT_MAX_LAYOUTS) -> NoGuessLayout:
-    """A layout of `mines` mines that the replay clears from `start` (deterministic per seed).
+def check_request(rows: int, cols: int, mines: int, start: Tuple[int, int], *,
+                  memory_budget: Optional[int] = DEFAULT_MEMORY_BUDGET, any_density: bool = False) -> None:
+    """Refuse, before anything is built, a no-guess request that cannot or, by rule of thumb, will not succeed.
 
-    Raises MineconvError for a first click off the board or too many mines to keep its block free, and
-    NoGuessFailure when `timeout` seconds or `max_layouts` fresh layouts run out first.
+    Sound refusals: a first click off the board, more mines than the cells outside the first click's block,
+    and a board whose search would hold more than `memory_budget` bytes (NoGuessMemoryError). There is no
+    sound refusal by density: every mine count that fits has a no-guess layout (the safe cells as one blob
+    around the first click: its zeros open all of it, and the total says every cell left is a mine). Above
+    HEURISTIC_DENSITY on boards bigger than HEURISTIC_FREE_CELLS the search is refused by measurement, not
+    proof, unless `any_density`.
     """
     if rows < 1 or cols < 1:
         raise InputError(f"the board must have at least one row and one column, got {rows} x {cols}")
@@ -219,16 +195,82 @@ def no_guess_layout(rows: int, cols: int, mines: int, start: Tuple[int, int], *,
     if not (0 <= r0 < rows and 0 <= c0 < cols):
         raise InputError(f"the first click {r0},{c0} is outside the {rows} x {cols} board (row and column "
                          "count from 0)")
-    block = start_block(rows, cols, start)
-    room = rows * cols - int(block.sum())
+    block = (min(r0 + 2, rows) - max(r0 - 1, 0)) * (min(c0 + 2, cols) - max(c0 - 1, 0))
+    room = rows * cols - block
     if not 0 <= mines <= room:
         raise InputError(f"{plural(mines, 'mine')} cannot fit a no-guess board of {rows} x {cols}: the first "
-                         f"click and its {int(block.sum()) - 1} neighbours are kept free, leaving "
-                         f"{plural(room, 'cell')}")
-    began = time.monotonic()
+                         f"click and its {block - 1} neighbours are kept free, leaving {plural(room, 'cell')}")
+    need = cell_bytes(rows, cols)
+    if memory_budget is not None and need > memory_budget:
+        raise NoGuessMemoryError(
+            f"a no-guess search on {rows} x {cols} would hold about {size_text(need)}, more than the memory "
+            f"budget of {size_text(memory_budget)} (raise it with --memory-budget, or ask for a smaller board)")
+    if not any_density and room > HEURISTIC_FREE_CELLS and mines > HEURISTIC_DENSITY * room:
+        raise InputError(
+            f"{plural(mines, 'mine')} in the {room} free cells of {rows} x {cols} is {mines / room:.0%}: "
+            f"refused by a rule of thumb, not a proof (no-guess layouts of any density exist, e.g. the safe "
+            f"cells as one blob around the first click, but above {HEURISTIC_DENSITY:.0%} on boards bigger "
+            f"than expert the random layouts and repairs found none: 30 x 30 with 600 mines, none in 1000 "
+            f"layouts); place fewer mines, or pass --any-density to search anyway")
+
+
+def no_guess_layout(rows: int, cols: int, mines: int, start: Tuple[int, int], *, seed: Optional[int] = None,
+                    timeout: Optional[float] = None, max_layouts: Optional[int] = None, uniform: bool = False,
+                    memory_budget: Optional[int] = DEFAULT_MEMORY_BUDGET, any_density: bool = False
+                    ) -> NoGuessLayout:
+    """A layout of `mines` mines that the replay clears from `start` (deterministic per seed).
+
+    By default a random layout is repaired until it clears (Tatham); `uniform` draws fresh random layouts
+    until one clears instead (rejection sampling: uniform among no-guess layouts with the first click's
+    block free). Raises MineconvError for the refusals of check_request, and NoGuessFailure when `timeout`
+    seconds or `max_layouts` fresh layouts (default DEFAULT_MAX_LAYOUTS, DEFAULT_MAX_UNIFORM with
+    `uniform`) run out first.
+    """
+    check_request(rows, cols, mines, start, memory_budget=memory_budget, any_density=any_density)
     bounds = Bounds(timeout=timeout)
+    if uniform:
+        rng = np.random.default_rng(None if seed is None else [int(seed), 3])
+        return _uniform(rows, cols, mines, start, rng, bounds, max_layouts or DEFAULT_MAX_UNIFORM)
     rng = np.random.default_rng(None if seed is None else [int(seed), 2])
-    allowed = np.flatnonzero(~block.ravel())
+    return _repaired(rows, cols, mines, start, rng, bounds, max_layouts or DEFAULT_MAX_LAYOUTS)
+
+
+def _what(rows: int, cols: int, mines: int, start: Tuple[int, int]) -> str:
+    """'no no-guess layout of 99 mines on 16 x 30 from 8,15': the start of every failure message."""
+    return f"no no-guess layout of {plural(mines, 'mine')} on {rows} x {cols} from {start[0]},{start[1]}"
+
+
+def _uniform(rows: int, cols: int, mines: int, start: Tuple[int, int], rng: np.random.Generator, bounds: Bounds,
+             max_layouts: int) -> NoGuessLayout:
+    """Rejection sampling: fresh uniform layouts (first click's block free) until the replay clears one.
+
+    A layout is rejected at the replay's first stuck state, usually within the first click's opening.
+    """
+    began = time.monotonic()
+    allowed = np.flatnonzero(~start_block(rows, cols, start).ravel())
+    layout = 0
+    try:
+        for layout in range(1, max_layouts + 1):
+            grid: np.ndarray = np.zeros(rows * cols, dtype=bool)
+            grid[rng.choice(allowed, size=mines, replace=False)] = True
+            grid = grid.reshape(rows, cols)
+            if play(grid, start, bounds)[0].safe_left == 0:
+                return NoGuessLayout(grid, start, layout, 0, time.monotonic() - began)
+    except AnalysisTimeout:
+        raise NoGuessFailure(f"{_what(rows, cols, mines, start)} within --timeout {bounds.timeout:g} s: --uniform "
+                             f"drew {plural(layout, 'random layout')} and each needed a guess; allow more time, "
+                             "place fewer mines, or drop --uniform (repaired layouts are found far sooner)"
+                             ) from None
+    raise NoGuessFailure(f"{_what(rows, cols, mines, start)} in {plural(max_layouts, 'random layout')} (--uniform "
+                         "keeps only layouts that need no guess as drawn); place fewer mines, or drop --uniform "
+                         "(repaired layouts are found far sooner)")
+
+
+def _repaired(rows: int, cols: int, mines: int, start: Tuple[int, int], rng: np.random.Generator, bounds: Bounds,
+              max_layouts: int) -> NoGuessLayout:
+    """Random layouts, each repaired (Tatham's mineperturb) until the replay clears it or patience runs out."""
+    began = time.monotonic()
+    allowed = np.flatnonzero(~start_block(rows, cols, start).ravel())
     repairs = 0
     try:
         for layout in range(1, max_layouts + 1):
@@ -249,11 +291,10 @@ def no_guess_layout(rows: int, cols: int, mines: int, start: Tuple[int, int], *,
                     break
                 repairs += 1
     except AnalysisTimeout:
-        raise NoGuessFailure(f"no no-guess layout of {plural(mines, 'mine')} on {rows} x {cols} from {r0},{c0} "
-                             f"within --timeout {timeout:g} s ({plural(repairs, 'repair')} tried); allow more "
-                             "time or place fewer mines") from None
-    raise NoGuessFailure(f"no no-guess layout of {plural(mines, 'mine')} on {rows} x {cols} from {r0},{c0} in "
-                         f"{plural(max_layouts, 'layout')} ({plural(repairs, 'repair')}); place fewer mines")
+        raise NoGuessFailure(f"{_what(rows, cols, mines, start)} within --timeout {bounds.timeout:g} s "
+                             f"({plural(repairs, 'repair')} tried); allow more time or place fewer mines") from None
+    raise NoGuessFailure(f"{_what(rows, cols, mines, start)} in {plural(max_layouts, 'layout')} "
+                         f"({plural(repairs, 'repair')}); place fewer mines")
 
 
 def layout_puzzle(layout: NoGuessLayout, *, with_total: bool = True, name: Optional[str] = None) -> Puzzle:
@@ -268,8 +309,9 @@ def layout_puzzle(layout: NoGuessLayout, *, with_total: bool = True, name: Optio
 
 def no_guess_puzzle(rows: int, cols: int, *, mines: Optional[int] = None, density: Optional[float] = None,
                     start: Optional[Tuple[int, int]] = None, seed: Optional[int] = None,
-                    timeout: Optional[float] = None, name: Optional[str] = None) -> Puzzle:
-    """A no-guess board as a puzzle (see layout_puzzle); `start` defaults to the centre cell."""
+                    timeout: Optional[float] = None, name: Optional[str] = None, uniform: bool = False,
+                    memory_budget: Optional[int] = DEFAULT_MEMORY_BUDGET, any_density: bool = False) -> Puzzle:
+    """A no-guess board as a puzzle (see layout_puzzle and no_guess_layout); `start` defaults to the centre cell."""
     if (density is None) == (mines is None):
         raise InputError("give exactly one of density and mines")
     if mines is None:
@@ -278,5 +320,6 @@ def no_guess_puzzle(rows: int, cols: int, *, mines: Optional[int] = None, densit
         mines = int(round(float(density) * rows * cols))  # type: ignore[arg-type]
     if start is None:
         start = (rows // 2, cols // 2)
-    layout = no_guess_layout(rows, cols, mines, start, seed=seed, timeout=timeout)
+    layout = no_guess_layout(rows, cols, mines, start, seed=seed, timeout=timeout, uniform=uniform,
+                             memory_budget=memory_budget, any_density=any_density)
     return layout_puzzle(layout, name=name)
