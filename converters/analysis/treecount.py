@@ -30,7 +30,7 @@ summed first, so there is one product per target state.
 """
 from __future__ import annotations
 
-from typing import Callable, Dict, List, NamedTuple, Sequence, Tuple
+from typing import Dict, List, NamedTuple, Sequence, Tuple
 
 import numpy as np
 
@@ -179,73 +179,212 @@ def sweep(cells: Sequence[Cell], bounds: Bounds = UNBOUNDED, what: str = "a comp
     return moves
 
 
-Shift = Callable[[np.ndarray], np.ndarray]
+Weights = Tuple[np.ndarray, np.ndarray]   # per state: packed weight (object ints) and its offset in mines
+NONE = np.iinfo(np.int64).max              # the offset of a state nothing reaches
 
 
-def _push(vals: np.ndarray, move: Moves, shift: Shift) -> np.ndarray:
-    """The next layer's forward weights from this layer's."""
+def _aligned(vals: np.ndarray, offs: np.ndarray, to: np.ndarray, bits: int) -> np.ndarray:
+    """vals * x**(offs - to): weights brought down to a common offset (`to` <= offs)."""
+    if not bits:
+        return vals
+    d = offs - to
+    out = vals.copy()
+    up = np.flatnonzero(d)
+    out[up] = vals[up] << (d[up] * bits)
+    return out
+
+
+def _push(layer: Weights, move: Moves, bits: int) -> Weights:
+    """The next layer's forward weights (and offsets) from this layer's."""
+    vals, offs = layer
     idx0, idx1, size = move
+    m0, m1 = idx0 >= 0, idx1 >= 0
+    target = np.concatenate([idx0[m0], idx1[m1]])
+    v = np.concatenate([vals[m0], vals[m1]])
+    o = np.concatenate([offs[m0], offs[m1] + (1 if bits else 0)])
+    to = np.full(size, NONE, dtype=np.int64)
+    np.minimum.at(to, target, o)
     out = np.zeros(size, dtype=object)
-    m0, m1 = idx0 >= 0, idx1 >= 0
-    np.add.at(out, idx0[m0], vals[m0])
-    np.add.at(out, idx1[m1], shift(vals[m1]))
-    return out
+    np.add.at(out, target, _aligned(v, o, to[target], bits))
+    to[to == NONE] = 0
+    return out, to
 
 
-def _pull(back: np.ndarray, move: Moves, shift: Shift) -> np.ndarray:
+def _pull(back: Weights, move: Moves, bits: int) -> Weights:
     """This layer's backward weights (ways to finish from each state) from the next layer's."""
+    vals, offs = back
     idx0, idx1, _ = move
-    out = np.zeros(len(idx0), dtype=object)
     m0, m1 = idx0 >= 0, idx1 >= 0
-    out[m0] = back[idx0[m0]]
-    out[m1] += shift(back[idx1[m1]])
-    return out
+    o0 = np.where(m0, offs[idx0], NONE)
+    o1 = np.where(m1, offs[idx1] + (1 if bits else 0), NONE)
+    to = np.minimum(o0, o1)
+    to[to == NONE] = 0
+    out = np.zeros(len(idx0), dtype=object)
+    out[m0] = _aligned(vals[idx0[m0]], o0[m0], to[m0], bits)
+    out[m1] += _aligned(vals[idx1[m1]], o1[m1], to[m1], bits)
+    return out, to
 
 
-def _mine_weight(fwd: np.ndarray, back_next: np.ndarray, move: Moves, shift: Shift) -> object:
-    """The weight of the solutions with a mine on this cell: forward into each target, times x, times back."""
+def _mine_weight(fwd: Weights, back_next: Weights, move: Moves, bits: int) -> Tuple[object, int]:
+    """The weight (and offset) of the solutions with a mine on this cell: forward into each target times x
+    times the weight of finishing from there."""
+    vals, offs = fwd
     idx0, idx1, size = move
-    into = np.zeros(size, dtype=object)
     m1 = idx1 >= 0
-    np.add.at(into, idx1[m1], fwd[m1])
-    nz = np.flatnonzero(into != 0)
+    target, v, o = idx1[m1], vals[m1], offs[m1]
+    to = np.full(size, NONE, dtype=np.int64)
+    np.minimum.at(to, target, o)
+    into = np.zeros(size, dtype=object)
+    np.add.at(into, target, _aligned(v, o, to[target], bits))
+    back, boffs = back_next
+    nz = np.flatnonzero((into != 0) & (back != 0))
     if not len(nz):
-        return 0
-    return np.dot(into[nz], shift(back_next[nz]))
+        return 0, 0
+    prod_off = to[nz] + boffs[nz]
+    low = int(prod_off.min())
+    one = 1 if bits else 0
+    return np.dot(into[nz], _aligned(back[nz], prod_off, np.full(len(nz), low), bits)), low + one
 
 
-def weigh(moves: Sequence[Moves], shift: Shift, bounds: Bounds = UNBOUNDED,
-          what: str = "a component") -> Tuple[object, List[object], int]:
-    """(total weight, weight with a mine per cell, bits of the largest forward or backward weight)."""
-    fwd = [np.ones(1, dtype=object)]
+def _bits(layer: np.ndarray) -> int:
+    """Bits of the largest weight of a layer (weights are non-negative)."""
+    return int(layer.max()).bit_length() if len(layer) else 0
+
+
+def weigh(moves: Sequence[Moves], bits: int, bounds: Bounds = UNBOUNDED,
+          what: str = "a component") -> Tuple[Tuple[object, int], List[Tuple[object, int]]]:
+    """((total, offset), (weight with a mine, offset) per cell): polynomials packed in slots of `bits` bits
+    (bits = 0: plain counts)."""
+    one = (np.ones(1, dtype=object), np.zeros(1, dtype=np.int64))
+    fwd = [one]
     kept = 0
     for move in moves:
-        fwd.append(_push(fwd[-1], move, shift))
-        kept += sum(int_bytes(int(w).bit_length()) + 8 for w in fwd[-1][:64]) * len(fwd[-1]) // max(1, min(64, len(fwd[-1])))
+        fwd.append(_push(fwd[-1], move, bits))
+        vals = fwd[-1][0]
+        kept += 16 * len(vals) + int_bytes(_bits(vals[:16])) * len(vals)
         bounds.check_memory(kept, what)
         bounds.check()
-    top = max(max((int(w).bit_length() for w in layer), default=0) for layer in fwd)
-    if not len(fwd[-1]):
-        return 0, [0] * len(moves), top
-    total = fwd[-1][0]
-    back = np.ones(1, dtype=object)
-    marg: List[object] = [0] * len(moves)
+    if not len(fwd[-1][0]):
+        return (0, 0), [(0, 0)] * len(moves)
+    total = (fwd[-1][0][0], int(fwd[-1][1][0]))
+    back = one
+    marg: List[Tuple[object, int]] = [(0, 0)] * len(moves)
     for i in range(len(moves) - 1, -1, -1):
-        marg[i] = _mine_weight(fwd[i], back, moves[i], shift)
-        back = _pull(back, moves[i], shift)
-        top = max(top, max((int(w).bit_length() for w in back), default=0))
-        fwd[i + 1] = np.zeros(0, dtype=object)   # no longer needed: give it back while the marginals grow
+        marg[i] = _mine_weight(fwd[i], back, moves[i], bits)
+        back = _pull(back, moves[i], bits)
+        fwd[i + 1] = one   # no longer needed: give it back while the marginals grow
         bounds.check()
-    return total, marg, top
+    return total, marg
 
 
-def unpack(value: int, slot_bytes: int) -> List[int]:
-    """The coefficients of a packed polynomial (slots of slot_bytes bytes, lowest first), no trailing zeros."""
+def unpack(value, offset: int, slot_bytes: int) -> List[int]:
+    """The coefficients of x**offset times a packed polynomial (slots of slot_bytes bytes, lowest first)."""
+    value = int(value)
     if value == 0:
         return [0]
+    return [0] * offset + _slots(value, slot_bytes)
+
+
+def _slots(value: int, slot_bytes: int) -> List[int]:
     raw = value.to_bytes((value.bit_length() + 7) // 8 + slot_bytes, "little")
     n = (value.bit_length() - 1) // (8 * slot_bytes) + 1
     return [int.from_bytes(raw[j * slot_bytes:(j + 1) * slot_bytes], "little") for j in range(n)]
+
+
+def _log_pass(moves: Sequence[Moves]) -> Tuple[float, float]:
+    """(log2 of the plain count, log2 of the largest plain forward or backward weight), in floats.
+
+    Each layer is scaled to a largest weight of 1 and the scale kept as a logarithm, so no float overflows;
+    the relative error is that of double precision, far below the margin the callers add.
+    """
+    vals, scale, top = np.ones(1), 0.0, 0.0
+    for idx0, idx1, size in moves:
+        m0, m1 = idx0 >= 0, idx1 >= 0
+        vals = (np.bincount(idx0[m0], vals[m0], minlength=size) + np.bincount(idx1[m1], vals[m1], minlength=size))
+        peak = vals.max(initial=0.0)
+        if peak <= 0:
+            return float("-inf"), top
+        vals /= peak
+        scale += float(np.log2(peak))
+        top = max(top, scale)
+    total = scale + float(np.log2(vals[0]))
+    back, scale = np.ones(1), 0.0
+    for idx0, idx1, _ in reversed(moves):
+        m0, m1 = idx0 >= 0, idx1 >= 0
+        out = np.zeros(len(idx0))
+        out[m0] = back[idx0[m0]]
+        out[m1] += back[idx1[m1]]
+        peak = out.max(initial=0.0)
+        back = out / peak if peak > 0 else out
+        scale += float(np.log2(peak)) if peak > 0 else 0.0
+        top = max(top, scale)
+    return total, top
+
+
+def primes_below(limit: int, k: int) -> List[int]:
+    """The k largest primes below limit (trial division; k is at most a few thousand)."""
+    out: List[int] = []
+    n = limit - 1
+    while len(out) < k:
+        if n % 2 and all(n % d for d in range(3, int(n ** 0.5) + 1, 2)):
+            out.append(n)
+        n -= 1
+    return out
+
+
+def modular_weigh(moves: Sequence[Moves], bits: int, bounds: Bounds = UNBOUNDED,
+                  what: str = "a component") -> Tuple[int, List[int]]:
+    """(plain count, plain count with a mine per cell) by residues modulo primes below 2**31, in numpy.
+
+    Only the results are rebuilt (Chinese remainders), so the primes' product need only pass the count
+    (`bits` of it): the weights in between may wrap freely. Sums of residues stay below 2**53, so
+    np.bincount adds them exactly in floats; a product of two residues fits in int64.
+    """
+    primes = np.asarray(primes_below(1 << 31, bits // 30 + 1), dtype=np.int64)
+    k = len(primes)
+    fwd = [np.ones((1, k), dtype=np.int64)]
+    kept = 0
+    for idx0, idx1, size in moves:
+        m0, m1 = idx0 >= 0, idx1 >= 0
+        v = fwd[-1]
+        out = np.empty((size, k), dtype=np.int64)
+        for j in range(k):
+            col = v[:, j].astype(np.float64)
+            out[:, j] = (np.bincount(idx0[m0], col[m0], minlength=size)
+                         + np.bincount(idx1[m1], col[m1], minlength=size)).astype(np.int64)
+        fwd.append(out % primes)
+        kept += out.nbytes
+        bounds.check_memory(kept, what)
+        bounds.check()
+    back = np.ones((1, k), dtype=np.int64)
+    marg: List[np.ndarray] = [back[0]] * len(moves)
+    for i in range(len(moves) - 1, -1, -1):
+        idx0, idx1, size = moves[i]
+        m0, m1 = idx0 >= 0, idx1 >= 0
+        into = np.zeros((size, k), dtype=np.int64)
+        np.add.at(into, idx1[m1], fwd[i][m1])
+        marg[i] = ((into % primes) * back % primes).sum(axis=0) % primes
+        out = np.zeros((len(idx0), k), dtype=np.int64)
+        out[m0] = back[idx0[m0]]
+        out[m1] += back[idx1[m1]]
+        back = out % primes
+        fwd[i + 1] = back[:0]
+        bounds.check()
+    crt = _crt(primes.tolist())
+    return crt(back[0]), [crt(m) for m in marg]
+
+
+def _crt(primes: List[int]):
+    """A function from residues (one per prime) to the integer in [0, product) they stand for."""
+    modulus = 1
+    for p in primes:
+        modulus *= p
+    basis = [(modulus // p) * pow(modulus // p, -1, p) for p in primes]
+
+    def rebuild(residues: np.ndarray) -> int:
+        return sum(int(r) * b for r, b in zip(residues.tolist(), basis)) % modulus
+
+    return rebuild
 
 
 def count_component(vars_: Sequence[int], cons: Cons, var_rc: np.ndarray, weighted: bool = True,
@@ -257,11 +396,14 @@ def count_component(vars_: Sequence[int], cons: Cons, var_rc: np.ndarray, weight
     if width > MAX_WIDTH:
         raise CountingLimitError(f"{what} would keep {width} counts open at once (more than {MAX_WIDTH})")
     moves = sweep(schedule(order, cons), bounds, what)
-    total, marg, top = weigh(moves, lambda a: a, bounds, what)
+    log_total, log_top = _log_pass(moves)
+    if log_total == float("-inf"):
+        zero: object = [0] if weighted else 0
+        return zero, {v: zero for v in vars_}
     if not weighted:
-        return total, {v: m for v, m in zip(order, marg)}
-    # no coefficient exceeds the plain count it is part of: slots of `top` bits cannot overflow
-    slot = (max(top, int(total).bit_length()) + 1 + 7) // 8
-    bits = 8 * slot
-    total, marg, _ = weigh(moves, lambda a: a << bits, bounds, what)
-    return unpack(int(total), slot), {v: unpack(int(m), slot) for v, m in zip(order, marg)}
+        total, marg = modular_weigh(moves, int(log_total) + 4, bounds, what)
+        return total, dict(zip(order, marg))
+    # no coefficient exceeds the plain weight it is part of: slots wider than the largest cannot overflow
+    slot = (int(max(log_top, log_total)) + 4 + 7) // 8
+    wtotal, wmarg = weigh(moves, 8 * slot, bounds, what)
+    return unpack(*wtotal, slot), {v: unpack(*m, slot) for v, m in zip(order, wmarg)}
