@@ -36,9 +36,9 @@ import numpy as np
 
 from ..core.bounds import UNBOUNDED, Bounds, CountingLimitError, int_bytes
 
-MIN_CELLS = 48        # smaller components: the plain counter of `counting` is as quick
+BIG_COMPONENT = 48    # cells from which a component is swept here (smaller: counting's own loop is as quick)
 MAX_WIDTH = 64        # open counts at once past which a sweep is not even tried
-MAX_STATES = 20_000_000   # states in one layer past which the sweep gives up (CountingLimitError)
+STATES_PER_CAP = 100  # a layer here may hold this many times counting's max_states (states cost ~50x less)
 
 Cons = Sequence[Tuple[Tuple[int, ...], int]]
 
@@ -150,7 +150,8 @@ def _merge(rows: np.ndarray, cap: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
     return order[new], inv
 
 
-def sweep(cells: Sequence[Cell], bounds: Bounds = UNBOUNDED, what: str = "a component") -> List[Moves]:
+def sweep(cells: Sequence[Cell], bounds: Bounds = UNBOUNDED, what: str = "a component",
+          max_states: int = 1 << 62) -> List[Moves]:
     """The forward pass over the keys: per cell, each state's next state without and with a mine."""
     keys = np.zeros((1, 0), dtype=np.int16)
     moves: List[Moves] = []
@@ -164,15 +165,15 @@ def sweep(cells: Sequence[Cell], bounds: Bounds = UNBOUNDED, what: str = "a comp
         rows = np.concatenate([ext[ok0][:, cell.keep], mine[ok1][:, cell.keep]])
         first, inv = _merge(rows, cell.cap)
         keys = rows[first]
-        if len(keys) > MAX_STATES:
-            raise CountingLimitError(f"{what} needs more than {MAX_STATES} counting states")
+        if len(keys) > max_states:
+            raise CountingLimitError(f"{what} needs more than {max_states} counting states")
         idx0 = np.full(size, -1, dtype=np.int32)
         idx1 = np.full(size, -1, dtype=np.int32)
         n0 = int(ok0.sum())
         idx0[ok0] = inv[:n0]
         idx1[ok1] = inv[n0:]
         moves.append((idx0, idx1, len(keys)))
-        kept += 8 * size + 200
+        kept += 16 * size + 200
         bounds.check_memory(kept + keys.nbytes, what)
         bounds.report("counting", i + 1, len(cells))
         bounds.check()
@@ -251,13 +252,13 @@ def _bits(layer: np.ndarray) -> int:
     return int(layer.max()).bit_length() if len(layer) else 0
 
 
-def weigh(moves: Sequence[Moves], bits: int, bounds: Bounds = UNBOUNDED,
-          what: str = "a component") -> Tuple[Tuple[object, int], List[Tuple[object, int]]]:
+def weigh(moves: Sequence[Moves], bits: int, bounds: Bounds = UNBOUNDED, what: str = "a component",
+          held: int = 0) -> Tuple[Tuple[object, int], List[Tuple[object, int]]]:
     """((total, offset), (weight with a mine, offset) per cell): polynomials packed in slots of `bits` bits
     (bits = 0: plain counts)."""
     one = (np.ones(1, dtype=object), np.zeros(1, dtype=np.int64))
     fwd = [one]
-    kept = 0
+    kept = held
     for move in moves:
         fwd.append(_push(fwd[-1], move, bits))
         vals = fwd[-1][0]
@@ -297,7 +298,8 @@ def _log_pass(moves: Sequence[Moves]) -> Tuple[float, float]:
     Each layer is scaled to a largest weight of 1 and the scale kept as a logarithm, so no float overflows;
     the relative error is that of double precision, far below the margin the callers add.
     """
-    vals, scale, top = np.ones(1), 0.0, 0.0
+    vals: np.ndarray = np.ones(1)
+    scale, top = 0.0, 0.0
     for idx0, idx1, size in moves:
         m0, m1 = idx0 >= 0, idx1 >= 0
         vals = (np.bincount(idx0[m0], vals[m0], minlength=size) + np.bincount(idx1[m1], vals[m1], minlength=size))
@@ -332,8 +334,8 @@ def primes_below(limit: int, k: int) -> List[int]:
     return out
 
 
-def modular_weigh(moves: Sequence[Moves], bits: int, bounds: Bounds = UNBOUNDED,
-                  what: str = "a component") -> Tuple[int, List[int]]:
+def modular_weigh(moves: Sequence[Moves], bits: int, bounds: Bounds = UNBOUNDED, what: str = "a component",
+                  held: int = 0) -> Tuple[int, List[int]]:
     """(plain count, plain count with a mine per cell) by residues modulo primes below 2**31, in numpy.
 
     Only the results are rebuilt (Chinese remainders), so the primes' product need only pass the count
@@ -343,7 +345,7 @@ def modular_weigh(moves: Sequence[Moves], bits: int, bounds: Bounds = UNBOUNDED,
     primes = np.asarray(primes_below(1 << 31, bits // 30 + 1), dtype=np.int64)
     k = len(primes)
     fwd = [np.ones((1, k), dtype=np.int64)]
-    kept = 0
+    kept = held
     for idx0, idx1, size in moves:
         m0, m1 = idx0 >= 0, idx1 >= 0
         v = fwd[-1]
@@ -387,23 +389,27 @@ def _crt(primes: List[int]):
     return rebuild
 
 
-def count_component(vars_: Sequence[int], cons: Cons, var_rc: np.ndarray, weighted: bool = True,
-                    bounds: Bounds = UNBOUNDED):
-    """The same answer as counting.count_component: (P, {v: M[v]}), polynomials when weighted, else ints."""
+def count_big_component(vars_: Sequence[int], cons: Cons, var_rc: np.ndarray, weighted: bool = True,
+                        bounds: Bounds = UNBOUNDED, max_states: int = 1 << 62):
+    """The same answer as counting.count_component: (P, {v: M[v]}), polynomials when weighted, else ints.
+
+    Raises CountingLimitError when the sweep would keep more than MAX_WIDTH counts open or a layer would
+    pass max_states states, CountingMemoryError past the memory budget of `bounds`."""
     what = f"counting a component of {len(vars_)} linked unknown cells"
     order = sweep_order(vars_, cons, var_rc)
     width, _ = frontier(order, cons)
     if width > MAX_WIDTH:
         raise CountingLimitError(f"{what} would keep {width} counts open at once (more than {MAX_WIDTH})")
-    moves = sweep(schedule(order, cons), bounds, what)
+    moves = sweep(schedule(order, cons), bounds, what, max_states)
+    held = sum(16 * len(idx0) for idx0, _, _ in moves)
     log_total, log_top = _log_pass(moves)
     if log_total == float("-inf"):
         zero: object = [0] if weighted else 0
         return zero, {v: zero for v in vars_}
     if not weighted:
-        total, marg = modular_weigh(moves, int(log_total) + 4, bounds, what)
+        total, marg = modular_weigh(moves, int(log_total) + 4, bounds, what, held)
         return total, dict(zip(order, marg))
     # no coefficient exceeds the plain weight it is part of: slots wider than the largest cannot overflow
     slot = (int(max(log_top, log_total)) + 4 + 7) // 8
-    wtotal, wmarg = weigh(moves, 8 * slot, bounds, what)
+    wtotal, wmarg = weigh(moves, 8 * slot, bounds, what, held)
     return unpack(*wtotal, slot), {v: unpack(*m, slot) for v, m in zip(order, wmarg)}
