@@ -306,7 +306,7 @@ def _log_pass(moves: Sequence[Moves]) -> Tuple[float, float]:
         peak = vals.max(initial=0.0)
         if peak <= 0:
             return float("-inf"), top
-        vals /= peak
+        vals = vals / peak
         scale += float(np.log2(peak))
         top = max(top, scale)
     total = scale + float(np.log2(vals[0]))
