@@ -271,7 +271,9 @@ def _mine_weight(fwd: Weights, back_next: Weights, move: Moves, bits: int) -> Tu
     prod_off = to[nz] + boffs[nz]
     low = int(prod_off.min())
     one = 1 if bits else 0
-    return np.dot(into[nz], _aligned(back[nz], prod_off, np.full(len(nz), low), bits)), low + one
+    # multiply first, then shift: shifting a factor first would make Karatsuba multiply its zero slots too
+    products = into[nz] * back[nz]
+    return _aligned(products, prod_off, np.full(len(nz), low), bits).sum(), low + one
 
 
 def _bits(layer: np.ndarray) -> int:
