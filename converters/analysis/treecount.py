@@ -3,7 +3,7 @@
 The counter of `counting` walks the component's cells in an order with a narrow frontier and keeps, after
 each cell, a table: key = the residues of the counts the sweep has entered but not left (how many more
 mines each still needs), value = how many ways the cells so far reach that key. This module runs the
-same dynamic programme over a path decomposition, but a layer at a time: the keys are an int16 matrix
+same dynamic programme over a path decomposition, but a layer at a time: the keys are an int8 matrix
 (a row per state, a column per open count), a cell's two moves (safe, mine) are two array operations on
 it, and equal keys merge by sorting their codes. Only the moves (state -> next state, per cell) are kept;
 the weights then flow along them in separate passes, forward and backward, as numpy object arrays.
@@ -110,10 +110,10 @@ def schedule(order: Sequence[int], cons: Cons) -> List[Cell]:
         ext = active + entering
         nxt = [ci for ci in ext if members[ci][-1] > i]
         cells.append(Cell(
-            start=np.asarray([cons[ci][1] for ci in entering], dtype=np.int16),
+            start=np.asarray([cons[ci][1] for ci in entering], dtype=np.int8),
             contains=np.asarray([j for j, ci in enumerate(ext) if i in sets[ci]], dtype=np.intp),
             keep=np.asarray([j for j, ci in enumerate(ext) if members[ci][-1] > i], dtype=np.intp),
-            cap=np.asarray([sum(1 for p in members[ci] if p > i) for ci in nxt], dtype=np.int16),
+            cap=np.asarray([sum(1 for p in members[ci] if p > i) for ci in nxt], dtype=np.int8),
             ends=np.asarray([j for j, ci in enumerate(ext) if members[ci][-1] == i], dtype=np.intp)))
         active = nxt
     return cells
@@ -153,7 +153,7 @@ def _merge(rows: np.ndarray, cap: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
 def sweep(cells: Sequence[Cell], bounds: Bounds = UNBOUNDED, what: str = "a component",
           max_states: int = 1 << 62) -> List[Moves]:
     """The forward pass over the keys: per cell, each state's next state without and with a mine."""
-    keys = np.zeros((1, 0), dtype=np.int16)
+    keys = np.zeros((1, 0), dtype=np.int8)
     moves: List[Moves] = []
     kept = 0
     for i, cell in enumerate(cells):
