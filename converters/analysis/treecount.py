@@ -158,6 +158,10 @@ def sweep(cells: Sequence[Cell], bounds: Bounds = UNBOUNDED, what: str = "a comp
     kept = 0
     for i, cell in enumerate(cells):
         size = len(keys)
+        # the step's own arrays (the extended keys twice, both moves' rows, their int64 codes and the sort)
+        # come before the check after it: a layer of millions of wide rows must not pass the budget unseen
+        width = keys.shape[1] + len(cell.start)
+        bounds.check_memory(kept + size * (6 * width + 64), what)
         ext = np.concatenate([keys, np.broadcast_to(cell.start, (size, len(cell.start)))], axis=1)
         mine = ext.copy()
         mine[:, cell.contains] -= 1
