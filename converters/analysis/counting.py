@@ -24,6 +24,7 @@ from ..core.system import LinearSystem
 from .marginals import approx_marginals
 from .polynomials import Poly, binomial_bits, binomial_window, oadd, oplain, pdiv_exact, pmul
 from .propagation import MINE, SAFE, UNDECIDED
+from .treecount import BIG_COMPONENT, STATES_PER_CAP, count_big_component
 
 DEFAULT_MAX_STATES = 200_000
 
@@ -182,6 +183,8 @@ def count_component(vars_: Sequence[int], cons: Sequence[Tuple[Tuple[int, ...], 
     stops the counter (CountingMemoryError, AnalysisTimeout) before its kept layers pass the memory budget
     or the deadline.
     """
+    if len(vars_) >= BIG_COMPONENT:  # issue 24: the same table, swept a layer at a time in numpy
+        return count_big_component(vars_, cons, var_rc, weighted, bounds, max_states * STATES_PER_CAP)
     order = _order(vars_, cons, var_rc)
     steps = _schedule(order, cons)
     ops = WEIGHTED if weighted else UNWEIGHTED
