@@ -16,6 +16,7 @@ from ..formats.answer import Answer, Decoded, literal_answer
 from .process import Deadline
 
 PYSAT_SOLVER = "glucose4"   # interruptible (pysat's CaDiCaL ignores interrupt(), so a timeout could not stop it)
+FEED_ROWS = 100_000          # clauses handed to pysat at a time between looks at the clock
 CARD_UNITS_PER_SECOND = 1e8  # an upper bound on pysat's cardinality-encoding speed (measured: ~1e7 units/s)
 
 
@@ -26,7 +27,8 @@ class EmbeddedSolver:
     the clock, Ctrl-C, SIGTERM), and then the solver is interrupted too.
     """
 
-    def __init__(self, puzzle: Puzzle, mines: Optional[int] = None) -> None:
+    def __init__(self, puzzle: Puzzle, mines: Optional[int] = None,
+                 deadline: Optional[Deadline] = None) -> None:
         from pysat.solvers import Solver
 
         from ..encode.cnf import encode_cnf
@@ -34,16 +36,23 @@ class EmbeddedSolver:
         self.nv = enc.nv
         self.k = puzzle.unknown_count
         self.solver = Solver(name=PYSAT_SOLVER)
+        self.built = False   # False when the deadline came before every clause was in: never solved then
         # the encoder's clause arrays, fed by clause length in bulk: building a pysat CNF object first
-        # costs seconds on a 1000 x 1000 board
+        # costs seconds on a 1000 x 1000 board; fed in slices, so that a deadline stops the building
+        # (a fully revealed 1000 x 1000 board's 1.5 million clauses took 4 s, past a 5 s --timeout)
         for arrays in (enc.cells, enc.card):
             for n in np.unique(arrays.lens).tolist():
-                self.solver.append_formula(arrays.lits[arrays.lens == n, :n].tolist())
+                rows = arrays.lits[arrays.lens == n, :n]
+                for at in range(0, rows.shape[0], FEED_ROWS):
+                    if deadline is not None and deadline.expired():
+                        return
+                    self.solver.append_formula(rows[at:at + FEED_ROWS].tolist())
+        self.built = True
 
     def next(self, timeout: Union[None, float, Deadline]) -> Answer:
         """Solve once: a model over every variable, or unsat, or unknown when the time ran out."""
         deadline = timeout if isinstance(timeout, Deadline) else Deadline(timeout)
-        if deadline.expired():
+        if deadline.expired() or not self.built:
             return Answer("unknown", why=deadline.why("before the solver started"), format="pysat",
                           source="<pysat>")
         box: List[Optional[bool]] = []
