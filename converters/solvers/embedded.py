@@ -5,8 +5,11 @@ short for the total mine count's cardinality encoding (which every CNF model car
 """
 from __future__ import annotations
 
+import _thread
+import contextlib
+import signal
 import threading
-from typing import List, Optional, Union
+from typing import Iterator, List, Optional, Union
 
 import numpy as np
 
@@ -56,19 +59,37 @@ class EmbeddedSolver:
             return Answer("unknown", why=deadline.why("before the solver started"), format="pysat",
                           source="<pysat>")
         box: List[Optional[bool]] = []
-        worker = threading.Thread(target=lambda: box.append(self.solver.solve_limited(expect_interrupt=True)),
-                                  daemon=True)
-        worker.start()
+        ended: List[bool] = []   # the truth: a signal raised just after an acquire() leaves the lock taken
+        done = _thread.allocate_lock()   # held until the solve has ended: waiting on it wakes at once
+        done.acquire()
+
+        def work() -> None:
+            try:
+                box.append(self.solver.solve_limited(expect_interrupt=True))
+            finally:
+                ended.append(True)
+                done.release()
+
+        launched = False
         try:
-            while worker.is_alive():
+            # the low-level start: Thread.start() waits on an Event, and a Ctrl-C landing in that wait
+            # left the solve running unseen (or start() waiting for good); with the signals held, nothing
+            # can come between the start and `launched`
+            with signals_held():
+                launched = True
+                try:
+                    _thread.start_new_thread(work, ())
+                except BaseException:
+                    launched = False
+                    raise
+            while not ended:
                 left = deadline.remaining()
                 if left is not None and left <= 0:
                     break
-                worker.join(0.05 if left is None else min(0.05, left))
+                done.acquire(timeout=0.05 if left is None else min(0.05, left))
         finally:
-            if worker.is_alive():
-                self.solver.interrupt()
-                worker.join()
+            if launched:
+                self._settle(ended, done)
         result = box[0] if box else None
         if result is None:
             self.solver.clear_interrupt()
@@ -78,6 +99,22 @@ class EmbeddedSolver:
             return Answer("infeasible", format="pysat", source="<pysat>")
         model = self.solver.get_model() or []
         return literal_answer(model, [], format="pysat", source="<pysat>")
+
+    def _settle(self, ended: List[bool], done: "_thread.LockType") -> None:
+        """Interrupt the solve and wait for it to end, whatever signal comes meanwhile.
+
+        close() frees the solver: freed under a solve still running, pysat died of SIGSEGV (a Ctrl-C that
+        landed inside Thread.start() or in a join skipped the wait; issue 25: 4 runs in 30 of a Ctrl-C test).
+        """
+        pending: Optional[BaseException] = None
+        while not ended:
+            try:
+                self.solver.interrupt()
+                done.acquire(timeout=0.05)
+            except KeyboardInterrupt as exc:   # Ctrl-C again, SIGTERM, SIGHUP: wait first, then raise it
+                pending = pending or exc
+        if pending is not None:
+            raise pending
 
     def block(self, grid_values: np.ndarray) -> None:
         """Forbid this assignment of the cell variables (ids 1..k) from now on."""
@@ -92,6 +129,23 @@ class EmbeddedSolver:
 def cell_values(dec: Decoded, system: LinearSystem) -> np.ndarray:
     """The decoded mines of the system's cells, in variable order (what `block` forbids)."""
     return dec.grid[system.var_rc[:, 0], system.var_rc[:, 1]]  # type: ignore[index]
+
+
+@contextlib.contextmanager
+def signals_held() -> Iterator[None]:
+    """SIGINT, SIGTERM and SIGHUP held back in the main thread meanwhile (and for good in the threads it
+    starts meanwhile: a thread inherits the mask), then let through, so a signal is raised after
+    Thread.start() returns, never inside it while the new thread already runs."""
+    mask = getattr(signal, "pthread_sigmask", None)
+    if mask is None or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    held = {signal.SIGINT, signal.SIGTERM, *([signal.SIGHUP] if hasattr(signal, "SIGHUP") else [])}
+    old = mask(signal.SIG_BLOCK, held)
+    try:
+        yield
+    finally:
+        mask(signal.SIG_SETMASK, old)
 
 
 def model_too_slow(puzzle: Puzzle, fmt: Optional[str], deadline: Deadline) -> Optional[str]:
