@@ -6,10 +6,8 @@ short for the total mine count's cardinality encoding (which every CNF model car
 from __future__ import annotations
 
 import _thread
-import contextlib
-import signal
-import threading
-from typing import Iterator, List, Optional, Union
+import time
+from typing import List, Optional, Union
 
 import numpy as np
 
@@ -19,6 +17,7 @@ from ..formats.answer import Answer, Decoded, literal_answer
 from .process import Deadline
 
 PYSAT_SOLVER = "glucose4"   # interruptible (pysat's CaDiCaL ignores interrupt(), so a timeout could not stop it)
+START_WAIT = 5.0             # seconds a solve thread may take to begin before it is taken as never started
 FEED_ROWS = 100_000          # clauses handed to pysat at a time between looks at the clock
 CARD_UNITS_PER_SECOND = 1e8  # an upper bound on pysat's cardinality-encoding speed (measured: ~1e7 units/s)
 
@@ -59,11 +58,13 @@ class EmbeddedSolver:
             return Answer("unknown", why=deadline.why("before the solver started"), format="pysat",
                           source="<pysat>")
         box: List[Optional[bool]] = []
+        began: List[bool] = []
         ended: List[bool] = []   # the truth: a signal raised just after an acquire() leaves the lock taken
         done = _thread.allocate_lock()   # held until the solve has ended: waiting on it wakes at once
         done.acquire()
 
         def work() -> None:
+            began.append(True)
             try:
                 box.append(self.solver.solve_limited(expect_interrupt=True))
             finally:
@@ -72,16 +73,14 @@ class EmbeddedSolver:
 
         launched = False
         try:
-            # the low-level start: Thread.start() waits on an Event, and a Ctrl-C landing in that wait
-            # left the solve running unseen (or start() waiting for good); with the signals held, nothing
-            # can come between the start and `launched`
-            with signals_held():
-                launched = True
-                try:
-                    _thread.start_new_thread(work, ())
-                except BaseException:
-                    launched = False
-                    raise
+            # the low-level start: Thread.start() waits on an Event, and a Ctrl-C landing in that wait left
+            # the solve running unseen, to be freed under it by close()
+            launched = True
+            try:
+                _thread.start_new_thread(work, ())
+            except Exception:
+                launched = False
+                raise
             while not ended:
                 left = deadline.remaining()
                 if left is not None and left <= 0:
@@ -89,7 +88,7 @@ class EmbeddedSolver:
                 done.acquire(timeout=0.05 if left is None else min(0.05, left))
         finally:
             if launched:
-                self._settle(ended, done)
+                self._settle(began, ended, done)
         result = box[0] if box else None
         if result is None:
             self.solver.clear_interrupt()
@@ -100,14 +99,16 @@ class EmbeddedSolver:
         model = self.solver.get_model() or []
         return literal_answer(model, [], format="pysat", source="<pysat>")
 
-    def _settle(self, ended: List[bool], done: "_thread.LockType") -> None:
+    def _settle(self, began: List[bool], ended: List[bool], done: "_thread.LockType") -> None:
         """Interrupt the solve and wait for it to end, whatever signal comes meanwhile.
 
         close() frees the solver: freed under a solve still running, pysat died of SIGSEGV (a Ctrl-C that
         landed inside Thread.start() or in a join skipped the wait; issue 25: 4 runs in 30 of a Ctrl-C test).
+        A thread that has not begun within START_WAIT seconds was never started (a Ctrl-C just before it).
         """
         pending: Optional[BaseException] = None
-        while not ended:
+        start = time.monotonic()
+        while not ended and (began or time.monotonic() - start < START_WAIT):
             try:
                 self.solver.interrupt()
                 done.acquire(timeout=0.05)
@@ -129,23 +130,6 @@ class EmbeddedSolver:
 def cell_values(dec: Decoded, system: LinearSystem) -> np.ndarray:
     """The decoded mines of the system's cells, in variable order (what `block` forbids)."""
     return dec.grid[system.var_rc[:, 0], system.var_rc[:, 1]]  # type: ignore[index]
-
-
-@contextlib.contextmanager
-def signals_held() -> Iterator[None]:
-    """SIGINT, SIGTERM and SIGHUP held back in the main thread meanwhile (and for good in the threads it
-    starts meanwhile: a thread inherits the mask), then let through, so a signal is raised after
-    Thread.start() returns, never inside it while the new thread already runs."""
-    mask = getattr(signal, "pthread_sigmask", None)
-    if mask is None or threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    held = {signal.SIGINT, signal.SIGTERM, *([signal.SIGHUP] if hasattr(signal, "SIGHUP") else [])}
-    old = mask(signal.SIG_BLOCK, held)
-    try:
-        yield
-    finally:
-        mask(signal.SIG_SETMASK, old)
 
 
 def model_too_slow(puzzle: Puzzle, fmt: Optional[str], deadline: Deadline) -> Optional[str]:
