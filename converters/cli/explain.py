@@ -112,15 +112,18 @@ def svg_folder(path: str) -> str:
     """The --svg folder, created when missing; an existing file that is not a folder is refused."""
     if os.path.exists(path) and not os.path.isdir(path):
         raise FileAccessError(f"--svg wants a folder, and {path!r} exists and is not one", source=path)
-    os.makedirs(path, exist_ok=True)
+    try:
+        os.makedirs(path, exist_ok=True)
+    except OSError as exc:   # a parent that is missing or not writable: one message, not a traceback
+        raise FileAccessError(f"cannot create the --svg folder {path!r}: {exc.strerror or exc}", source=path) from None
     return path
 
 
 def run(args: argparse.Namespace) -> int:
     """Explain one puzzle; print the steps (or JSON) and write one picture per step with --svg."""
     puzzle = load_puzzle(args.input, input_settings(args))
-    if args.svg is not None and os.path.exists(args.svg) and not os.path.isdir(args.svg):
-        svg_folder(args.svg)  # refused before any work
+    if args.svg is not None:
+        svg_folder(args.svg)  # made (or refused) before any work
     explainer = Explainer(puzzle, args.level, bounds=Bounds(args.memory_budget, args.timeout))
     if args.json or args.svg is not None:
         e = explain_all(explainer)
