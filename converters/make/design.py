@@ -304,10 +304,25 @@ def design_puzzles(rows: int, cols: int, level: str, *, mines: Optional[int] = N
     # place_mines checks the board size and the mine count; one mine count for every layout
     n_mines = int(place_mines(rows, cols, density=density, mines=mines, seed=0).sum())
     refuse_hopeless(rows, cols, n_mines, total)
+    refuse_unreachable(level, rows, cols, n_mines, total)
     if seed is None:
         seed = secrets.randbelow(2 ** 31)
     return _designs(rows, cols, level, n_mines, seed, count, total, known_mines, timeout, orders, repairs,
                     stats if stats is not None else DesignStats(), progress)
+
+
+def refuse_unreachable(level: str, rows: int, cols: int, n_mines: int, total: bool) -> None:
+    """InputError when every puzzle of such layouts has grade gac, so a higher --level is never met.
+
+    With no mine every count is 0 and each one shown clears its neighbours; every mine with the total
+    stated is the total alone. Either way single counts (and the total) decide the board: grade gac.
+    (design --level full on a 5x5 board with 0 mines ran to its 60 s timeout.)
+    """
+    if level == "gac" or not (n_mines == 0 or (total and n_mines == rows * cols)):
+        return
+    why = "no mine" if n_mines == 0 else "every cell a mine and the total stated"
+    raise InputError(f"no {rows} x {cols} puzzle with {why} has grade {level}: single counts (and the total) "
+                     "decide every cell, grade gac")
 
 
 def refuse_hopeless(rows: int, cols: int, n_mines: int, total: bool) -> None:
