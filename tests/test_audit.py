@@ -158,6 +158,10 @@ def test_svg_pictures_one_per_guess(capsys, tmp_path):
     pictures = sorted((tmp_path / "pictures").glob("*.svg"))
     assert rc == 0 and len(pictures) == 2
     assert "<svg" in pictures[0].read_text() and "P(mine)" in pictures[0].read_text()
+    # a file where the folder should be: one message, exit 2, no report written (was: a traceback after it)
+    report = tmp_path / "report.txt"
+    rc, out, err = run_cli(capsys, "audit", path, "--svg", path, "-o", report)
+    assert rc == 2 and "--svg wants a folder" in err and not report.exists()
 
 
 # ms-toollib, the peer -------------------------------------------------------------------------------------

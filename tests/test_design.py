@@ -321,6 +321,22 @@ def test_design_just_inside_the_limit_or_with_the_total_is_not_refused():
         refuse_hopeless(3, 3, 9, False)
 
 
+@pytest.mark.parametrize("args, level", [(("--mines", 0), "full"), (("--density", 0), "2rc"),
+                                         (("--mines", 9, "--total"), "3rc")])
+def test_design_refuses_a_level_above_gac_that_no_layout_reaches(capsys, args, level):
+    # no mine, or every cell a mine with the total: single counts decide every puzzle (a 5x5 board with
+    # 0 mines at --level full ran to its 60 s timeout)
+    import time
+    started = time.monotonic()
+    status, out, err = run_cli(capsys, "design", "--rows", 3, "--cols", 3, *args, "--level", level,
+                               "--seed", 1, "-o", "-")
+    assert status == 2 and out == "" and time.monotonic() - started < 5
+    assert f"has grade {level}" in err and "grade gac" in err
+    status, out, _ = run_cli(capsys, "design", "--rows", 3, "--cols", 3, *args, "--level", "gac", "--seed", 1,
+                             "-o", "-")
+    assert status == 0 and out
+
+
 def test_design_help_says_what_each_level_means(capsys):
     # a new user saw "gac, 2rc, 3rc, full" named with no word on what they decide
     with pytest.raises(SystemExit) as stop:

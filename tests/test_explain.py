@@ -285,6 +285,9 @@ def test_svg_one_picture_per_step_highlights_the_reason(capsys, tmp_path):
     clash.write_text("x")
     rc, out, err = run_cli(capsys, "explain", SAMPLES / "gecode-0.txt", "--svg", clash)
     assert rc == 2 and out == "" and "not one" in err and clash.read_text() == "x"
+    # a folder that cannot be made is one message before any work (was: a traceback after all of it)
+    rc, out, err = run_cli(capsys, "explain", SAMPLES / "gecode-0.txt", "--svg", clash / "inside")
+    assert rc == 2 and out == "" and "cannot create the --svg folder" in err
 
 
 def test_expert_board_at_full_is_quick():

@@ -196,6 +196,17 @@ def test_export_is_byte_identical_to_convert(server, tmp_path):
         assert answer["filename"].endswith(ext)
 
 
+def test_hostile_job_requests_are_clean_errors(server):
+    # issue 25's adversarial pass: an unhashable action dropped the connection with a traceback, and
+    # new_game's int() let numpy's "negative dimensions" and int()'s "invalid literal" through
+    status, answer = server.call("POST", "/api/jobs", {"action": ["level"]})
+    assert status == 400 and "no action" in answer["error"]
+    for field, value in (("rows", -1), ("cols", "x"), ("mines", 2.5), ("rows", True), ("seed", -3)):
+        job = server.job({"action": "new_game", "rows": 5, "cols": 5, "mines": 3, field: value})
+        assert job["state"] == "failed" and job["error"].startswith(f"{field} must be a whole number"), job
+    assert server.job({"action": "new_game", "rows": 5.0, "cols": 5, "mines": 3, "seed": 1})["state"] == "done"
+
+
 def test_cancel_stops_a_running_job_at_once(server):
     from mineconv.make.generate import lattice_text
     status, job = server.call("POST", "/api/jobs", {"action": "probabilities",

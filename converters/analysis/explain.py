@@ -28,6 +28,7 @@ from ..core.puzzle import Puzzle
 from ..core.system import LinearSystem, build_system
 from ..core.wording import plural
 from .backbone import full_backbone
+from .board_index import BoardIndex
 from .proofs import Prover
 from .propagation import MINE, SAFE, UNDECIDED, Contradiction, join_forced
 from .steps import Cell, Clue, Explanation, Step, and_list, cell_name
@@ -85,19 +86,10 @@ class _Engine:
         self.rank = LEVELS.index(level)
         k = system.num_vars
         self.val = np.full(k + 1, UNDECIDED, dtype=np.int8)   # index 0: the padding of con_vars
-        self.rc: List[Tuple[int, int]] = [(-1, -1)] + [(r, c) for r, c in system.var_rc.tolist()]   # by variable
-        self.cvars = [tuple(x for x in row if x) for row in system.con_vars.tolist()]
+        index = BoardIndex(system)   # made on first use: the first steps come before the whole board is indexed
+        self.rc, self.cvars, self.crc = index.rc, index.cvars, index.crc
+        self.shown, self.known_mines, self.var_cons = index.shown, index.known_mines, index.var_cons
         self.rhs = system.con_rhs.astype(int).tolist()
-        self.crc: List[Tuple[int, int]] = [(r, c) for r, c in system.con_rc.tolist()]
-        cells, rows, cols = puzzle.cells, puzzle.rows, puzzle.cols
-        self.shown = [int(cells[r * cols + c]) for r, c in self.crc]
-        self.known_mines = [[(r + dr, c + dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1)
-                             if (dr or dc) and 0 <= r + dr < rows and 0 <= c + dc < cols
-                             and cells[(r + dr) * cols + c + dc] == "*"] for r, c in self.crc]
-        self.var_cons: List[List[int]] = [[] for _ in range(k + 1)]
-        for ci, vs in enumerate(self.cvars):
-            for x in vs:
-                self.var_cons[x].append(ci)
         self.total = system.total
         # the total as the board states it (known mines included); read only when there is a total
         self.total_shown = 0 if system.total is None else system.total + puzzle.known_mine_count
@@ -242,10 +234,11 @@ class _Engine:
 
     def initial_conflict(self) -> bool:
         """A count no assignment can meet, or a total out of range: the board has no solution at all."""
-        for ci, (vs, rhs) in enumerate(zip(self.cvars, self.rhs)):
-            if rhs < 0 or rhs > len(vs):
-                self.fail_count(ci, rhs, len(vs))
-                return True
+        bad = np.flatnonzero(self.system.impossible)
+        if bad.size:
+            ci = int(bad[0])
+            self.fail_count(ci, self.rhs[ci], len(self.cvars[ci]))
+            return True
         if self.total is not None and not 0 <= self.total <= self.system.num_vars:
             self.consistent = False
             self.conflict_total = True
@@ -491,7 +484,7 @@ class _Engine:
     # the result ------------------------------------------------------------------------------------
     def result(self) -> Explanation:
         values = self.val[1:].copy()
-        stuck = [self.rc[x] for x in (np.flatnonzero(values == UNDECIDED) + 1).tolist()]
+        stuck = [(r, c) for r, c in self.system.var_rc[values == UNDECIDED].tolist()]
         return Explanation(self.puzzle, self.system, self.level, tuple(self.steps), values, self.consistent,
                            self.conflict, self.conflict_because, self.conflict_total,
                            self.timeout_message is not None,

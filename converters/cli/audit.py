@@ -10,6 +10,7 @@ from ..core.fileio import atomic_output
 from ..formats.replays import read_replay
 from ..present.audit import write_guess_pictures
 from .analyze import add_bound_options
+from .explain import svg_folder
 
 EPILOG = """For every opening that opened a new cell (a left click, or a chord on a count whose flagged
 neighbours match it), the position the player saw just before it (opened counts and the total; flags are
@@ -50,8 +51,10 @@ def report_text(a: Audit) -> str:
 
 def run(args: argparse.Namespace) -> int:
     """Audit one replay."""
-    result = audit(read_replay(args.replay), timeout=args.timeout, memory_budget=args.memory_budget,
-                   source=args.replay)
+    replay = read_replay(args.replay)
+    if args.svg:
+        svg_folder(args.svg)   # made (or refused: a file there, a parent missing) before any work
+    result = audit(replay, timeout=args.timeout, memory_budget=args.memory_budget, source=args.replay)
     text = json.dumps(result.to_json()) + "\n" if args.json else report_text(result)
     with atomic_output(args.output) as out:
         out.write(text)

@@ -4,7 +4,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import time
+import threading
 from typing import List
 
 from ..analysis.explain import LEVELS, Explainer
@@ -71,19 +71,35 @@ def stream_text(explainer: Explainer) -> Explanation:
     The steps are held back for the first STREAM_AFTER seconds, so a quick explanation prints exactly as
     report_text() does (numbers aligned to the step count); a slow one then prints what it holds and
     every later step at once, numbers aligned to the count of unknown cells (no more steps than that).
+    A timer lets the held steps out on time even while one step (a proof of level full) takes long.
     """
     held: List[Step] = []
-    start = time.monotonic()
+    lock = threading.Lock()
     width = 0   # 0 while the steps are held back
-    for step in explainer.steps():
-        if width:
-            print(step_line(len(held) + 1, step, width), flush=True)
-            held.append(step)
-            continue
-        held.append(step)
-        if time.monotonic() - start >= STREAM_AFTER:
+    ended = False
+
+    def let_out() -> None:
+        nonlocal width
+        with lock:
+            if ended or width:
+                return
             width = len(str(explainer.unknown_cells))
-            print("\n".join(step_line(i, s, width) for i, s in enumerate(held, 1)), flush=True)
+            if held:
+                print("\n".join(step_line(i, s, width) for i, s in enumerate(held, 1)), flush=True)
+
+    timer = threading.Timer(STREAM_AFTER, let_out)
+    timer.daemon = True
+    timer.start()
+    try:
+        for step in explainer.steps():
+            with lock:
+                held.append(step)
+                if width:
+                    print(step_line(len(held), step, width), flush=True)
+    finally:
+        timer.cancel()
+        with lock:
+            ended = True
     e = explainer.result()
     if width:
         print(summary(e))
@@ -96,15 +112,18 @@ def svg_folder(path: str) -> str:
     """The --svg folder, created when missing; an existing file that is not a folder is refused."""
     if os.path.exists(path) and not os.path.isdir(path):
         raise FileAccessError(f"--svg wants a folder, and {path!r} exists and is not one", source=path)
-    os.makedirs(path, exist_ok=True)
+    try:
+        os.makedirs(path, exist_ok=True)
+    except OSError as exc:   # a parent that is missing or not writable: one message, not a traceback
+        raise FileAccessError(f"cannot create the --svg folder {path!r}: {exc.strerror or exc}", source=path) from None
     return path
 
 
 def run(args: argparse.Namespace) -> int:
     """Explain one puzzle; print the steps (or JSON) and write one picture per step with --svg."""
     puzzle = load_puzzle(args.input, input_settings(args))
-    if args.svg is not None and os.path.exists(args.svg) and not os.path.isdir(args.svg):
-        svg_folder(args.svg)  # refused before any work
+    if args.svg is not None:
+        svg_folder(args.svg)  # made (or refused) before any work
     explainer = Explainer(puzzle, args.level, bounds=Bounds(args.memory_budget, args.timeout))
     if args.json or args.svg is not None:
         e = explain_all(explainer)

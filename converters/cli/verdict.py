@@ -5,7 +5,7 @@ import argparse
 import json
 from typing import Any, Dict, List
 
-from ..analysis import unlimited_int_digits
+from ..analysis import count_text, unlimited_int_digits
 from ..analysis.verdict import Verdict, check_certificate, verdict
 from ..core.errors import PuzzleSyntaxError
 from ..core.fileio import atomic_output, read_input
@@ -50,7 +50,8 @@ def report_text(v: Verdict) -> str:
     if v.best_guess is not None:
         r, c = v.best_guess["cell"]
         lines.append(f"best guess: ({r}, {c}), safe with probability {v.best_guess['p_safe']:.6g}")
-    lines.append(f"solutions: {v.count if v.count is not None else 'not counted'}")
+    # a count past Python's 4300-digit str() limit is shortened (it raised ValueError)
+    lines.append(f"solutions: {count_text(v.count, 4300) if v.count is not None else 'not counted'}")
     if v.status != "complete":
         lines.append(f"status: {v.status}")
     return "\n".join(lines) + "\n"

@@ -48,6 +48,7 @@ from typing import Callable, Dict, Iterable, Iterator, List, Optional, Sequence,
 
 import numpy as np
 
+from ..analysis.backbone import solve_within
 from ..analysis.grade import GRADE_LEVELS
 from ..analysis.propagation import LEVELS as PROPAGATION_LEVELS
 from ..analysis.propagation import propagate
@@ -125,8 +126,10 @@ class LayoutSolver:
     """
 
     def __init__(self, mine_grid: np.ndarray, *, total: bool = False, known_mines: bool = False,
-                 solver: str = SAT_SOLVER) -> None:
+                 solver: str = SAT_SOLVER, bounds: Bounds = UNBOUNDED) -> None:
         from pysat.solvers import Solver
+
+        self.bounds = bounds   # its deadline stops the building and every SAT call (AnalysisTimeout)
 
         self.mine_grid = mine_grid
         R, C = mine_grid.shape
@@ -141,6 +144,8 @@ class LayoutSolver:
         add = self._solver.add_clause
         counts = self.counts.ravel().tolist()
         for cell, s in self.selector.items():
+            if cell & 4095 == 0:
+                bounds.check()   # a 256x256 layout takes seconds to build
             x = cell + 1
             if mine[cell]:
                 add([-s, x])
@@ -165,7 +170,7 @@ class LayoutSolver:
     def unique(self, shown: Sequence[int]) -> bool:
         """True when the clues `shown` (cell indices) admit no solution but the planted layout."""
         self.calls += 1
-        return not self._solver.solve(assumptions=[self.selector[c] for c in shown])
+        return not solve_within(self._solver, [self.selector[c] for c in shown], self.bounds)
 
     def puzzle(self, shown: Iterable[int], name: Optional[str] = None) -> Puzzle:
         """The puzzle showing exactly these clues (counts, or '*' on a mine), every other cell unknown."""
@@ -299,10 +304,25 @@ def design_puzzles(rows: int, cols: int, level: str, *, mines: Optional[int] = N
     # place_mines checks the board size and the mine count; one mine count for every layout
     n_mines = int(place_mines(rows, cols, density=density, mines=mines, seed=0).sum())
     refuse_hopeless(rows, cols, n_mines, total)
+    refuse_unreachable(level, rows, cols, n_mines, total)
     if seed is None:
         seed = secrets.randbelow(2 ** 31)
     return _designs(rows, cols, level, n_mines, seed, count, total, known_mines, timeout, orders, repairs,
                     stats if stats is not None else DesignStats(), progress)
+
+
+def refuse_unreachable(level: str, rows: int, cols: int, n_mines: int, total: bool) -> None:
+    """InputError when every puzzle of such layouts has grade gac, so a higher --level is never met.
+
+    With no mine every count is 0 and each one shown clears its neighbours; every mine with the total
+    stated is the total alone. Either way single counts (and the total) decide the board: grade gac.
+    (design --level full on a 5x5 board with 0 mines ran to its 60 s timeout.)
+    """
+    if level == "gac" or not (n_mines == 0 or (total and n_mines == rows * cols)):
+        return
+    why = "no mine" if n_mines == 0 else "every cell a mine and the total stated"
+    raise InputError(f"no {rows} x {cols} puzzle with {why} has grade {level}: single counts (and the total) "
+                     "decide every cell, grade gac")
 
 
 def refuse_hopeless(rows: int, cols: int, n_mines: int, total: bool) -> None:
@@ -341,7 +361,7 @@ def _designs(rows: int, cols: int, level: str, n_mines: int, seed: int, count: O
             rng = np.random.default_rng([seed, index])
             grid = place_mines(rows, cols, mines=n_mines, seed=int(rng.integers(2 ** 63)))
             stats.layouts += 1
-            with LayoutSolver(grid, total=total, known_mines=known_mines) as layout:
+            with LayoutSolver(grid, total=total, known_mines=known_mines, bounds=bounds) as layout:
                 try:
                     if not layout.unique(layout.clues.tolist()):
                         stats.ambiguous_layouts += 1
@@ -365,6 +385,7 @@ def _designs(rows: int, cols: int, level: str, n_mines: int, seed: int, count: O
                         if count is not None and made >= count:
                             return
                         bounds = Bounds(memory=None, timeout=timeout)  # the wait for the next one starts now
+                        layout.bounds = bounds
                 finally:
                     stats.sat_calls += layout.calls
             stats.seconds = time.monotonic() - started

@@ -5,7 +5,8 @@ short for the total mine count's cardinality encoding (which every CNF model car
 """
 from __future__ import annotations
 
-import threading
+import _thread
+import time
 from typing import List, Optional, Union
 
 import numpy as np
@@ -16,6 +17,8 @@ from ..formats.answer import Answer, Decoded, literal_answer
 from .process import Deadline
 
 PYSAT_SOLVER = "glucose4"   # interruptible (pysat's CaDiCaL ignores interrupt(), so a timeout could not stop it)
+START_WAIT = 5.0             # seconds a solve thread may take to begin before it is taken as never started
+FEED_ROWS = 100_000          # clauses handed to pysat at a time between looks at the clock
 CARD_UNITS_PER_SECOND = 1e8  # an upper bound on pysat's cardinality-encoding speed (measured: ~1e7 units/s)
 
 
@@ -26,7 +29,8 @@ class EmbeddedSolver:
     the clock, Ctrl-C, SIGTERM), and then the solver is interrupted too.
     """
 
-    def __init__(self, puzzle: Puzzle, mines: Optional[int] = None) -> None:
+    def __init__(self, puzzle: Puzzle, mines: Optional[int] = None,
+                 deadline: Optional[Deadline] = None) -> None:
         from pysat.solvers import Solver
 
         from ..encode.cnf import encode_cnf
@@ -34,33 +38,58 @@ class EmbeddedSolver:
         self.nv = enc.nv
         self.k = puzzle.unknown_count
         self.solver = Solver(name=PYSAT_SOLVER)
+        self.built = False   # False when the deadline came before every clause was in: never solved then
         # the encoder's clause arrays, fed by clause length in bulk: building a pysat CNF object first
-        # costs seconds on a 1000 x 1000 board
+        # costs seconds on a 1000 x 1000 board; fed in slices, so that a deadline stops the building
+        # (a fully revealed 1000 x 1000 board's 1.5 million clauses took 4 s, past a 5 s --timeout)
         for arrays in (enc.cells, enc.card):
             # the lengths present, ascending (np.unique would import numpy.ma, a tenth of a small solve)
             for n in np.flatnonzero(np.bincount(arrays.lens)).tolist():
-                self.solver.append_formula(arrays.lits[arrays.lens == n, :n].tolist())
+                rows = arrays.lits[arrays.lens == n, :n]
+                for at in range(0, rows.shape[0], FEED_ROWS):
+                    if deadline is not None and deadline.expired():
+                        return
+                    self.solver.append_formula(rows[at:at + FEED_ROWS].tolist())
+        self.built = True
 
     def next(self, timeout: Union[None, float, Deadline]) -> Answer:
         """Solve once: a model over every variable, or unsat, or unknown when the time ran out."""
         deadline = timeout if isinstance(timeout, Deadline) else Deadline(timeout)
-        if deadline.expired():
+        if deadline.expired() or not self.built:
             return Answer("unknown", why=deadline.why("before the solver started"), format="pysat",
                           source="<pysat>")
         box: List[Optional[bool]] = []
-        worker = threading.Thread(target=lambda: box.append(self.solver.solve_limited(expect_interrupt=True)),
-                                  daemon=True)
-        worker.start()
+        began: List[bool] = []
+        ended: List[bool] = []   # the truth: a signal raised just after an acquire() leaves the lock taken
+        done = _thread.allocate_lock()   # held until the solve has ended: waiting on it wakes at once
+        done.acquire()
+
+        def work() -> None:
+            began.append(True)
+            try:
+                box.append(self.solver.solve_limited(expect_interrupt=True))
+            finally:
+                ended.append(True)
+                done.release()
+
+        launched = False
         try:
-            while worker.is_alive():
+            # the low-level start: Thread.start() waits on an Event, and a Ctrl-C landing in that wait left
+            # the solve running unseen, to be freed under it by close()
+            launched = True
+            try:
+                _thread.start_new_thread(work, ())
+            except Exception:
+                launched = False
+                raise
+            while not ended:
                 left = deadline.remaining()
                 if left is not None and left <= 0:
                     break
-                worker.join(0.05 if left is None else min(0.05, left))
+                done.acquire(timeout=0.05 if left is None else min(0.05, left))
         finally:
-            if worker.is_alive():
-                self.solver.interrupt()
-                worker.join()
+            if launched:
+                self._settle(began, ended, done)
         result = box[0] if box else None
         if result is None:
             self.solver.clear_interrupt()
@@ -70,6 +99,24 @@ class EmbeddedSolver:
             return Answer("infeasible", format="pysat", source="<pysat>")
         model = self.solver.get_model() or []
         return literal_answer(model, [], format="pysat", source="<pysat>")
+
+    def _settle(self, began: List[bool], ended: List[bool], done: "_thread.LockType") -> None:
+        """Interrupt the solve and wait for it to end, whatever signal comes meanwhile.
+
+        close() frees the solver: freed under a solve still running, pysat died of SIGSEGV (a Ctrl-C that
+        landed inside Thread.start() or in a join skipped the wait; issue 25: 4 runs in 30 of a Ctrl-C test).
+        A thread that has not begun within START_WAIT seconds was never started (a Ctrl-C just before it).
+        """
+        pending: Optional[BaseException] = None
+        start = time.monotonic()
+        while not ended and (began or time.monotonic() - start < START_WAIT):
+            try:
+                self.solver.interrupt()
+                done.acquire(timeout=0.05)
+            except KeyboardInterrupt as exc:   # Ctrl-C again, SIGTERM, SIGHUP: wait first, then raise it
+                pending = pending or exc
+        if pending is not None:
+            raise pending
 
     def block(self, grid_values: np.ndarray) -> None:
         """Forbid this assignment of the cell variables (ids 1..k) from now on."""

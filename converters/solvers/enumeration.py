@@ -68,7 +68,7 @@ class SolutionStream:
         if too_slow:
             self.stopped, self.why = "timeout", too_slow
             return
-        emb = EmbeddedSolver(puzzle)
+        emb = EmbeddedSolver(puzzle, deadline=self.deadline)
         try:
             while self.limit is None or self.count < self.limit:
                 answer = emb.next(self.deadline)

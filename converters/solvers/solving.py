@@ -50,7 +50,7 @@ def solve(puzzle: Union[Puzzle, PathLike], solver: str = EMBEDDED, *, timeout: U
 
 def _solve_embedded(spec: SolverSpec, puzzle: Puzzle, deadline: Deadline, check_unique: bool) -> Decoded:
     """pysat on the CNF encoding; the uniqueness check blocks the solution in the same solver."""
-    emb = EmbeddedSolver(puzzle)
+    emb = EmbeddedSolver(puzzle, deadline=deadline)
     try:
         if deadline.expired():
             answer = unknown_answer(spec, deadline.why("while the CNF model was built"))
@@ -87,7 +87,7 @@ def _other_solution(puzzle: Puzzle, dec: Decoded, deadline: Deadline,
             return None   # the CNF of the total alone would cost far more than the external solver's run
         if model_too_slow(puzzle, "cnf", deadline) or deadline.expired():
             return None
-        emb = EmbeddedSolver(puzzle)
+        emb = EmbeddedSolver(puzzle, deadline=deadline)
     try:
         emb.block(cell_values(dec, system))
         status = emb.next(deadline).status

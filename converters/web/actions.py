@@ -23,7 +23,7 @@ from ..analysis import analyze, unlimited_int_digits
 from ..analysis.explain import explain
 from ..analysis.propagation import LEVELS as PROPAGATION_LEVELS
 from ..core.bounds import Bounds
-from ..core.errors import FormatError, MineconvError, PuzzleSyntaxError
+from ..core.errors import FormatError, InputError, MineconvError, PuzzleSyntaxError
 from ..core.fileio import max_bytes, too_many_cells
 from ..core.layout import mine_counts
 from ..core.puzzle import Puzzle
@@ -198,12 +198,13 @@ def step(request: Request) -> Answer:
 
 def new_game(request: Request) -> Answer:
     """A fresh game: a mine layout with the first click's block kept free, and that click opened."""
-    rows, cols, mines = int(request.get("rows", 9)), int(request.get("cols", 9)), int(request.get("mines", 10))
+    rows, cols = whole(request, "rows", 9, 1), whole(request, "cols", 9, 1)
+    mines = whole(request, "mines", 10, 0)
     refused = too_many_cells(rows, cols)
     if refused is not None:
         raise FormatError(refused)
     start = (rows // 2, cols // 2)
-    seed = request.get("seed")
+    seed = None if request.get("seed") is None else whole(request, "seed", 0, 0)
     if request.get("no_guess"):
         grid = no_guess_layout(rows, cols, mines, start, seed=seed, timeout=request.get("timeout")).mines
     else:
@@ -211,6 +212,20 @@ def new_game(request: Request) -> Answer:
     return {"rows": rows, "cols": cols, "mines": int(grid.sum()), "start": list(start),
             "layout": ["".join("*" if m else "." for m in row) for row in grid.tolist()],
             "counts": ["".join(str(int(n)) for n in row) for row in mine_counts(grid).tolist()]}
+
+
+def whole(request: Request, key: str, default: int, least: int) -> int:
+    """request[key] as a whole number of at least `least` (default when absent); InputError otherwise.
+
+    int() of what a page posts turned -1 rows into numpy's "negative dimensions are not allowed" and
+    "x" into "invalid literal for int()" (issue 25's adversarial pass).
+    """
+    value = request.get(key, default)
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    if isinstance(value, bool) or not isinstance(value, int) or value < least:
+        raise InputError(f"{key} must be a whole number of at least {least}, not {value!r}")
+    return value
 
 
 def place_free_of(rows: int, cols: int, mines: int, start: Any, seed: Optional[int]) -> np.ndarray:

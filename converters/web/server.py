@@ -83,7 +83,8 @@ class Handler(BaseHTTPRequestHandler):
             if path == "/api/render":
                 return self._json(render(body))
             if path == "/api/jobs":
-                if body.get("action") not in HEAVY:
+                action = body.get("action")
+                if not isinstance(action, str) or action not in HEAVY:   # a list is unhashable: TypeError
                     return self._json({"error": f"no action {body.get('action')!r}"}, HTTPStatus.BAD_REQUEST)
                 return self._json(self.server.pool.submit(body).to_json())
         except MineconvError as exc:
