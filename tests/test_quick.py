@@ -64,11 +64,12 @@ def test_quick_count_equals_the_counter(monkeypatch, strategy):
 def test_quick_system_is_build_system():
     for p in boards(5, 150):
         mine, cons, feasible = quick.quick_system(p, None)
+        assert "_built" not in mine.__dict__    # the arrays wait until read
         ref = build_system(p)
         for name in ("var_grid", "var_rc", "con_rc", "con_len", "con_rhs"):
             a, b = getattr(mine, name), getattr(ref, name)
             assert a.dtype == b.dtype and a.shape == b.shape and (a == b).all(), (name, p)
-        assert mine.total == ref.total
+        assert mine.total == ref.total and mine.num_vars == ref.num_vars
         assert feasible == (not ref.impossible.any())
         rows = [(row[:n], r) for row, n, r in zip(ref.con_vars.tolist(), ref.con_len.tolist(), ref.con_rhs.tolist())
                 if n]

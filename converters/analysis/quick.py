@@ -17,10 +17,8 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Dict, List, Optional, Tuple
 
-import numpy as np
-
-from ..core.puzzle import CODE_MINE, CODE_UNKNOWN, NEIGHBOUR_OFFSETS, Puzzle
-from ..core.system import LinearSystem
+from ..core.puzzle import NEIGHBOUR_OFFSETS, Puzzle
+from ..core.system import LinearSystem, build_system
 from .counting import Count
 from .groups import count_groups, pack, unpack
 from .polynomials import binomial_window
@@ -35,48 +33,84 @@ Cons = List[Tuple[List[int], int]]     # (variable ids, right-hand side) per cou
 
 
 @lru_cache(maxsize=32)
-def shape_tables(rows: int, cols: int) -> Tuple[np.ndarray, np.ndarray]:
-    """Per cell (row-major): its (row, column) as int32, and its neighbours' indices, ascending, padded with
-    rows * cols (a slot past the board); cached per board shape, read-only."""
-    flat = np.arange(rows * cols)
-    rc = np.stack([flat // cols, flat % cols], axis=1).astype(np.int32)
-    r, c = rc[:, :1], rc[:, 1:]
-    dr = np.array([d for d, _ in NEIGHBOUR_OFFSETS])
-    dc = np.array([d for _, d in NEIGHBOUR_OFFSETS])
-    inside = (r + dr >= 0) & (r + dr < rows) & (c + dc >= 0) & (c + dc < cols)
-    around = np.where(inside, (r + dr) * cols + c + dc, rows * cols)
-    # the padding after the real neighbours, which keeps them ascending
-    around = np.take_along_axis(around, np.argsort(~inside, axis=1, kind="stable"), axis=1)
-    rc.flags.writeable = False
-    around.flags.writeable = False
-    return rc, around
+def shape_table(rows: int, cols: int) -> Tuple[Tuple[int, ...], ...]:
+    """Per cell (row-major) its neighbours' indices, ascending; cached per board shape."""
+    return tuple(tuple((r + dr) * cols + c + dc for dr, dc in sorted(NEIGHBOUR_OFFSETS)
+                       if 0 <= r + dr < rows and 0 <= c + dc < cols)
+                 for r in range(rows) for c in range(cols))
+
+
+_DIGIT = {str(d): d for d in range(9)}
+
+
+_LAZY = "As in LinearSystem; built on first read."
+
+
+class QuickSystem(LinearSystem):
+    """build_system's LinearSystem, its arrays built on first read: the quick path itself reads none of
+    them, and a board of a few dozen cells costs more to put in numpy arrays than to count."""
+
+    _mines: Optional[int]
+    _k: int
+
+    def __init__(self, puzzle: Puzzle, mines: Optional[int], k: int, total: Optional[int]) -> None:
+        object.__setattr__(self, "puzzle", puzzle)
+        object.__setattr__(self, "total", total)
+        object.__setattr__(self, "_mines", mines)
+        object.__setattr__(self, "_k", k)
+
+    def built(self) -> LinearSystem:
+        """The system build_system makes, made once."""
+        system = self.__dict__.get("_built")
+        if system is None:
+            system = build_system(self.puzzle, self._mines)
+            object.__setattr__(self, "_built", system)
+        return system
+
+    var_grid = property(lambda self: self.built().var_grid, doc=_LAZY)
+    var_rc = property(lambda self: self.built().var_rc, doc=_LAZY)
+    con_rc = property(lambda self: self.built().con_rc, doc=_LAZY)
+    con_len = property(lambda self: self.built().con_len, doc=_LAZY)
+    con_rhs = property(lambda self: self.built().con_rhs, doc=_LAZY)
+
+    @property
+    def num_vars(self) -> int:
+        """k, the number of variables (unknown cells)."""
+        return self._k
 
 
 def quick_system(puzzle: Puzzle, mines: Optional[int]) -> Tuple[LinearSystem, Cons, bool]:
-    """build_system's LinearSystem (the same arrays), the counts that see unknown cells as Python lists,
-    and False when some count can never be met."""
-    rows, cols, cells = puzzle.rows, puzzle.cols, puzzle.cells
-    rc, around = shape_tables(rows, cols)
-    flat = puzzle.codes.view(np.ndarray).ravel()   # plain array: the accessor's subclass costs per operation
-    var_flat = np.flatnonzero(flat == CODE_UNKNOWN)
-    con_flat = np.flatnonzero((flat >= 0) & (flat <= 8))
-    k = int(var_flat.shape[0])
-    var_of = np.zeros(rows * cols + 1, dtype=np.int32)    # the last slot is the padding's: no variable
-    var_of[var_flat] = np.arange(1, k + 1, dtype=np.int32)
-    ids = var_of[around[con_flat]]
-    con_len = (ids != 0).sum(axis=1, dtype=np.int8)
-    con_rhs = flat[con_flat].astype(np.int16)
-    if "*" in cells:
-        con_rhs -= (np.append(flat, 0)[around[con_flat]] == CODE_MINE).sum(axis=1, dtype=np.int16)
-    feasible = not ((con_rhs < 0) | (con_rhs > con_len)).any()
-    # the counts next to unknown cells as lists: only the frontier of a game board, a few dozen
-    seen = np.flatnonzero(con_len)
-    cons = [([x for x in row if x], r) for row, r in zip(ids[seen].tolist(), con_rhs[seen].tolist())]
+    """build_system's LinearSystem (its arrays built when read), the counts that see unknown cells as
+    Python lists, and False when some count can never be met."""
+    cells = puzzle.cells
+    around = shape_table(puzzle.rows, puzzle.cols)
+    var_of = [0] * len(cells)
+    k = 0
+    counts = []
+    digit = _DIGIT
+    for i, ch in enumerate(cells):
+        if ch == "?":
+            k += 1
+            var_of[i] = k
+        elif ch in digit:
+            counts.append(i)
+    feasible = True
+    cons: Cons = []
+    known_mines = cells.count("*")
+    for i in counts:
+        ids = [var_of[j] for j in around[i] if var_of[j]]
+        r = digit[cells[i]]
+        if known_mines:
+            r -= sum(1 for j in around[i] if cells[j] == "*")
+        if ids:
+            cons.append((ids, r))
+            if r < 0 or r > len(ids):
+                feasible = False
+        elif r:
+            feasible = False
     total_mines = puzzle.mines if mines is None else mines
-    total = None if total_mines is None else int(total_mines) - cells.count("*")
-    system = LinearSystem(puzzle, var_of[:-1].reshape(rows, cols), rc[var_flat], rc[con_flat], con_len, con_rhs,
-                          total)
-    return system, cons, feasible
+    total = None if total_mines is None else int(total_mines) - known_mines
+    return QuickSystem(puzzle, mines, k, total), cons, feasible
 
 
 def quick_count(k: int, cons: Cons, total: Optional[int]) -> Optional[Count]:
