@@ -33,13 +33,30 @@ Cons = List[Tuple[List[int], int]]     # (variable ids, right-hand side) per cou
 
 
 @lru_cache(maxsize=32)
-def shape_table(rows: int, cols: int) -> Tuple[Tuple[int, ...], ...]:
-    """Per cell (row-major) its neighbours' indices, ascending; cached per board shape."""
-    return tuple(tuple((r + dr) * cols + c + dc for dr, dc in sorted(NEIGHBOUR_OFFSETS)
-                       if 0 <= r + dr < rows and 0 <= c + dc < cols)
-                 for r in range(rows) for c in range(cols))
+def shape_table(rows: int, cols: int) -> Tuple[Tuple[Tuple[int, ...], ...], int, int, int]:
+    """Per cell (row-major) its neighbours' indices, ascending; and as bit masks over the cells (bit i:
+    cell i) the cells not in the first column, those not in the last, and all; cached per board shape."""
+    around = tuple(tuple((r + dr) * cols + c + dc for dr, dc in sorted(NEIGHBOUR_OFFSETS)
+                         if 0 <= r + dr < rows and 0 <= c + dc < cols)
+                   for r in range(rows) for c in range(cols))
+    rows_of = sum(1 << (r * cols) for r in range(rows))   # bit 0 of every row
+    full = (1 << (rows * cols)) - 1
+    return around, full & ~rows_of, full & ~(rows_of << (cols - 1)), full
 
 
+def _bits(cells: bytes, table: bytes) -> int:
+    """The cells whose byte `table` maps to "1", as a bit mask (bit i: cell i)."""
+    return int(cells.translate(table)[::-1], 2)
+
+
+def _byte_table(symbols: str) -> bytes:
+    """A bytes.translate table: "1" for the symbols' bytes, "0" for every other byte."""
+    return bytes(ord("1") if chr(b) in symbols else ord("0") for b in range(256))
+
+
+_UNKNOWN_BITS = _byte_table("?")
+_COUNT_BITS = _byte_table("012345678")
+_NONZERO_BITS = _byte_table("12345678")
 _DIGIT = {str(d): d for d in range(9)}
 
 
@@ -82,35 +99,47 @@ class QuickSystem(LinearSystem):
 def quick_system(puzzle: Puzzle, mines: Optional[int]) -> Tuple[LinearSystem, Cons, bool]:
     """build_system's LinearSystem (its arrays built when read), the counts that see unknown cells as
     Python lists, and False when some count can never be met."""
-    cells = puzzle.cells
-    around = shape_table(puzzle.rows, puzzle.cols)
+    cells, cols = puzzle.cells, puzzle.cols
+    around, not_first, not_last, full = shape_table(puzzle.rows, cols)
     var_of = [0] * len(cells)
     k = 0
-    counts = []
-    digit = _DIGIT
-    for i, ch in enumerate(cells):
-        if ch == "?":
-            k += 1
-            var_of[i] = k
-        elif ch in digit:
-            counts.append(i)
-    feasible = True
-    cons: Cons = []
+    i = cells.find("?")
+    while i >= 0:
+        k += 1
+        var_of[i] = k
+        i = cells.find("?", i + 1)
+    raw = cells.encode("ascii")
+    # the cells next to an unknown one: the unknown cells spread one column, then one row, each way
+    unknown = _bits(raw, _UNKNOWN_BITS) if k else 0
+    near = unknown | (unknown >> 1) & not_last | (unknown << 1) & not_first
+    near = (near | near << cols | near >> cols) & full
+    counts = _bits(raw, _COUNT_BITS)
     known_mines = cells.count("*")
-    for i in counts:
-        ids = [var_of[j] for j in around[i] if var_of[j]]
-        r = digit[cells[i]]
+    # a count next to no unknown cell is met only by as many known mines
+    feasible = not (_bits(raw, _NONZERO_BITS) & ~near) if not known_mines else all(
+        _DIGIT[cells[i]] == sum(1 for j in around[i] if cells[j] == "*") for i in _positions(counts & ~near))
+    cons: Cons = []
+    for i in _positions(counts & near):
+        r = _DIGIT[cells[i]]
         if known_mines:
             r -= sum(1 for j in around[i] if cells[j] == "*")
-        if ids:
-            cons.append((ids, r))
-            if r < 0 or r > len(ids):
-                feasible = False
-        elif r:
+        ids = [var_of[j] for j in around[i] if var_of[j]]
+        cons.append((ids, r))
+        if r < 0 or r > len(ids):
             feasible = False
     total_mines = puzzle.mines if mines is None else mines
     total = None if total_mines is None else int(total_mines) - known_mines
     return QuickSystem(puzzle, mines, k, total), cons, feasible
+
+
+def _positions(mask: int) -> List[int]:
+    """The set bits of a mask, ascending."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
 
 
 def quick_count(k: int, cons: Cons, total: Optional[int]) -> Optional[Count]:
