@@ -251,8 +251,8 @@ class _Settler:
                         n = need[cj] - value
                         open_[cj] = o
                         need[cj] = n
-                        # a count decides its open cells, or cannot be met (one met exactly has nothing left)
-                        if (n == 0 or n == o) and o or n < 0 or n > o:
+                        # a count decides its open cells, or cannot be met
+                        if n <= 0 or n >= o:
                             todo.append(cj)
         return True
 
@@ -334,7 +334,8 @@ def _with_total(polys, F: int, k: int, T: int) -> Tuple[int, List[int]]:
     if N == 0:
         return 0, []
     # a free cell holds one of the T mines
-    n_free = sum(c * g for c, g in zip(P_all, _binomials(F - 1, T - 1, D)) if c) if F else 0
+    # (C(F - 1, T - m - 1) = C(F, T - m) * (T - m) / F: G again, no second window of binomials)
+    n_free = sum(c * g * (T - m) for m, (c, g) in enumerate(zip(P_all, G)) if c) // F if F else 0
     per_var = [n_free] * k
     suffix = 1
     g_reversed = pack(G[::-1], width) if len(polys) > 1 else 0
