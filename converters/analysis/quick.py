@@ -176,18 +176,15 @@ def quick_count(k: int, cons: Cons, total: Optional[int]) -> Optional[Count]:
 
 def _parts(board: "_Settler"):
     """[(groups, their sizes, counts over local group positions)] per component, over the open cells."""
-    open_cons: Cons = []
-    touching: Dict[int, List[int]] = {}
-    known = board.known
-    for (ids, _), n, o in zip(board.cons, board.need, board.open):
+    # an open cell's counts are all open: the settler's table of them serves as it is
+    known, touching = board.known, board.touching
+    open_cons: Dict[int, Tuple[List[int], int]] = {}
+    for ci, ((ids, _), n, o) in enumerate(zip(board.cons, board.need, board.open)):
         if o:
-            rest = [v for v in ids if known[v] < 0]
-            for v in rest:
-                touching.setdefault(v, []).append(len(open_cons))
-            open_cons.append((rest, n))
-    seen = [False] * len(open_cons)
+            open_cons[ci] = ([v for v in ids if known[v] < 0], n)
+    seen = [False] * len(board.cons)
     comps = []
-    for first, (rest, r) in enumerate(open_cons):
+    for first, (rest, r) in open_cons.items():
         if seen[first]:
             continue
         seen[first] = True
