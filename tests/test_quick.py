@@ -64,11 +64,12 @@ def test_quick_count_equals_the_counter(monkeypatch, strategy):
 def test_quick_system_is_build_system():
     for p in boards(5, 150):
         mine, cons, feasible = quick.quick_system(p, None)
+        assert "_built" not in mine.__dict__    # the arrays wait until read
         ref = build_system(p)
         for name in ("var_grid", "var_rc", "con_rc", "con_len", "con_rhs"):
             a, b = getattr(mine, name), getattr(ref, name)
             assert a.dtype == b.dtype and a.shape == b.shape and (a == b).all(), (name, p)
-        assert mine.total == ref.total
+        assert mine.total == ref.total and mine.num_vars == ref.num_vars
         assert feasible == (not ref.impossible.any())
         rows = [(row[:n], r) for row, n, r in zip(ref.con_vars.tolist(), ref.con_len.tolist(), ref.con_rhs.tolist())
                 if n]
@@ -113,3 +114,33 @@ def test_big_components_hand_over_to_the_general_path(monkeypatch):
     system, cons, _ = quick.quick_system(p, None)
     assert quick.quick_count(system.num_vars, cons, system.total) is None
     assert analyze(p).to_json() == general(p).to_json()
+
+
+def test_the_callers_state_cap_and_memory_budget_keep_the_general_path(monkeypatch):
+    """A lowered max_states or a small memory budget is the caller's: the quick path (which has neither)
+    stays out of the way, so such a call answers exactly as the general path does, "partial" included."""
+    from mineconv.analysis import report
+    from mineconv.analysis.counting import DEFAULT_MAX_STATES
+    from mineconv.make.generate import random_puzzle
+
+    boards = [random_puzzle(20, 20, mines=60, reveal="game", seed=seed, openings=1) for seed in range(4)]
+    quick_taken = []
+    real = report.quick_system
+    monkeypatch.setattr(report, "quick_system", lambda *a: quick_taken.append(1) or real(*a))
+    partial = 0
+    for p in boards:
+        for kwargs in ({"max_states": 1}, {"max_states": DEFAULT_MAX_STATES - 1}, {"memory_budget": groups.QUICK_MEMORY}):
+            a = analyze(p, **kwargs)
+            assert not quick_taken, kwargs
+            assert a.to_json() == analyze(p, progress=lambda *_: None, **kwargs).to_json()
+        capped = analyze(p, max_states=1)
+        if capped.status == "partial":
+            partial += 1
+            # where the default call takes the quick path, it is never worse in kind: the same decisions,
+            # and a count the capped general path did not reach ("complete" where that one is "partial")
+            full = analyze(p)
+            assert quick_taken and full.status == "complete" and full.solutions
+            assert (full.values == capped.values).all()
+            assert full.to_json() == general(p).to_json()
+            quick_taken.clear()
+    assert partial >= 2

@@ -17,10 +17,8 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Dict, List, Optional, Tuple
 
-import numpy as np
-
-from ..core.puzzle import CODE_MINE, CODE_UNKNOWN, NEIGHBOUR_OFFSETS, Puzzle
-from ..core.system import LinearSystem
+from ..core.puzzle import NEIGHBOUR_OFFSETS, Puzzle
+from ..core.system import LinearSystem, build_system
 from .counting import Count
 from .groups import count_groups, pack, unpack
 from .polynomials import binomial_window
@@ -35,48 +33,113 @@ Cons = List[Tuple[List[int], int]]     # (variable ids, right-hand side) per cou
 
 
 @lru_cache(maxsize=32)
-def shape_tables(rows: int, cols: int) -> Tuple[np.ndarray, np.ndarray]:
-    """Per cell (row-major): its (row, column) as int32, and its neighbours' indices, ascending, padded with
-    rows * cols (a slot past the board); cached per board shape, read-only."""
-    flat = np.arange(rows * cols)
-    rc = np.stack([flat // cols, flat % cols], axis=1).astype(np.int32)
-    r, c = rc[:, :1], rc[:, 1:]
-    dr = np.array([d for d, _ in NEIGHBOUR_OFFSETS])
-    dc = np.array([d for _, d in NEIGHBOUR_OFFSETS])
-    inside = (r + dr >= 0) & (r + dr < rows) & (c + dc >= 0) & (c + dc < cols)
-    around = np.where(inside, (r + dr) * cols + c + dc, rows * cols)
-    # the padding after the real neighbours, which keeps them ascending
-    around = np.take_along_axis(around, np.argsort(~inside, axis=1, kind="stable"), axis=1)
-    rc.flags.writeable = False
-    around.flags.writeable = False
-    return rc, around
+def shape_table(rows: int, cols: int) -> Tuple[Tuple[Tuple[int, ...], ...], int, int, int]:
+    """Per cell (row-major) its neighbours' indices, ascending; and as bit masks over the cells (bit i:
+    cell i) the cells not in the first column, those not in the last, and all; cached per board shape."""
+    around = tuple(tuple((r + dr) * cols + c + dc for dr, dc in sorted(NEIGHBOUR_OFFSETS)
+                         if 0 <= r + dr < rows and 0 <= c + dc < cols)
+                   for r in range(rows) for c in range(cols))
+    rows_of = sum(1 << (r * cols) for r in range(rows))   # bit 0 of every row
+    full = (1 << (rows * cols)) - 1
+    return around, full & ~rows_of, full & ~(rows_of << (cols - 1)), full
+
+
+def _bits(cells: bytes, table: bytes) -> int:
+    """The cells whose byte `table` maps to "1", as a bit mask (bit i: cell i)."""
+    return int(cells.translate(table)[::-1], 2)
+
+
+def _byte_table(symbols: str) -> bytes:
+    """A bytes.translate table: "1" for the symbols' bytes, "0" for every other byte."""
+    return bytes(ord("1") if chr(b) in symbols else ord("0") for b in range(256))
+
+
+_UNKNOWN_BITS = _byte_table("?")
+_COUNT_BITS = _byte_table("012345678")
+_NONZERO_BITS = _byte_table("12345678")
+_DIGIT = {str(d): d for d in range(9)}
+
+
+_LAZY = "As in LinearSystem; built on first read."
+
+
+class QuickSystem(LinearSystem):
+    """build_system's LinearSystem, its arrays built on first read: the quick path itself reads none of
+    them, and a board of a few dozen cells costs more to put in numpy arrays than to count."""
+
+    _mines: Optional[int]
+    _k: int
+
+    def __init__(self, puzzle: Puzzle, mines: Optional[int], k: int, total: Optional[int]) -> None:
+        object.__setattr__(self, "puzzle", puzzle)
+        object.__setattr__(self, "total", total)
+        object.__setattr__(self, "_mines", mines)
+        object.__setattr__(self, "_k", k)
+
+    def built(self) -> LinearSystem:
+        """The system build_system makes, made once."""
+        system = self.__dict__.get("_built")
+        if system is None:
+            system = build_system(self.puzzle, self._mines)
+            object.__setattr__(self, "_built", system)
+        return system
+
+    var_grid = property(lambda self: self.built().var_grid, doc=_LAZY)
+    var_rc = property(lambda self: self.built().var_rc, doc=_LAZY)
+    con_rc = property(lambda self: self.built().con_rc, doc=_LAZY)
+    con_len = property(lambda self: self.built().con_len, doc=_LAZY)
+    con_rhs = property(lambda self: self.built().con_rhs, doc=_LAZY)
+
+    @property
+    def num_vars(self) -> int:
+        """k, the number of variables (unknown cells)."""
+        return self._k
 
 
 def quick_system(puzzle: Puzzle, mines: Optional[int]) -> Tuple[LinearSystem, Cons, bool]:
-    """build_system's LinearSystem (the same arrays), the counts that see unknown cells as Python lists,
-    and False when some count can never be met."""
-    rows, cols, cells = puzzle.rows, puzzle.cols, puzzle.cells
-    rc, around = shape_tables(rows, cols)
-    flat = puzzle.codes.view(np.ndarray).ravel()   # plain array: the accessor's subclass costs per operation
-    var_flat = np.flatnonzero(flat == CODE_UNKNOWN)
-    con_flat = np.flatnonzero((flat >= 0) & (flat <= 8))
-    k = int(var_flat.shape[0])
-    var_of = np.zeros(rows * cols + 1, dtype=np.int32)    # the last slot is the padding's: no variable
-    var_of[var_flat] = np.arange(1, k + 1, dtype=np.int32)
-    ids = var_of[around[con_flat]]
-    con_len = (ids != 0).sum(axis=1, dtype=np.int8)
-    con_rhs = flat[con_flat].astype(np.int16)
-    if "*" in cells:
-        con_rhs -= (np.append(flat, 0)[around[con_flat]] == CODE_MINE).sum(axis=1, dtype=np.int16)
-    feasible = not ((con_rhs < 0) | (con_rhs > con_len)).any()
-    # the counts next to unknown cells as lists: only the frontier of a game board, a few dozen
-    seen = np.flatnonzero(con_len)
-    cons = [([x for x in row if x], r) for row, r in zip(ids[seen].tolist(), con_rhs[seen].tolist())]
+    """build_system's LinearSystem (its arrays built when read), the counts that see unknown cells as
+    Python lists, and False when some count can never be met."""
+    cells, cols = puzzle.cells, puzzle.cols
+    around, not_first, not_last, full = shape_table(puzzle.rows, cols)
+    var_of = [0] * len(cells)
+    k = 0
+    i = cells.find("?")
+    while i >= 0:
+        k += 1
+        var_of[i] = k
+        i = cells.find("?", i + 1)
+    raw = cells.encode("ascii")
+    # the cells next to an unknown one: the unknown cells spread one column, then one row, each way
+    unknown = _bits(raw, _UNKNOWN_BITS) if k else 0
+    near = unknown | (unknown >> 1) & not_last | (unknown << 1) & not_first
+    near = (near | near << cols | near >> cols) & full
+    counts = _bits(raw, _COUNT_BITS)
+    known_mines = cells.count("*")
+    # a count next to no unknown cell is met only by as many known mines
+    feasible = not (_bits(raw, _NONZERO_BITS) & ~near) if not known_mines else all(
+        _DIGIT[cells[i]] == sum(1 for j in around[i] if cells[j] == "*") for i in _positions(counts & ~near))
+    cons: Cons = []
+    for i in _positions(counts & near):
+        r = _DIGIT[cells[i]]
+        if known_mines:
+            r -= sum(1 for j in around[i] if cells[j] == "*")
+        ids = [var_of[j] for j in around[i] if var_of[j]]
+        cons.append((ids, r))
+        if r < 0 or r > len(ids):
+            feasible = False
     total_mines = puzzle.mines if mines is None else mines
-    total = None if total_mines is None else int(total_mines) - cells.count("*")
-    system = LinearSystem(puzzle, var_of[:-1].reshape(rows, cols), rc[var_flat], rc[con_flat], con_len, con_rhs,
-                          total)
-    return system, cons, feasible
+    total = None if total_mines is None else int(total_mines) - known_mines
+    return QuickSystem(puzzle, mines, k, total), cons, feasible
+
+
+def _positions(mask: int) -> List[int]:
+    """The set bits of a mask, ascending."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
 
 
 def quick_count(k: int, cons: Cons, total: Optional[int]) -> Optional[Count]:
@@ -113,18 +176,15 @@ def quick_count(k: int, cons: Cons, total: Optional[int]) -> Optional[Count]:
 
 def _parts(board: "_Settler"):
     """[(groups, their sizes, counts over local group positions)] per component, over the open cells."""
-    open_cons: Cons = []
-    touching: Dict[int, List[int]] = {}
-    known = board.known
-    for (ids, _), n, o in zip(board.cons, board.need, board.open):
+    # an open cell's counts are all open: the settler's table of them serves as it is
+    known, touching = board.known, board.touching
+    open_cons: Dict[int, Tuple[List[int], int]] = {}
+    for ci, ((ids, _), n, o) in enumerate(zip(board.cons, board.need, board.open)):
         if o:
-            rest = [v for v in ids if known[v] < 0]
-            for v in rest:
-                touching.setdefault(v, []).append(len(open_cons))
-            open_cons.append((rest, n))
-    seen = [False] * len(open_cons)
+            open_cons[ci] = ([v for v in ids if known[v] < 0], n)
+    seen = [False] * len(board.cons)
     comps = []
-    for first, (rest, r) in enumerate(open_cons):
+    for first, (rest, r) in open_cons.items():
         if seen[first]:
             continue
         seen[first] = True
@@ -188,8 +248,8 @@ class _Settler:
                         n = need[cj] - value
                         open_[cj] = o
                         need[cj] = n
-                        # a count decides its open cells, or cannot be met (one met exactly has nothing left)
-                        if (n == 0 or n == o) and o or n < 0 or n > o:
+                        # a count decides its open cells, or cannot be met
+                        if n <= 0 or n >= o:
                             todo.append(cj)
         return True
 
@@ -271,7 +331,8 @@ def _with_total(polys, F: int, k: int, T: int) -> Tuple[int, List[int]]:
     if N == 0:
         return 0, []
     # a free cell holds one of the T mines
-    n_free = sum(c * g for c, g in zip(P_all, _binomials(F - 1, T - 1, D)) if c) if F else 0
+    # (C(F - 1, T - m - 1) = C(F, T - m) * (T - m) / F: G again, no second window of binomials)
+    n_free = sum(c * g * (T - m) for m, (c, g) in enumerate(zip(P_all, G)) if c) // F if F else 0
     per_var = [n_free] * k
     suffix = 1
     g_reversed = pack(G[::-1], width) if len(polys) > 1 else 0

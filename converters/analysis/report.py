@@ -204,6 +204,13 @@ def analyze(puzzle: Puzzle, mines: Optional[int] = None, level: str = "full", *,
     estimated memory passes `memory_budget` bytes (None: no budget; the analysis is then "partial", the
     count missing); past `timeout` seconds the analysis stops with status "timeout" and the cells
     proven by then. `progress(stage, done, total)` hears how far each long stage got.
+
+    On a board of at most 1024 cells, at the full level with the default `max_states` (or more), a memory
+    budget of 64 MiB or more and no timeout or progress, the count is made over groups of cells
+    (`quick`), with its own 16 MiB budget past which the general path takes over; it can finish a count
+    the cell-by-cell counter's state cap would stop, so such a board is "complete" (the same decisions,
+    plus the count) where the general path says "partial". A lowered `max_states` or budget keeps the
+    general path and its answer as it is.
     """
     if level not in LEVELS:
         raise InputError(f"level must be one of {', '.join(LEVELS)}, not {level!r}")
