@@ -14,6 +14,7 @@ from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Set, 
 
 from ..core.errors import FormatError, InputError
 from ..core.fileio import STDIO, PathLike, guard_reader, source_name
+from .signatures import SIGNATURES, Signature
 
 KINDS = ("puzzle", "model", "solution")
 
@@ -161,6 +162,27 @@ def _load(kind: Optional[str] = None) -> None:
             importlib.import_module(name)
 
 
+def _load_notations(modules: Sequence[str]) -> None:
+    """Import these notation modules (names in SIGNATURES), in that table's order, unless all are loaded."""
+    if "notations" not in _loaded:
+        for module in modules:
+            importlib.import_module(f"{__package__}.notations.{module}")
+
+
+def _light(kind: Optional[str]) -> bool:
+    """Whether a puzzle look-up can go by SIGNATURES instead of importing every notation."""
+    return kind == "puzzle" and "notations" not in _loaded
+
+
+def detectable(kind: Optional[str], could: Callable[[Signature], bool]) -> List[Format]:
+    """formats(kind), except that of the puzzle notations only those are imported (and listed, with any loaded
+    before) whose signature has no `could` or for which could(signature) says the content may be theirs."""
+    if not _light(kind):
+        return formats(kind)
+    _load_notations([m for m, sig in SIGNATURES.items() if sig.could is None or could(sig)])
+    return sorted((f for f in _FORMATS.values() if f.kind == kind), key=lambda f: f.name)
+
+
 def formats(kind: Optional[str] = None) -> List[Format]:
     """Every registered format (of one kind), by name."""
     _load(kind)
@@ -174,7 +196,10 @@ def format_names(kind: Optional[str] = None, direction: Optional[str] = None) ->
 
 def get_format(name: str, *, direction: Optional[str] = None, kind: Optional[str] = None) -> Format:
     """The format with this name (or alias); FormatError lists the valid names."""
-    _load(kind)
+    if _light(kind):
+        _load_notations([m for m, sig in SIGNATURES.items() if name in sig.names])
+    if name not in _FORMATS and name not in _ALIASES:
+        _load(kind)
     fmt = _FORMATS.get(name) or _FORMATS.get(_ALIASES.get(name, ""))
     if fmt is None or (kind is not None and fmt.kind != kind) or not fmt.can(direction):
         what = {"read": "readable ", "write": "writable "}.get(direction or "", "")
@@ -192,8 +217,12 @@ def _extension_of(path: str) -> List[str]:
 def candidates_for_path(path: PathLike, *, kind: Optional[str] = None,
                         direction: Optional[str] = None) -> List[Format]:
     """Formats whose extensions match the path, in registration preference order."""
-    _load(kind)
-    for ext in _extension_of(str(path)):
+    exts = _extension_of(str(path))
+    if _light(kind):
+        _load_notations([m for m, sig in SIGNATURES.items() if any(e in sig.extensions for e in exts)])
+    else:
+        _load(kind)
+    for ext in exts:
         found = [f for f in _FORMATS.values()
                  if ext in f.extensions and (kind is None or f.kind == kind) and f.can(direction)]
         if found:
@@ -220,3 +249,8 @@ def read_option_names() -> Dict[str, List[Tuple[str, str]]]:
         for opt, text in f.read_option_help:
             found.setdefault(opt, []).append((f.name, text))
     return found
+
+
+def read_option_flags() -> List[str]:
+    """The reader options of the puzzle notations (read_option_names' keys), without importing a notation."""
+    return sorted({opt for sig in SIGNATURES.values() for opt in sig.read_options})
