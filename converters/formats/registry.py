@@ -7,7 +7,6 @@ Format modules import `register_format`, `confidence` and the detection levels (
 from __future__ import annotations
 
 import importlib
-import pkgutil
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Set, Tuple, Union
@@ -157,6 +156,8 @@ def _load(kind: Optional[str] = None) -> None:
         if family in _loaded or kind not in (None, family_kind):
             continue
         _loaded.add(family)
+        import pkgutil  # here: a look-up by signature (formats/signatures.py) needs no folder walk
+
         pkg = importlib.import_module(f"{__package__}.{family}")
         for name in sorted(m.name for m in pkgutil.walk_packages(pkg.__path__, prefix=f"{pkg.__name__}.")):
             importlib.import_module(name)
