@@ -57,7 +57,8 @@ def test_a_small_solve_imports_what_it_needs_only(tmp_path):
     # the native text of a small board is read without Lark; no writer, answer reader or analysis is needed
     unwanted = {"lark", "regex", "pulp", "mineconv.formats.models", "mineconv.formats.answers",
                 "mineconv.analysis", "mineconv.present", "mineconv.make.reduce", "mineconv.encode.cpsat",
-                "xml.etree.ElementTree", "mineconv.cli.convert", "numpy.ma", "subprocess", "pkgutil"}
+                "xml.etree.ElementTree", "mineconv.cli.convert", "numpy.ma", "subprocess", "pkgutil",
+                "mineconv.solvers.runners", "mineconv.formats.writing"}
     assert unwanted & mods == set()
     # detection's light first pass imports only the notations a plain grid of '?' and digits could be
     for notation in ("mbf", "avf", "evf", "rmv", "mvf", "dzn", "essence", "mineconv_json", "ms_board", "pzprv3",

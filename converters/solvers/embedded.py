@@ -6,7 +6,7 @@ short for the total mine count's cardinality encoding (which every CNF model car
 from __future__ import annotations
 
 import threading
-from typing import List, Optional, Union
+from typing import TYPE_CHECKING, List, Optional, Union
 
 import numpy as np
 
@@ -15,8 +15,16 @@ from ..core.system import LinearSystem, build_system
 from ..formats.answer import Answer, Decoded, literal_answer
 from .process import Deadline
 
+if TYPE_CHECKING:
+    from .table import SolverSpec
+
 PYSAT_SOLVER = "glucose4"   # interruptible (pysat's CaDiCaL ignores interrupt(), so a timeout could not stop it)
 CARD_UNITS_PER_SECOND = 1e8  # an upper bound on pysat's cardinality-encoding speed (measured: ~1e7 units/s)
+
+
+def unknown_answer(spec: SolverSpec, why: str) -> Answer:
+    """The answer of a run that did not finish (a time limit), saying why."""
+    return Answer("unknown", why=why, format=spec.answer_format or "", source=spec.name)
 
 
 class EmbeddedSolver:
