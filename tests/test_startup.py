@@ -225,3 +225,10 @@ def test_the_light_detection_ranks_every_sample_as_the_full_one():
         prefer = candidates_for_path(path, kind="puzzle", direction="read")
         want = [[s, f.name] for s, f in rank_formats(text, data, prefer=prefer)] + [[f.name for f in prefer]]
         assert got == want, path
+
+
+def test_a_conversion_to_a_solver_file_imports_only_the_notations_it_needs(tmp_path):
+    # the output's extension is looked up in every kind: the notations go by their signatures' extensions
+    mods = imported_by(tmp_path, "convert", str(SAMPLES / "seed-3x3.txt"), str(tmp_path / "out.lp"))
+    assert {"mineconv.formats.models.cplex_lp", "mineconv.formats.notations.native"} <= mods
+    assert {"mineconv.formats.notations.mbf", "mineconv.formats.notations.dzn"} & mods == set()

@@ -219,8 +219,13 @@ def candidates_for_path(path: PathLike, *, kind: Optional[str] = None,
                         direction: Optional[str] = None) -> List[Format]:
     """Formats whose extensions match the path, in registration preference order."""
     exts = _extension_of(str(path))
-    if _light(kind):
-        _load_notations([m for m, sig in SIGNATURES.items() if any(e in sig.extensions for e in exts)])
+    by_extension = [m for m, sig in SIGNATURES.items() if any(e in sig.extensions for e in exts)]
+    if kind is None and _light("puzzle"):   # every kind: the other folders whole, in _load(None)'s order
+        for other in ("solution", "model"):
+            _load(other)
+        _load_notations(by_extension)
+    elif _light(kind):
+        _load_notations(by_extension)
     else:
         _load(kind)
     for ext in exts:
