@@ -14,7 +14,7 @@ from typing import Set
 import pytest
 
 from mineconv.cli import COMMANDS, build_parser
-from tests.conftest import SAMPLES
+from tests.conftest import FIXTURES, ROOT, SAMPLES
 
 
 # runs `python -m mineconv ARGV...` in this child, then lists every module it imported
@@ -57,8 +57,13 @@ def test_a_small_solve_imports_what_it_needs_only(tmp_path):
     # the native text of a small board is read without Lark; no writer, answer reader or analysis is needed
     unwanted = {"lark", "regex", "pulp", "mineconv.formats.models", "mineconv.formats.answers",
                 "mineconv.analysis", "mineconv.present", "mineconv.make.reduce", "mineconv.encode.cpsat",
-                "xml.etree.ElementTree", "mineconv.cli.convert", "numpy.ma"}
+                "xml.etree.ElementTree", "mineconv.cli.convert", "numpy.ma", "subprocess", "pkgutil",
+                "mineconv.solvers.runners", "mineconv.formats.writing"}
     assert unwanted & mods == set()
+    # detection's light first pass imports only the notations a plain grid of '?' and digits could be
+    for notation in ("mbf", "avf", "evf", "rmv", "mvf", "dzn", "essence", "mineconv_json", "ms_board", "pzprv3",
+                     "asp_facts", "leetcode", "quoted_rows", "ascii_grid", "rawvf", "exercism", "mathprog_dat"):
+        assert f"mineconv.formats.notations.{notation}" not in mods
 
 
 def test_every_public_name_resolves_in_a_fresh_process():
@@ -136,3 +141,94 @@ def test_version_and_a_solver_file_need_no_importlib_metadata(tmp_path):
     out = tmp_path / "seed.lp"
     mods = imported_by(tmp_path, "convert", str(SAMPLES / "seed-3x3.txt"), str(out))
     assert "mineconv " in out.read_text() and {"importlib.metadata", "email", "lark"} & mods == set()
+
+
+# every sample, every test fixture and the real replays (when present): what the light detection pass is held to
+DETECTED = sorted(p for folder in (SAMPLES, FIXTURES, ROOT.parent / "shared" / "replays") if folder.is_dir()
+                  for p in folder.rglob("*") if p.is_file() and p.stat().st_size < 1 << 22)
+
+
+def test_every_puzzle_notation_has_a_signature_matching_its_registration():
+    from mineconv.formats.registry import formats
+    from mineconv.formats.signatures import SIGNATURES
+    by_module: dict = {}
+    for f in formats("puzzle"):
+        by_module.setdefault(f.reader.__module__.rsplit(".", 1)[-1], []).append(f)   # type: ignore[union-attr]
+    assert sorted(by_module) == sorted(SIGNATURES), "a notation module needs its line in formats/signatures.py"
+    for module, fmts in by_module.items():
+        sig = SIGNATURES[module]
+        assert sorted(sig.names) == sorted(n for f in fmts for n in (f.name, *f.aliases)), module
+        assert sorted(sig.extensions) == sorted(e for f in fmts for e in f.extensions), module
+        assert {sig.binary} == {f.binary for f in fmts}, module
+        assert sorted(sig.read_options) == sorted({o for f in fmts for o in f.read_options}), module
+
+
+def _contents(path):
+    from mineconv.core.fileio import decode_bytes
+    data = path.read_bytes()
+    try:
+        text = decode_bytes(data, str(path))
+    except Exception:
+        text = None
+    return text, data
+
+
+def test_a_signature_turns_away_only_content_its_notations_detectors_refuse():
+    from mineconv.formats.detection import content_for, detect_score
+    from mineconv.formats.registry import formats
+    from mineconv.formats.signatures import SIGNATURES
+    assert len(DETECTED) > 40
+    fmts = formats("puzzle")
+    for path in DETECTED:
+        text, data = _contents(path)
+        for f in fmts:
+            sig = SIGNATURES[f.reader.__module__.rsplit(".", 1)[-1]]   # type: ignore[union-attr]
+            content = content_for(f, text, data)
+            if sig.could is None or content is None or sig.could(content):
+                continue
+            assert detect_score(f, content) == 0, f"{path}: the signature of {f.name} turns away what it detects"
+
+
+# ranks every file given with detection's light first pass (a fresh process: no notation imported before; over
+# all the files it imports most of them, but each file is ranked with what the files before it let through)
+RANKS = """
+import json, sys
+from pathlib import Path
+from mineconv.core.fileio import decode_bytes
+from mineconv.formats.detection import rank_formats
+from mineconv.formats.registry import candidates_for_path
+out = []
+for name in sys.argv[1:]:
+    data = Path(name).read_bytes()
+    try:
+        text = decode_bytes(data, name)
+    except Exception:
+        text = None
+    prefer = candidates_for_path(name, kind="puzzle", direction="read")
+    out.append([[s, f.name] for s, f in rank_formats(text, data, prefer=prefer)] + [[f.name for f in prefer]])
+print(json.dumps(out))
+"""
+
+
+def test_the_light_detection_ranks_every_sample_as_the_full_one():
+    import json
+
+    from mineconv.formats.detection import rank_formats
+    from mineconv.formats.registry import candidates_for_path, formats
+    formats("puzzle")   # the full load: every notation imported, every detector asked
+    proc = subprocess.run([sys.executable, "-c", RANKS, *map(str, DETECTED)], capture_output=True, text=True,
+                          timeout=300, check=True)
+    light = json.loads(proc.stdout)
+    assert len(light) == len(DETECTED)
+    for path, got in zip(DETECTED, light):
+        text, data = _contents(path)
+        prefer = candidates_for_path(path, kind="puzzle", direction="read")
+        want = [[s, f.name] for s, f in rank_formats(text, data, prefer=prefer)] + [[f.name for f in prefer]]
+        assert got == want, path
+
+
+def test_a_conversion_to_a_solver_file_imports_only_the_notations_it_needs(tmp_path):
+    # the output's extension is looked up in every kind: the notations go by their signatures' extensions
+    mods = imported_by(tmp_path, "convert", str(SAMPLES / "seed-3x3.txt"), str(tmp_path / "out.lp"))
+    assert {"mineconv.formats.models.cplex_lp", "mineconv.formats.notations.native"} <= mods
+    assert {"mineconv.formats.notations.mbf", "mineconv.formats.notations.dzn"} & mods == set()

@@ -91,14 +91,33 @@ def timeout_seconds(text: str) -> float:
     return value
 
 
+class _ReaderOption(argparse.Action):
+    """A reader option's flag, whose help (naming each notation that takes it) is looked up when help is shown:
+    building it means importing every notation, which parsing a command line does not need."""
+
+    @property
+    def help(self) -> str:
+        from ..formats.registry import read_option_names
+
+        users = read_option_names()[self.dest[len(_READ_PREFIX):]]
+        return "; ".join(f"{name}: {text}" if text else name for name, text in users)
+
+    @help.setter
+    def help(self, value: Optional[str]) -> None:
+        pass   # argparse sets it from add_argument's help=, which this flag does not take
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any,
+                 option_string: Optional[str] = None) -> None:
+        setattr(namespace, self.dest, values)
+
+
 def add_input_options(p: argparse.ArgumentParser) -> None:
     """Add one --flag per reader option that some puzzle notation declares (e.g. --codes, --blank)."""
-    from ..formats.registry import read_option_names
+    from ..formats.registry import read_option_flags
 
     g = p.add_argument_group("notation options (each applies to the notations named in its help)")
-    for opt, users in sorted(read_option_names().items()):
-        helps = "; ".join(f"{name}: {text}" if text else name for name, text in users)
-        g.add_argument("--" + opt.replace("_", "-"), dest=_READ_PREFIX + opt, metavar="VALUE", help=helps)
+    for opt in read_option_flags():
+        g.add_argument("--" + opt.replace("_", "-"), dest=_READ_PREFIX + opt, metavar="VALUE", action=_ReaderOption)
     lim = p.add_argument_group("input limits")
     lim.add_argument("--max-bytes", dest="limit_bytes", type=_positive_int, metavar="N",
                      help=f"refuse an input longer than N bytes, read no further (default {DEFAULT_MAX_BYTES})")

@@ -3,7 +3,8 @@ from __future__ import annotations
 
 from typing import Any, List, Optional, Sequence, Tuple
 
-from .registry import LIKELY, NO, POSSIBLE, Format, formats
+from .registry import LIKELY, NO, POSSIBLE, Format, detectable
+from .signatures import Signature
 
 # confidences at most this far below the best count as "similar": every such notation's reading is compared
 CLOSE = LIKELY - POSSIBLE
@@ -11,7 +12,11 @@ CLOSE = LIKELY - POSSIBLE
 
 def content_for(fmt: Format, text: Optional[str], data: Optional[bytes]) -> Any:
     """What fmt's reader and detector take: bytes for a binary notation, text otherwise (None: not available)."""
-    if not fmt.binary:
+    return _content(fmt.binary, text, data)
+
+
+def _content(binary: bool, text: Optional[str], data: Optional[bytes]) -> Any:
+    if not binary:
         return text
     if data is None and text is not None:
         try:
@@ -37,7 +42,13 @@ def detect_score(fmt: Format, content: Any) -> float:
 def rank_formats(text: Optional[str], data: Optional[bytes] = None, *, kind: Optional[str] = "puzzle",
                  direction: str = "read", prefer: Sequence[Format] = ()) -> List[Tuple[float, Format]]:
     """Formats whose detect() fits the content, best first: (confidence, format); ties go to `prefer`."""
-    pool = [f for f in formats(kind) if (f.autodetect or f in prefer) and f.can(direction)]
+    def could(sig: Signature) -> bool:   # the light first pass: which notations need importing at all
+        content = _content(sig.binary, text, data)
+        try:
+            return content is not None and sig.could is not None and bool(sig.could(content))
+        except Exception:  # as detect_score: a crash only means "not this format"
+            return False
+    pool = [f for f in detectable(kind, could) if (f.autodetect or f in prefer) and f.can(direction)]
     scored = []
     for f in pool:
         content = content_for(f, text, data)

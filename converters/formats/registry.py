@@ -7,13 +7,13 @@ Format modules import `register_format`, `confidence` and the detection levels (
 from __future__ import annotations
 
 import importlib
-import pkgutil
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Set, Tuple, Union
 
 from ..core.errors import FormatError, InputError
 from ..core.fileio import STDIO, PathLike, guard_reader, source_name
+from .signatures import SIGNATURES, Signature
 
 KINDS = ("puzzle", "model", "solution")
 
@@ -156,9 +156,32 @@ def _load(kind: Optional[str] = None) -> None:
         if family in _loaded or kind not in (None, family_kind):
             continue
         _loaded.add(family)
+        import pkgutil  # here: a look-up by signature (formats/signatures.py) needs no folder walk
+
         pkg = importlib.import_module(f"{__package__}.{family}")
         for name in sorted(m.name for m in pkgutil.walk_packages(pkg.__path__, prefix=f"{pkg.__name__}.")):
             importlib.import_module(name)
+
+
+def _load_notations(modules: Sequence[str]) -> None:
+    """Import these notation modules (names in SIGNATURES), in that table's order, unless all are loaded."""
+    if "notations" not in _loaded:
+        for module in modules:
+            importlib.import_module(f"{__package__}.notations.{module}")
+
+
+def _light(kind: Optional[str]) -> bool:
+    """Whether a puzzle look-up can go by SIGNATURES instead of importing every notation."""
+    return kind == "puzzle" and "notations" not in _loaded
+
+
+def detectable(kind: Optional[str], could: Callable[[Signature], bool]) -> List[Format]:
+    """formats(kind), except that of the puzzle notations only those are imported (and listed, with any loaded
+    before) whose signature has no `could` or for which could(signature) says the content may be theirs."""
+    if not _light(kind):
+        return formats(kind)
+    _load_notations([m for m, sig in SIGNATURES.items() if sig.could is None or could(sig)])
+    return sorted((f for f in _FORMATS.values() if f.kind == kind), key=lambda f: f.name)
 
 
 def formats(kind: Optional[str] = None) -> List[Format]:
@@ -174,7 +197,10 @@ def format_names(kind: Optional[str] = None, direction: Optional[str] = None) ->
 
 def get_format(name: str, *, direction: Optional[str] = None, kind: Optional[str] = None) -> Format:
     """The format with this name (or alias); FormatError lists the valid names."""
-    _load(kind)
+    if _light(kind):
+        _load_notations([m for m, sig in SIGNATURES.items() if name in sig.names])
+    if name not in _FORMATS and name not in _ALIASES:
+        _load(kind)
     fmt = _FORMATS.get(name) or _FORMATS.get(_ALIASES.get(name, ""))
     if fmt is None or (kind is not None and fmt.kind != kind) or not fmt.can(direction):
         what = {"read": "readable ", "write": "writable "}.get(direction or "", "")
@@ -192,8 +218,17 @@ def _extension_of(path: str) -> List[str]:
 def candidates_for_path(path: PathLike, *, kind: Optional[str] = None,
                         direction: Optional[str] = None) -> List[Format]:
     """Formats whose extensions match the path, in registration preference order."""
-    _load(kind)
-    for ext in _extension_of(str(path)):
+    exts = _extension_of(str(path))
+    by_extension = [m for m, sig in SIGNATURES.items() if any(e in sig.extensions for e in exts)]
+    if kind is None and _light("puzzle"):   # every kind: the other folders whole, in _load(None)'s order
+        for other in ("solution", "model"):
+            _load(other)
+        _load_notations(by_extension)
+    elif _light(kind):
+        _load_notations(by_extension)
+    else:
+        _load(kind)
+    for ext in exts:
         found = [f for f in _FORMATS.values()
                  if ext in f.extensions and (kind is None or f.kind == kind) and f.can(direction)]
         if found:
@@ -220,3 +255,8 @@ def read_option_names() -> Dict[str, List[Tuple[str, str]]]:
         for opt, text in f.read_option_help:
             found.setdefault(opt, []).append((f.name, text))
     return found
+
+
+def read_option_flags() -> List[str]:
+    """The reader options of the puzzle notations (read_option_names' keys), without importing a notation."""
+    return sorted({opt for sig in SIGNATURES.values() for opt in sig.read_options})

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import _thread
 import time
-from typing import List, Optional, Union
+from typing import TYPE_CHECKING, List, Optional, Union
 
 import numpy as np
 
@@ -16,10 +16,18 @@ from ..core.system import LinearSystem, build_system
 from ..formats.answer import Answer, Decoded, literal_answer
 from .process import Deadline
 
+if TYPE_CHECKING:
+    from .table import SolverSpec
+
 PYSAT_SOLVER = "glucose4"   # interruptible (pysat's CaDiCaL ignores interrupt(), so a timeout could not stop it)
 START_WAIT = 5.0             # seconds a solve thread may take to begin before it is taken as never started
 FEED_ROWS = 100_000          # clauses handed to pysat at a time between looks at the clock
 CARD_UNITS_PER_SECOND = 1e8  # an upper bound on pysat's cardinality-encoding speed (measured: ~1e7 units/s)
+
+
+def unknown_answer(spec: SolverSpec, why: str) -> Answer:
+    """The answer of a run that did not finish (a time limit), saying why."""
+    return Answer("unknown", why=why, format=spec.answer_format or "", source=spec.name)
 
 
 class EmbeddedSolver:

@@ -18,6 +18,7 @@ from ..core.puzzle import Puzzle
 from ..formats.answer import Answer
 from ..formats.registry import get_format
 from ..formats.writing import write
+from .embedded import unknown_answer
 from .process import Deadline, RunResult, answer_cap, file_size, output_tail, run_process
 from .table import SolverSpec, missing_solver
 
@@ -34,11 +35,6 @@ def read_spec_answer(spec: SolverSpec, text: str, source: str, fmt: Optional[str
     assert reader is not None   # a solution format is registered with its reader
     answer: Answer = reader(text, source)
     return answer
-
-
-def unknown_answer(spec: SolverSpec, why: str) -> Answer:
-    """The answer of a run that did not finish (a time limit), saying why."""
-    return Answer("unknown", why=why, format=spec.answer_format or "", source=spec.name)
 
 
 def run_program(spec: SolverSpec, cmd: List[str], cwd: Path, remaining: Optional[float],

@@ -3,7 +3,6 @@ its answer decoded and verified, and (on request) whether the solution is the on
 from __future__ import annotations
 
 import dataclasses
-import tempfile
 from pathlib import Path
 from typing import Optional, Union
 
@@ -12,9 +11,8 @@ from ..core.puzzle import Puzzle
 from ..core.system import build_system
 from ..formats.answer import Decoded, decode_answer
 from .decoding import read_puzzle_or_model
-from .embedded import EmbeddedSolver, cell_values, model_too_slow
+from .embedded import EmbeddedSolver, cell_values, model_too_slow, unknown_answer
 from .process import Deadline
-from .runners import runner_for, unknown_answer
 from .table import EMBEDDED, SolverSpec, available, get_solver, missing_solver
 
 UNIQUE_CARD_WORK = 2 * 10**7  # beyond this, an external solver's answer is not checked for uniqueness (~2 s, 200 MB)
@@ -42,6 +40,12 @@ def solve(puzzle: Union[Puzzle, PathLike], solver: str = EMBEDDED, *, timeout: U
         return decode_answer(puzzle, unknown_answer(spec, too_slow))
     if spec.name == EMBEDDED:
         return _solve_embedded(spec, puzzle, deadline, check_unique)
+    # here: writing a model, running a program and reading its answer file are no part of the embedded solver's
+    # path, the one most runs take (~10 ms of start-up)
+    import tempfile
+
+    from .runners import runner_for
+
     with tempfile.TemporaryDirectory(prefix="mineconv-") as tmp:
         answer = runner_for(spec)(spec, puzzle, Path(tmp), deadline)
     decoded = decode_answer(puzzle, answer)

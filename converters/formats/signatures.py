@@ -1,0 +1,98 @@
+"""What the registry knows of each puzzle notation before importing it: its names, extensions and a cheap
+necessary condition for its detector (the light first pass of content detection).
+
+Importing every notation module to run its detector costs more than a small solve, so detection first asks
+each notation's `could` here, and imports (and runs the real detector of) only the notations it lets through.
+`could(content)` must say True whenever the notation's detector could answer more than NO (a necessary
+condition, never a guess): a notation it wrongly turns away would change detection. None means "always ask
+the detector" (the generic grids, which nearly any text could be).
+
+Adding a notation: add its module's line below (tests/test_startup.py fails until every registered puzzle
+notation has one whose names, extensions and flags match its register_format calls, and checks that the light
+pass ranks every sample and fixture as the full one does).
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any, Callable, Dict, Optional, Tuple
+
+Could = Callable[[Any], bool]   # content (text, or bytes for a binary notation) -> may the detector say yes
+
+
+@dataclass(frozen=True)
+class Signature:
+    """One notation module's registered names (aliases included), extensions, whether it reads bytes, and its
+    `could` (None: any content may be this notation)."""
+
+    names: Tuple[str, ...]
+    extensions: Tuple[str, ...]
+    could: Optional[Could] = None
+    binary: bool = False
+    read_options: Tuple[str, ...] = ()   # the reader options its formats declare (the CLI's flags)
+
+
+def _json_object(content: str) -> bool:
+    return content[:4000].lstrip("\ufeff \t\r\n").startswith("{")
+
+
+def _mbf(raw: bytes) -> bool:
+    head = raw[:4 + 2 * 0xFFFF + 1]   # what detect_mbf looks at: the header, then exactly 2 bytes a mine
+    return len(head) >= 4 and head[0] != 0 and head[1] != 0 and len(head) == 4 + 2 * ((head[2] << 8) | head[3])
+
+
+def _any(*words: str, upto: int = 20000) -> Could:
+    def could(content: str) -> bool:
+        head = content[:upto]
+        return any(w in head for w in words)
+    return could
+
+
+_SIZE_X_SIZE = re.compile(r"[0-9]x[0-9]")
+_REVEAL = ("reveal_from",)
+
+# module (in formats/notations) -> its signature; sorted by module, the order the full load registers them in
+SIGNATURES: Dict[str, Signature] = {
+    "ascii_grid": Signature(("ascii-grid", "boxed", "pipe-grid"), (".grid",), _any("|", upto=8000),
+                            read_options=("blank",)),
+    "asp_facts": Signature(("asp-facts", "clingo-facts", "gringo-facts"), (".facts",), _any("number"),
+                           read_options=("order",)),
+    "avf": Signature(("avf", "arbiter"), (".avf",), lambda raw: len(raw) >= 6 and 3 <= raw[5] <= 6, binary=True,
+                     read_options=_REVEAL),
+    "blog_text": Signature(("blog-text", "blog"), (".blog",)),
+    "contest_fields": Signature(("contest-fields", "uva10189"), (".uva",), read_options=("puzzle",)),
+    "dots": Signature(("dots", "gecode", "hakank"), (".dots",)),
+    "dzn": Signature(("dzn", "minizinc-data", "zinc"), (".dzn",), _any("array2d", "[|")),
+    "essence": Signature(("essence", "essence-param", "eprime", "savile-row"),
+                         (".param", ".eprime-param", ".essence-param"), _any("letting", "param")),
+    "evf": Signature(("evf", "metasweeper-replay"), (".evf",), lambda raw: len(raw) >= 2 and raw[0] <= 4, binary=True,
+                     read_options=_REVEAL),
+    "exercism": Signature(("exercism", "exercism-minesweeper"), (".exercism.json",),
+                          _any('"exercise"', '"cases"', upto=2000),
+                          read_options=("puzzle",)),
+    "int_matrix": Signature(("int-csv", "int-matrix", "matrix", "numpy"), (".csv", ".matrix.json", ".matrix"),
+                            read_options=("codes",)),
+    "jsmines": Signature(("mine", "jsminesweeper"), (".mine",), lambda text: text[:20000].lstrip(" \t")[:1].isdigit()),
+    "kata": Signature(("kata", "codewars"), (".kata",)),
+    "leetcode": Signature(("leetcode",), (".leetcode",), _any("E", "B", "[", upto=4000)),
+    "mathprog_dat": Signature(("dat", "mathprog-dat", "gmpl-dat"), (".dat",), _any("param")),
+    "mbf": Signature(("mbf", "minesweeper-board-file"), (".mbf",), _mbf, binary=True, read_options=_REVEAL),
+    "mineconv_json": Signature(("json", "mineconv-json"), (".json",), _json_object),
+    "ms_board": Signature(("ms-board", "ms-toollib", "metasweeper"), (".board",),
+                          _any("MINESWEEPER-BOARD", "columns")),
+    "mvf": Signature(("mvf", "minesweeper-clone"), (".mvf",), lambda raw: raw[:2] in (b"\x11M", b"\0\0") or (
+        len(raw) >= 2 and (raw[0], raw[1]) in ((8, 8), (16, 16), (30, 16))), binary=True, read_options=_REVEAL),
+    "native": Signature(("native", "text", "txt"), (".txt", ".mines"), read_options=_REVEAL),
+    "pred_json": Signature(("pred-json", "problem-reductions"), (".pred.json", ".json"), _json_object),
+    "puzzle_json": Signature(("puzzle-json", "aspuzzle"), (".puzzle.json",), _json_object),
+    "puzzlink": Signature(("puzzlink", "puzz.link", "pzprjs-url", "pzv"), (".puzzlink",), _any("/", upto=200)),
+    "pzprv3": Signature(("pzprv3", "pzpr"), (".pzprv3",), _any("pzprv3", upto=200)),
+    "quoted_rows": Signature(("quoted-rows", "rows"), (".rows",), _any("'", '"', upto=4000)),
+    "rawvf": Signature(("rawvf", "raw-video"), (".rawvf",), lambda text: "events" in text[:1 << 16].casefold(),
+                       read_options=_REVEAL),
+    "rmv": Signature(("rmv", "viennasweeper"), (".rmv",), lambda raw: raw[:4] == b"*rmv", binary=True,
+                     read_options=_REVEAL),
+    "tatham_mines": Signature(("tatham-mines", "sgt-mines", "mines-game-id"), (),
+                              lambda text: _SIZE_X_SIZE.search(text[:20000]) is not None,
+                              read_options=_REVEAL),
+}
