@@ -237,14 +237,22 @@ def test_audit_of_a_real_replay_is_bounded(name):
     bounded(run("audit", REPLAYS / name, "--timeout", TIMEOUT))
 
 
-# --- generate --no-guess (owned by helper noguess) ----------------------------------------------------
+# --- generate --no-guess ---------------------------------------------------------------------------------
 
 def test_generate_no_guess_refuses_an_impossible_density_quickly(tmp_path):
     r = run("generate", "--rows", 30, "--cols", 30, "--mines", 600, "--reveal", "game", "--no-guess",
             "--seed", 1, "-o", tmp_path / "g.txt", kill=TIMEOUT + SLACK + 1)
-    if r.rc != 2 or r.total > TIMEOUT + SLACK:
-        pytest.xfail("fixed on branch noguess")
     clean(r, (2,))
+    assert r.total <= TIMEOUT, r.total
+    assert not (tmp_path / "g.txt").exists()
+
+
+def test_generate_no_guess_refuses_a_board_past_the_memory_budget_before_building_it(tmp_path):
+    r = run("generate", "--rows", 4000, "--cols", 4000, "--mines", 3_000_000, "--reveal", "game", "--no-guess",
+            "--seed", 1, "-o", tmp_path / "g.txt", kill=TIMEOUT + SLACK + 1)
+    clean(r, (2,))
+    assert r.total <= TIMEOUT, r.total
+    assert not (tmp_path / "g.txt").exists()
 
 
 # --- the pieces that made them bounded, held exactly to what they replaced -----------------------------

@@ -48,6 +48,18 @@ def _any(*words: str, upto: int = 20000) -> Could:
     return could
 
 
+_LEETCODE_ROW = re.compile(r"[ \t]*[EMBX1-8](?:[ \t]*[EMBX1-8])*[ \t]*")
+
+
+def _leetcode(text: str) -> bool:
+    # a bracketed board holds quoted cells and may sit far down a solution's source (64 KiB looked at);
+    # plain rows must all be E/M/B/X/1-8, the first non-blank one of them included
+    if "'" in text[:1 << 16] or '"' in text[:1 << 16]:
+        return True
+    first = next((ln for ln in text[:4000].splitlines() if ln.strip()), "")
+    return _LEETCODE_ROW.fullmatch(first) is not None
+
+
 _SIZE_X_SIZE = re.compile(r"[0-9]x[0-9]")
 _REVEAL = ("reveal_from",)
 
@@ -62,7 +74,7 @@ SIGNATURES: Dict[str, Signature] = {
     "blog_text": Signature(("blog-text", "blog"), (".blog",)),
     "contest_fields": Signature(("contest-fields", "uva10189"), (".uva",), read_options=("puzzle",)),
     "dots": Signature(("dots", "gecode", "hakank"), (".dots",)),
-    "dzn": Signature(("dzn", "minizinc-data", "zinc"), (".dzn",), _any("array2d", "[|")),
+    "dzn": Signature(("dzn", "minizinc-data", "zinc"), (".dzn",), _any("array2d", "[|"), read_options=_REVEAL),
     "essence": Signature(("essence", "essence-param", "eprime", "savile-row"),
                          (".param", ".eprime-param", ".essence-param"), _any("letting", "param")),
     "evf": Signature(("evf", "metasweeper-replay"), (".evf",), lambda raw: len(raw) >= 2 and raw[0] <= 4, binary=True,
@@ -74,10 +86,12 @@ SIGNATURES: Dict[str, Signature] = {
                             read_options=("codes",)),
     "jsmines": Signature(("mine", "jsminesweeper"), (".mine",), lambda text: text[:20000].lstrip(" \t")[:1].isdigit()),
     "kata": Signature(("kata", "codewars"), (".kata",)),
-    "leetcode": Signature(("leetcode",), (".leetcode",), _any("E", "B", "[", upto=4000)),
+    "leetcode": Signature(("leetcode",), (".leetcode",), _leetcode, read_options=("puzzle",)),
     "mathprog_dat": Signature(("dat", "mathprog-dat", "gmpl-dat"), (".dat",), _any("param")),
     "mbf": Signature(("mbf", "minesweeper-board-file"), (".mbf",), _mbf, binary=True, read_options=_REVEAL),
     "mineconv_json": Signature(("json", "mineconv-json"), (".json",), _json_object),
+    "minesolver": Signature(("minesolver",), (".minesolver",), _any("#", ".", upto=8000)),
+    "minesweepr": Signature(("minesweepr",), (".minesweepr",), lambda text: "x" in text[:8000] and "." in text[:8000]),
     "ms_board": Signature(("ms-board", "ms-toollib", "metasweeper"), (".board",),
                           _any("MINESWEEPER-BOARD", "columns")),
     "mvf": Signature(("mvf", "minesweeper-clone"), (".mvf",), lambda raw: raw[:2] in (b"\x11M", b"\0\0") or (
@@ -95,4 +109,5 @@ SIGNATURES: Dict[str, Signature] = {
     "tatham_mines": Signature(("tatham-mines", "sgt-mines", "mines-game-id"), (),
                               lambda text: _SIZE_X_SIZE.search(text[:20000]) is not None,
                               read_options=_REVEAL),
+    "tatham_text": Signature(("tatham-text", "mines-copy"), (".mines-text",), _any("-", upto=8000)),
 }
