@@ -22,6 +22,7 @@ from typing import Any, List, TextIO
 
 from ...core.puzzle import Puzzle
 from ...core.wording import plural
+from .._rows import lost_parts
 from ..grammar import normalise_newlines
 from ..registry import LIKELY, NO, POSSIBLE, register_format
 from ._grid_common import fail, lines_with_offsets, puzzle_at
@@ -79,11 +80,7 @@ def _losses(puzzle: Puzzle, **options: Any) -> List[str]:
                     "'#', unknown)")
     if puzzle.mines is not None:
         lost.append(f"the total mine count ({puzzle.mines}; give it to the solver as --mines)")
-    if puzzle.name is not None:
-        lost.append("the puzzle name")
-    if puzzle.notes:
-        lost.append("the notes")
-    return lost
+    return lost + lost_parts(puzzle, mines_as=None, safe_as=None, total=False)
 
 
 def detect_minesolver(text: str) -> float:

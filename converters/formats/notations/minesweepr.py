@@ -20,7 +20,7 @@ from typing import Any, List, TextIO
 
 from ...core.puzzle import Puzzle
 from ...core.wording import plural
-from .._rows import decode, symbol_table
+from .._rows import decode, lost_parts, symbol_table
 from ..grammar import normalise_newlines
 from ..registry import LIKELY, NO, register_format
 from ._grid_common import fail, lines_with_offsets, puzzle_at
@@ -64,11 +64,7 @@ def _losses(puzzle: Puzzle, **options: Any) -> List[str]:
                     "'x', unknown)")
     if puzzle.mines is not None:
         lost.append(f"the total mine count ({puzzle.mines}; minesweepr takes it beside the board)")
-    if puzzle.name is not None:
-        lost.append("the puzzle name")
-    if puzzle.notes:
-        lost.append("the notes")
-    return lost
+    return lost + lost_parts(puzzle, mines_as=None, safe_as=None, total=False)
 
 
 def detect_minesweepr(text: str) -> float:

@@ -20,6 +20,7 @@ from typing import Any, List, Optional, TextIO, Tuple
 from ...core.errors import FormatError
 from ...core.fileio import too_many_cells
 from ...core.puzzle import Puzzle
+from .._rows import lost_parts
 from ..grammar import normalise_newlines
 from ..registry import CERTAIN, LIKELY, NO, register_format
 from ._grid_common import fail, puzzle_at
@@ -150,13 +151,7 @@ def mines_losses(puzzle: Puzzle, **options: Any) -> List[str]:
     lost = []
     if st["known_mines"]:
         lost.append(f"{st['known_mines']} known-mine mark(s) (written as empty cells)")
-    if puzzle.mines is not None:
-        lost.append(f"the total mine count ({puzzle.mines})")
-    if puzzle.name is not None:
-        lost.append("the puzzle name")
-    if puzzle.notes:
-        lost.append("the notes")
-    return lost
+    return lost + lost_parts(puzzle, mines_as=None, safe_as=None)
 
 
 def detect_puzzlink(text: str) -> float:

@@ -20,7 +20,7 @@ from typing import Any, List, TextIO
 
 from ...core.puzzle import Puzzle
 from ...core.wording import plural
-from .._rows import decode, symbol_table
+from .._rows import decode, lost_parts, symbol_table
 from ..grammar import normalise_newlines
 from ..registry import LIKELY, NO, register_format
 from ._grid_common import fail, lines_with_offsets, puzzle_at
@@ -67,13 +67,7 @@ def _losses(puzzle: Puzzle, **options: Any) -> List[str]:
     if puzzle.stats["known_safe"]:
         lost.append(f"{plural(puzzle.stats['known_safe'], 'known safe cell')} without a count (written as '?', "
                     "covered)")
-    if puzzle.mines is not None:
-        lost.append(f"the total mine count ({puzzle.mines})")
-    if puzzle.name is not None:
-        lost.append("the puzzle name")
-    if puzzle.notes:
-        lost.append("the notes")
-    return lost
+    return lost + lost_parts(puzzle, mines_as=None, safe_as=None)
 
 
 def detect_tatham_text(text: str) -> float:
