@@ -160,16 +160,18 @@ def run_process(cmd: List[str], cwd: Path, limit: Optional[float], *, name: str 
     up to `cap` bytes each; more is a SolverError.
     """
     cap = OUTPUT_CAP if cap is None else cap
-    proc = _start(cmd, cwd)
     out: List[bytes] = []
     err: List[bytes] = []
     over = threading.Event()
-    pumps = [threading.Thread(target=pump, args=(proc.stdout, out, over, cap), daemon=True),
-             threading.Thread(target=pump, args=(proc.stderr, err, over, cap), daemon=True)]
     end = None if limit is None else time.monotonic() + limit
     timed_out = False
+    pumps: List[threading.Thread] = []
+    proc = _start(cmd, cwd)
     try:
-        # inside the try: a signal that lands while the threads start must still kill the group
+        # everything after the start inside the try: a signal that lands while the threads are made and
+        # started must still kill the group (under load the solver can be running well before they are)
+        pumps += [threading.Thread(target=pump, args=(proc.stdout, out, over, cap), daemon=True),
+                  threading.Thread(target=pump, args=(proc.stderr, err, over, cap), daemon=True)]
         for t in pumps:
             t.start()
         while not _exited(proc.pid):
@@ -212,11 +214,12 @@ class StreamedProcess:
         self.stop = threading.Event()
         self.over = threading.Event()
         self.err: List[bytes] = []
+        self.threads: List[threading.Thread] = []
         self.proc = _start(cmd, cwd)
-        self.threads = [threading.Thread(target=self._read_chunks, daemon=True),
-                        threading.Thread(target=pump, args=(self.proc.stderr, self.err, self.over, cap),
-                                         daemon=True)]
         try:
+            self.threads += [threading.Thread(target=self._read_chunks, daemon=True),
+                             threading.Thread(target=pump, args=(self.proc.stderr, self.err, self.over, cap),
+                                              daemon=True)]
             for t in self.threads:
                 t.start()
         except BaseException:
