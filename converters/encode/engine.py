@@ -240,7 +240,13 @@ def number_words(values: np.ndarray, signed: bool = False) -> np.ndarray:
 
 def numbers(values: np.ndarray, signed: bool = False) -> np.ndarray:
     """Decimal text of integers as items, right-aligned and NUL-padded ('-' in front when negative)."""
-    return items(number_words(values, signed))
+    words = number_words(values, signed)
+    if signed or words.shape[1] != 1 or not words.shape[0]:
+        return items(words)
+    # one 4-digit group: only as many bytes as the largest number has digits (row and column numbers of
+    # a 1000 x 1000 board take 3), so every line built from them carries less padding
+    width = len(str(int(np.asarray(values).max())))
+    return items(as_bytes(words)[:, 4 - width:])
 
 
 @lru_cache(maxsize=16)
