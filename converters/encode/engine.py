@@ -261,7 +261,9 @@ def number_items(values: np.ndarray, prefix: bytes = b"", suffix: bytes = b"") -
     bound = SMALL_NUMBERS
     if v.size and -bound < int(v.min()) and int(v.max()) < bound:
         return _number_table(prefix, suffix, bound).take(v.astype(np.intp) + (bound - 1))
-    return rows_of(v.shape[0], [prefix, numbers(v, signed=True), suffix])
+    # no sign column when nothing is negative (the header's variable ids): the same text, less padding
+    signed = bool(v.size) and int(v.min()) < 0
+    return rows_of(v.shape[0], [prefix, numbers(v, signed=signed), suffix])
 
 
 # cells -------------------------------------------------------------------------------------------
