@@ -174,13 +174,19 @@ class TableBuilder:
     def build(self) -> np.ndarray:
         """The table: every section's items, in the order added."""
         width = max([1] + [p.dtype.itemsize for p in self._parts])
-        rows = np.zeros((self._size, width), dtype=np.uint8)
+        table = np.zeros(self._size, dtype=f"V{width}")
         at = 0
         for p in self._parts:
-            if p.shape[0]:
-                rows[at:at + p.shape[0], :p.dtype.itemsize] = as_bytes(p)
-            at += p.shape[0]
-        return items(rows)
+            n = p.shape[0]
+            if n:
+                # a narrower section goes in as the first field of a structured view: one item copy per row,
+                # not a strided copy of w bytes (the rest of the row stays NUL)
+                part = p if p.ndim == 1 and p.dtype.kind == "V" and p.dtype.names is None else items(p)
+                w = part.dtype.itemsize
+                layout = np.dtype({"names": ["f"], "formats": [f"V{w}"], "offsets": [0], "itemsize": width})
+                table[at:at + n].view(layout)["f"] = part
+            at += n
+        return table
 
 
 # numbers -----------------------------------------------------------------------------------------
