@@ -99,16 +99,23 @@ def squeeze(block: np.ndarray) -> bytes:
 
 def rows_of(n: int, pieces: Sequence[Piece]) -> np.ndarray:
     """n items, each the pieces side by side: constant bytes, or per-line items / (n, w) byte matrices."""
-    blocks = [p if isinstance(p, bytes) else as_bytes(p) for p in pieces]
-    width = sum(len(b) if isinstance(b, bytes) else b.shape[1] for b in blocks)
-    buf = np.empty((n, width), dtype=np.uint8)
-    at = 0
-    for b in blocks:
-        w = len(b) if isinstance(b, bytes) else b.shape[1]
-        if w:
-            buf[:, at:at + w] = np.frombuffer(b, dtype=np.uint8) if isinstance(b, bytes) else b
-        at += w
-    return items(buf)
+    # one field per piece of a structured array: each field is filled an item at a time, several times
+    # faster than copying a byte matrix into strided columns of a (n, width) uint8 buffer
+    columns = []
+    for p in pieces:
+        if isinstance(p, bytes):
+            if p:
+                columns.append(texts((p.decode("ascii"),))[0])
+        elif p.dtype.kind == "V" and p.ndim == 1 and p.dtype.names is None:
+            columns.append(p)
+        else:
+            columns.append(items(p))
+    if not columns:
+        return np.zeros(n, dtype="V1")
+    out = np.empty(n, dtype=np.dtype([(f"f{i}", c.dtype) for i, c in enumerate(columns)]))
+    for i, c in enumerate(columns):
+        out[f"f{i}"] = c
+    return out.view(f"V{out.dtype.itemsize}")
 
 
 def join(n: int, fields: Sequence[Any]) -> bytes:
@@ -167,13 +174,19 @@ class TableBuilder:
     def build(self) -> np.ndarray:
         """The table: every section's items, in the order added."""
         width = max([1] + [p.dtype.itemsize for p in self._parts])
-        rows = np.zeros((self._size, width), dtype=np.uint8)
+        table = np.zeros(self._size, dtype=f"V{width}")
         at = 0
         for p in self._parts:
-            if p.shape[0]:
-                rows[at:at + p.shape[0], :p.dtype.itemsize] = as_bytes(p)
-            at += p.shape[0]
-        return items(rows)
+            n = p.shape[0]
+            if n:
+                # a narrower section goes in as the first field of a structured view: one item copy per row,
+                # not a strided copy of w bytes (the rest of the row stays NUL)
+                part = p if p.ndim == 1 and p.dtype.kind == "V" and p.dtype.names is None else items(p)
+                w = part.dtype.itemsize
+                layout = np.dtype({"names": ["f"], "formats": [f"V{w}"], "offsets": [0], "itemsize": width})
+                table[at:at + n].view(layout)["f"] = part
+            at += n
+        return table
 
 
 # numbers -----------------------------------------------------------------------------------------
@@ -233,7 +246,13 @@ def number_words(values: np.ndarray, signed: bool = False) -> np.ndarray:
 
 def numbers(values: np.ndarray, signed: bool = False) -> np.ndarray:
     """Decimal text of integers as items, right-aligned and NUL-padded ('-' in front when negative)."""
-    return items(number_words(values, signed))
+    words = number_words(values, signed)
+    if signed or words.shape[1] != 1 or not words.shape[0]:
+        return items(words)
+    # one 4-digit group: only as many bytes as the largest number has digits (row and column numbers of
+    # a 1000 x 1000 board take 3), so every line built from them carries less padding
+    width = len(str(int(np.asarray(values).max())))
+    return items(as_bytes(words)[:, 4 - width:])
 
 
 @lru_cache(maxsize=16)
@@ -248,7 +267,9 @@ def number_items(values: np.ndarray, prefix: bytes = b"", suffix: bytes = b"") -
     bound = SMALL_NUMBERS
     if v.size and -bound < int(v.min()) and int(v.max()) < bound:
         return _number_table(prefix, suffix, bound).take(v.astype(np.intp) + (bound - 1))
-    return rows_of(v.shape[0], [prefix, numbers(v, signed=True), suffix])
+    # no sign column when nothing is negative (the header's variable ids): the same text, less padding
+    signed = bool(v.size) and int(v.min()) < 0
+    return rows_of(v.shape[0], [prefix, numbers(v, signed=signed), suffix])
 
 
 # cells -------------------------------------------------------------------------------------------

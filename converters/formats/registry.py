@@ -199,8 +199,13 @@ def get_format(name: str, *, direction: Optional[str] = None, kind: Optional[str
     """The format with this name (or alias); FormatError lists the valid names."""
     if _light(kind):
         _load_notations([m for m, sig in SIGNATURES.items() if name in sig.names])
-    if name not in _FORMATS and name not in _ALIASES:
-        _load(kind)
+    # folder by folder in _load's order, stopping at the one that has the name: writing an .lp by name
+    # does not import every puzzle notation (names are unique across folders, so the answer is the same)
+    for family_kind in _FAMILIES:
+        if name in _FORMATS or name in _ALIASES:
+            break
+        if kind in (None, family_kind):
+            _load(family_kind)
     fmt = _FORMATS.get(name) or _FORMATS.get(_ALIASES.get(name, ""))
     if fmt is None or (kind is not None and fmt.kind != kind) or not fmt.can(direction):
         what = {"read": "readable ", "write": "writable "}.get(direction or "", "")

@@ -144,7 +144,7 @@ class _Names:
 
 def _check_fixed_names(model: LinearModel) -> None:
     system = model.system
-    con_rc = system.con_rc[model.rows]
+    con_rc = model.of(system.con_rc)
     if not (_names_fit(system.var_rc[:, 0], system.var_rc[:, 1]) and _names_fit(con_rc[:, 0], con_rc[:, 1])):
         longest = max(_longest_name(system.var_rc[:, 0], system.var_rc[:, 1]),
                       _longest_name(con_rc[:, 0], con_rc[:, 1]))
@@ -182,7 +182,7 @@ def _columns_section(style: _Style, model: LinearModel, names: _Names, out: Text
     blank = names.blank
     obj, total = names.extra.at(0), names.extra.at(1)
     con_grid = np.full(system.var_grid.shape, blank, dtype=np.int32)
-    con_rc = system.con_rc[model.rows]
+    con_rc = model.of(system.con_rc)
     con_grid[con_rc[:, 0], con_rc[:, 1]] = names.rows.at(np.arange(n, dtype=np.int32))
     grid, width = padded(con_grid, blank)
     centre = centres(system.var_rc, width)
@@ -227,7 +227,7 @@ def _columns_section(style: _Style, model: LinearModel, names: _Names, out: Text
 def _rhs_section(style: _Style, model: LinearModel, names: _Names, out: TextIO) -> None:
     out.write("RHS\n")
     system = model.system
-    rhs = system.con_rhs[model.rows].astype(np.int64)
+    rhs = model.of(system.con_rhs).astype(np.int64)
     where = names.rows.at(np.nonzero(rhs)[0])     # rows not listed have rhs 0
     values = rhs[rhs != 0]
     if system.total:
@@ -279,7 +279,7 @@ def _write(puzzle: Puzzle, out: TextIO, fixed: bool, mines: Optional[int]) -> No
                         left=False, placeholder=True)
     out.write(header_text(puzzle, system, "*", "fixed MPS" if fixed else "free MPS", notes))
     out.write(f"NAME          {PROBLEM_NAME}\n" if fixed else f"NAME {PROBLEM_NAME} FREE\n")
-    con_rc = system.con_rc[model.rows]
+    con_rc = model.of(system.con_rc)
     # row names: the stated counts, then obj and total, then a blank
     names = _Names(CON_PREFIX, con_rc[:, 0], con_rc[:, 1], (OBJ, TOTAL_CONSTRAINT), style.fixed)
     _rows_section(style, model, names, out)

@@ -25,7 +25,7 @@ def write_opb(puzzle: Puzzle, out: TextIO, *, mines: Optional[int] = None, **_: 
     k = model.k
     total = system.total
     # with no unknown cell, a row that must fail still needs a variable: x1, declared for it
-    needs_x1 = (not k) and (bool((model.system.con_rhs[model.rows] != 0).any()) or bool(total))
+    needs_x1 = (not k) and (bool((model.of(model.system.con_rhs) != 0).any()) or bool(total))
     nvars = max(k, 1) if needs_x1 else k
     ncons = model.n + (1 if total is not None and (k or total) else 0)
     out.write(f"* #variable= {nvars} #constraint= {ncons}\n")
@@ -33,7 +33,7 @@ def write_opb(puzzle: Puzzle, out: TextIO, *, mines: Optional[int] = None, **_: 
                                                                    "last constraint")))
     # every piece of a line is an item of one table: the terms '+1 x<id> ', the tails '= <rhs> ;' of the
     # distinct right-hand sides, the stand-in for a sum with no term
-    values, which = engine.distinct(system.con_rhs[model.rows])
+    values, which = engine.distinct(model.of(system.con_rhs))
     builder = engine.TableBuilder()
     terms = builder.add(engine.rows_of(k, [b"+1 x", engine.numbers(np.arange(1, k + 1)), b" "]))
     tails = builder.add([f"= {v} ;\n" for v in values])

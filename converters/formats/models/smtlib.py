@@ -38,7 +38,7 @@ def write_smtlib(puzzle: Puzzle, out: TextIO, *, mines: Optional[int] = None, **
     # every piece of an assertion is an item of one table: the names ' x<row>_<col>', the two heads (a
     # sum of two or more terms, or not), the tails by right-hand side (closing the sum or not), the empty
     # sum ' 0', the line break of the total's long sum
-    values, which = engine.distinct(system.con_rhs[model.rows])
+    values, which = engine.distinct(model.of(system.con_rhs))
     rc = system.var_rc
     builder = engine.TableBuilder()
     names = builder.add(engine.cell_items((puzzle.rows, puzzle.cols), name_pieces(VAR_PREFIX, " "),
@@ -53,7 +53,7 @@ def write_smtlib(puzzle: Puzzle, out: TextIO, *, mines: Optional[int] = None, **
     for before, after in ((b"(declare-fun", b" () Int)\n"), (b"(assert (<= 0", b" 1))\n")):
         for start, stop in engine.chunks(k):
             emit(out, engine.join(stop - start, [before, (table, names.at(np.arange(start, stop))), after]))
-    lens = system.con_len[model.rows]
+    lens = model.of(system.con_len)
     for start, stop in engine.chunks(model.n, engine.ROW_CHUNK):
         several = (lens[start:stop] >= 2).astype(np.int64)
         emit(out, model.line_items(start, stop, table, names, tails.at(several * len(values) + which[start:stop]),
