@@ -60,24 +60,22 @@ def windows(moves: Sequence[Moves]) -> Tuple[List[Tuple[int, int]], List[Tuple[i
 
 
 def _scatter_plan(idx: np.ndarray) -> Scatter:
-    """The rows that move (idx, -1: none) and their targets, reused for every prime."""
+    """How to add rows into their targets (idx, -1: none) by one sort, reused for every prime."""
     rows = np.flatnonzero(idx >= 0)
-    return rows, idx[rows].astype(np.int64), np.zeros(0)
+    rows = rows[np.argsort(idx[rows], kind="stable")]
+    targets, starts = np.unique(idx[rows], return_index=True)
+    return rows, targets, starts
 
 
-def _scatter(plan: Scatter, src: np.ndarray, wide: np.ndarray, shift: int) -> None:
-    """wide[t, shift:shift + w] += the rows of src (w columns) moving to t: one bincount over the flat
-    positions (exact in float64, and several times quicker than np.add.reduceat on rows)."""
-    rows, targets, _ = plan
-    if not len(rows):
-        return
-    width = src.shape[1]
-    flat = (targets * wide.shape[1] + shift)[:, None] + np.arange(width)
-    wide += np.bincount(flat.ravel(), src[rows].ravel(), minlength=wide.size).reshape(wide.shape)
+def _scatter(plan: Scatter, src: np.ndarray, out: np.ndarray) -> None:
+    """out[t] += sum of the rows of src moving to t."""
+    rows, targets, starts = plan
+    if len(rows):
+        out[targets] += np.add.reduceat(src[rows], starts, axis=0)
 
 
 def _forward(moves: Sequence[Moves], plans: Sequence[Tuple[Scatter, Scatter]], fwin: Sequence[Tuple[int, int]],
-             p: int, bounds: Bounds, what: str, held: int) -> List[np.ndarray]:
+             p: float, bounds: Bounds, what: str, held: int) -> List[np.ndarray]:
     """Per layer, the forward residues: a row per state, a column per number of mines in the window."""
     layers = [np.ones((1, 1), dtype=np.float32)]
     kept = held
@@ -85,17 +83,16 @@ def _forward(moves: Sequence[Moves], plans: Sequence[Tuple[Scatter, Scatter]], f
         (lo, hi), (nlo, nhi) = fwin[i], fwin[i + 1]
         src = layers[-1].astype(np.float64)
         wide = np.zeros((size, hi - lo + 2))   # mines lo .. hi + 1, cut to the next window below
-        _scatter(plan0, src, wide, 0)
-        _scatter(plan1, src, wide, 1)
-        # int64 % is some seven times quicker than np.fmod on floats
-        layers.append((wide[:, nlo - lo:nhi - lo + 1].astype(np.int64) % p).astype(np.float32))
+        _scatter(plan0, src, wide[:, :-1])
+        _scatter(plan1, src, wide[:, 1:])
+        layers.append(np.fmod(wide[:, nlo - lo:nhi - lo + 1], p).astype(np.float32))
         kept += layers[-1].nbytes
         bounds.check_memory(kept, what)
         bounds.check()
     return layers
 
 
-def _mine_counts(fwd: np.ndarray, back: np.ndarray, idx1: np.ndarray, p: int) -> np.ndarray:
+def _mine_counts(fwd: np.ndarray, back: np.ndarray, idx1: np.ndarray, p: float) -> np.ndarray:
     """Sum over states with a mine move of fwd (x) bwd(next), as residues by (mines before + mines after)."""
     rows = np.flatnonzero(idx1 >= 0)
     out = np.zeros((fwd.shape[1], back.shape[1]))
@@ -109,7 +106,7 @@ def _mine_counts(fwd: np.ndarray, back: np.ndarray, idx1: np.ndarray, p: int) ->
     return np.fmod(diag, p)
 
 
-def _residues(moves: Sequence[Moves], plans, fwin, bwin, p: int, degree: int, bounds: Bounds, what: str,
+def _residues(moves: Sequence[Moves], plans, fwin, bwin, p: float, degree: int, bounds: Bounds, what: str,
               held: int) -> Tuple[np.ndarray, np.ndarray]:
     """(P mod p by mines, M[cell] mod p by mines: a row per cell), columns 0 .. degree."""
     fwd = _forward(moves, plans, fwin, p, bounds, what, held)
@@ -131,7 +128,7 @@ def _residues(moves: Sequence[Moves], plans, fwin, bwin, p: int, degree: int, bo
         m0, m1 = idx0 >= 0, idx1 >= 0
         wide[m0, :-1] = back[idx0[m0]]
         wide[m1, 1:] += back[idx1[m1]]
-        back = (wide[:, nlo - blo:nhi - blo + 1].astype(np.int64) % p).astype(np.float64)
+        back = np.fmod(wide[:, nlo - blo:nhi - blo + 1], p)
         fwd[i + 1] = fwd[i + 1][:0]   # no longer needed
         bounds.check()
     return total, marg
@@ -165,7 +162,7 @@ def modular_polys(moves: Sequence[Moves], bits: int, bounds: Bounds = UNBOUNDED,
     degree = fwin[-1][1]
     plans = [(_scatter_plan(idx0), _scatter_plan(idx1)) for idx0, idx1, _ in moves]
     held += sum(8 * (len(a[0]) + len(b[0])) for a, b in plans)
-    per_prime = [_residues(moves, plans, fwin, bwin, q, degree, bounds, what, held) for q in primes]
+    per_prime = [_residues(moves, plans, fwin, bwin, float(q), degree, bounds, what, held) for q in primes]
     rows = _polys([np.vstack([t[None, :], m]) for t, m in per_prime], primes)
     return rows[0], rows[1:]
 
