@@ -13,7 +13,7 @@ import pytest
 
 from mineconv.analysis import counting
 from mineconv.analysis.counting import count_solutions
-from mineconv.analysis.treecount_modular import count_big_component
+from mineconv.analysis.treecount import count_big_component, unpack
 from mineconv.core.bounds import CountingLimitError
 from mineconv.core.puzzle import Puzzle
 from mineconv.core.system import build_system
@@ -71,7 +71,9 @@ def test_component_polynomials_and_plain_counts():
     assert count_big_component([1, 2], [((1, 2), 3)], var_rc, weighted=False) == (0, {1: 0, 2: 0})
 
 
-def test_the_state_cap():
+def test_unpack_and_the_state_cap():
+    assert unpack((5 << 16) | 7, 2, 1) == [0, 0, 7, 0, 5]
+    assert unpack(0, 3, 4) == [0]
     cons = [((1, 2, 3), 1), ((3, 4, 5), 1), ((5, 6, 7), 1)]
     with pytest.raises(CountingLimitError):
         count_big_component(list(range(1, 8)), cons, np.array([[0, j] for j in range(7)]), max_states=1)

@@ -24,8 +24,7 @@ from ..core.system import LinearSystem
 from .marginals import approx_marginals
 from .polynomials import Poly, binomial_bits, binomial_window, oadd, oplain, pdiv_exact, pmul
 from .propagation import MINE, SAFE, UNDECIDED
-from .treecount import BIG_COMPONENT, STATES_PER_CAP
-from .treecount_modular import count_big_component
+from .treecount import BIG_COMPONENT, STATES_PER_CAP, count_big_component
 
 DEFAULT_MAX_STATES = 200_000
 

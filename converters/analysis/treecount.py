@@ -17,9 +17,16 @@ Worked example: cells a b c (in this order) and two counts, A: a + b = 1 and B: 
               keys {(0,): 1, (1,): 1}
     after c:  c ends B: (0,) + c=0 -> ();  (1,) + c=1 -> ()      keys {(): 2}: two solutions.
 
-Without a total, the plain counts flow as residues modulo primes below 2**31 (`modular_weigh`); with one,
-the weights are polynomials in the number of mines, handled by `treecount_modular`, which also holds the
-entry point `count_big_component`.
+Per number of mines the weights are polynomials (coefficient j: ways with j mines), so that a total mine
+count can be applied afterwards. Here a polynomial is one Python int, its coefficients packed in slots of
+B bits (Kronecker): x (one mine more) is `<< B`, a sum is `+`, a product of two is one big-integer
+product. B is found first by the plain counts (no coefficient exceeds the plain count of its state).
+In the example, with B = 8: after a, (1,) holds 1 and (0,) holds 1 << 8 (x: one mine); the end holds
+2 << 8 (2x: both solutions have one mine).
+
+The mine count of cell v is sum over states s before v of fwd(s) * x * bwd(next(s, mine)), where bwd(t)
+is the weight of finishing from t (the backward pass); the forward weights arriving at the same t are
+summed first, so there is one product per target state.
 """
 from __future__ import annotations
 
@@ -27,7 +34,7 @@ from typing import Dict, List, NamedTuple, Sequence, Tuple
 
 import numpy as np
 
-from ..core.bounds import UNBOUNDED, Bounds, CountingLimitError
+from ..core.bounds import UNBOUNDED, Bounds, CountingLimitError, int_bytes
 
 BIG_COMPONENT = 48    # cells from which a component is swept here (smaller: counting's own loop is as quick)
 MAX_WIDTH = 64        # open counts at once past which a sweep is not even tried
@@ -204,7 +211,121 @@ def prune(moves: Sequence[Moves]) -> List[Moves]:
     return out
 
 
-def log_pass(moves: Sequence[Moves]) -> Tuple[float, float]:
+Weights = Tuple[np.ndarray, np.ndarray]   # per state: packed weight (object ints) and its offset in mines
+NONE = np.iinfo(np.int64).max              # the offset of a state nothing reaches
+
+
+def _aligned(vals: np.ndarray, offs: np.ndarray, to: np.ndarray, bits: int) -> np.ndarray:
+    """vals * x**(offs - to): weights brought down to a common offset (`to` <= offs)."""
+    if not bits:
+        return vals
+    d = offs - to
+    out = vals.copy()
+    up = np.flatnonzero(d)
+    out[up] = vals[up] << (d[up] * bits)
+    return out
+
+
+def _push(layer: Weights, move: Moves, bits: int) -> Weights:
+    """The next layer's forward weights (and offsets) from this layer's."""
+    vals, offs = layer
+    idx0, idx1, size = move
+    m0, m1 = idx0 >= 0, idx1 >= 0
+    target = np.concatenate([idx0[m0], idx1[m1]])
+    v = np.concatenate([vals[m0], vals[m1]])
+    o = np.concatenate([offs[m0], offs[m1] + (1 if bits else 0)])
+    to = np.full(size, NONE, dtype=np.int64)
+    np.minimum.at(to, target, o)
+    out = np.zeros(size, dtype=object)
+    np.add.at(out, target, _aligned(v, o, to[target], bits))
+    to[to == NONE] = 0
+    return out, to
+
+
+def _pull(back: Weights, move: Moves, bits: int) -> Weights:
+    """This layer's backward weights (ways to finish from each state) from the next layer's."""
+    vals, offs = back
+    idx0, idx1, _ = move
+    m0, m1 = idx0 >= 0, idx1 >= 0
+    o0 = np.where(m0, offs[idx0], NONE)
+    o1 = np.where(m1, offs[idx1] + (1 if bits else 0), NONE)
+    to = np.minimum(o0, o1)
+    to[to == NONE] = 0
+    out = np.zeros(len(idx0), dtype=object)
+    out[m0] = _aligned(vals[idx0[m0]], o0[m0], to[m0], bits)
+    out[m1] += _aligned(vals[idx1[m1]], o1[m1], to[m1], bits)
+    return out, to
+
+
+def _mine_weight(fwd: Weights, back_next: Weights, move: Moves, bits: int) -> Tuple[object, int]:
+    """The weight (and offset) of the solutions with a mine on this cell: forward into each target times x
+    times the weight of finishing from there."""
+    vals, offs = fwd
+    idx0, idx1, size = move
+    m1 = idx1 >= 0
+    target, v, o = idx1[m1], vals[m1], offs[m1]
+    to = np.full(size, NONE, dtype=np.int64)
+    np.minimum.at(to, target, o)
+    into = np.zeros(size, dtype=object)
+    np.add.at(into, target, _aligned(v, o, to[target], bits))
+    back, boffs = back_next
+    nz = np.flatnonzero((into != 0) & (back != 0))
+    if not len(nz):
+        return 0, 0
+    prod_off = to[nz] + boffs[nz]
+    low = int(prod_off.min())
+    one = 1 if bits else 0
+    # multiply first, then shift: shifting a factor first would make Karatsuba multiply its zero slots too
+    products = into[nz] * back[nz]
+    return _aligned(products, prod_off, np.full(len(nz), low), bits).sum(), low + one
+
+
+def _bits(layer: np.ndarray) -> int:
+    """Bits of the largest weight of a layer (weights are non-negative)."""
+    return int(layer.max()).bit_length() if len(layer) else 0
+
+
+def weigh(moves: Sequence[Moves], bits: int, bounds: Bounds = UNBOUNDED, what: str = "a component",
+          held: int = 0) -> Tuple[Tuple[object, int], List[Tuple[object, int]]]:
+    """((total, offset), (weight with a mine, offset) per cell): polynomials packed in slots of `bits` bits
+    (bits = 0: plain counts)."""
+    one = (np.ones(1, dtype=object), np.zeros(1, dtype=np.int64))
+    fwd = [one]
+    kept = held
+    for move in moves:
+        fwd.append(_push(fwd[-1], move, bits))
+        vals = fwd[-1][0]
+        kept += 16 * len(vals) + int_bytes(_bits(vals[:16])) * len(vals)
+        bounds.check_memory(kept, what)
+        bounds.check()
+    if not len(fwd[-1][0]):
+        return (0, 0), [(0, 0)] * len(moves)
+    total = (fwd[-1][0][0], int(fwd[-1][1][0]))
+    back = one
+    marg: List[Tuple[object, int]] = [(0, 0)] * len(moves)
+    for i in range(len(moves) - 1, -1, -1):
+        marg[i] = _mine_weight(fwd[i], back, moves[i], bits)
+        back = _pull(back, moves[i], bits)
+        fwd[i + 1] = one   # no longer needed: give it back while the marginals grow
+        bounds.check()
+    return total, marg
+
+
+def unpack(value, offset: int, slot_bytes: int) -> List[int]:
+    """The coefficients of x**offset times a packed polynomial (slots of slot_bytes bytes, lowest first)."""
+    value = int(value)
+    if value == 0:
+        return [0]
+    return [0] * offset + _slots(value, slot_bytes)
+
+
+def _slots(value: int, slot_bytes: int) -> List[int]:
+    raw = value.to_bytes((value.bit_length() + 7) // 8 + slot_bytes, "little")
+    n = (value.bit_length() - 1) // (8 * slot_bytes) + 1
+    return [int.from_bytes(raw[j * slot_bytes:(j + 1) * slot_bytes], "little") for j in range(n)]
+
+
+def _log_pass(moves: Sequence[Moves]) -> Tuple[float, float]:
     """(log2 of the plain count, log2 of the largest plain forward or backward weight), in floats.
 
     Each layer is scaled to a largest weight of 1 and the scale kept as a logarithm, so no float overflows;
@@ -299,3 +420,29 @@ def _crt(primes: List[int]):
         return sum(int(r) * b for r, b in zip(residues.tolist(), basis)) % modulus
 
     return rebuild
+
+
+def count_big_component(vars_: Sequence[int], cons: Cons, var_rc: np.ndarray, weighted: bool = True,
+                        bounds: Bounds = UNBOUNDED, max_states: int = 1 << 62):
+    """The same answer as counting.count_component: (P, {v: M[v]}), polynomials when weighted, else ints.
+
+    Raises CountingLimitError when the sweep would keep more than MAX_WIDTH counts open or a layer would
+    pass max_states states, CountingMemoryError past the memory budget of `bounds`."""
+    what = f"counting a component of {len(vars_)} linked unknown cells"
+    order = sweep_order(vars_, cons, var_rc)
+    width, _ = frontier(order, cons)
+    if width > MAX_WIDTH:
+        raise CountingLimitError(f"{what} would keep {width} counts open at once (more than {MAX_WIDTH})")
+    moves = prune(sweep(schedule(order, cons), bounds, what, max_states))
+    held = sum(16 * len(idx0) for idx0, _, _ in moves)
+    log_total, log_top = _log_pass(moves)
+    if log_total == float("-inf"):
+        zero: object = [0] if weighted else 0
+        return zero, {v: zero for v in vars_}
+    if not weighted:
+        total, marg = modular_weigh(moves, int(log_total) + 4, bounds, what, held)
+        return total, dict(zip(order, marg))
+    # no coefficient exceeds the plain weight it is part of: slots wider than the largest cannot overflow
+    slot = (int(max(log_top, log_total)) + 4 + 7) // 8
+    wtotal, wmarg = weigh(moves, 8 * slot, bounds, what, held)
+    return unpack(*wtotal, slot), {v: unpack(*m, slot) for v, m in zip(order, wmarg)}
