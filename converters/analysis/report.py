@@ -49,11 +49,31 @@ def unlimited_int_digits() -> Iterator[None]:
 
 def count_text(n: int, max_digits: int = 30) -> str:
     """A solution count for people: exact when short, else mantissa, exponent and number of digits."""
-    with unlimited_int_digits():
-        s = str(n)
-    if len(s) <= max_digits:
-        return s
-    return f"{s[0]}.{s[1:4]}e{len(s) - 1} ({len(s)} digits)"
+    if n < 0 or decimal_digits(n) <= max_digits:
+        with unlimited_int_digits():
+            s = str(n)
+        if len(s) <= max_digits:
+            return s
+        return f"{s[0]}.{s[1:4]}e{len(s) - 1} ({len(s)} digits)"
+    digits = decimal_digits(n)
+    # str() of a count with 200,000 digits takes seconds (quadratic before Python 3.12): only the first
+    # four digits are shown, a four-digit quotient, linear in the size of n
+    head = str(n // 10 ** (digits - 4))
+    return f"{head[0]}.{head[1:4]}e{digits - 1} ({digits} digits)"
+
+
+def decimal_digits(n: int) -> int:
+    """len(str(abs(n))), without writing n out (powers of ten and comparisons only)."""
+    n = abs(n)
+    if n < 10:
+        return 1
+    digits = int((n.bit_length() - 1) * math.log10(2)) + 1   # exact or one short (float rounding)
+    power = 10 ** (digits - 1)
+    while n < power:
+        digits, power = digits - 1, power // 10
+    while n >= power * 10:
+        digits, power = digits + 1, power * 10
+    return digits
 
 
 def count_json(key: str, n: Optional[int]) -> Dict[str, object]:
@@ -130,8 +150,11 @@ class Analysis:
         if not self.solutions:
             return None
         if self.mine_solutions is not None:
-            return callable_list((Fraction(n, self.solutions) for n in self.mine_solutions),
-                                 "Analysis.probabilities")
+            by_id: Dict[int, Fraction] = {}   # one gcd per distinct count object (a million took minutes)
+        for n in self.mine_solutions:
+            if id(n) not in by_id:
+                by_id[id(n)] = Fraction(n, self.solutions)
+        return callable_list((by_id[id(n)] for n in self.mine_solutions), "Analysis.probabilities")
         return callable_optional_list(self.approx_probabilities, "Analysis.probabilities")
 
     @property
@@ -150,11 +173,11 @@ class Analysis:
         """Rows of floats (mine probability of each unknown cell) with None on every other cell."""
         rows = ([None] * self.puzzle.cols for _ in range(self.puzzle.rows))
         grid: List[List[Optional[float]]] = callable_list(rows, "Analysis.probability_grid")
-        probs = self.probabilities
+        probs = mine_chances(self)
         if probs is None:
             return grid
-        for (r, c), p in zip(self.system.var_rc.tolist(), probs):
-            grid[r][c] = float(p)
+        for (r, c), p in zip(self.system.var_rc.tolist(), probs.tolist()):
+            grid[r][c] = p
         return grid
 
     def marked_puzzle(self) -> Puzzle:
@@ -191,6 +214,26 @@ class Analysis:
             data["count_error"] = self.count_error
         data["status"] = self.status
         return data
+
+
+def mine_chances(a: Analysis) -> Optional[np.ndarray]:
+    """float(a.probabilities), without a Fraction per cell: each distinct count is divided once.
+
+    On a 1000x1000 board the counts have 200,000 digits, and a million Fractions (a gcd each) took minutes;
+    int / int is correctly rounded, so it gives the float of the Fraction.
+    """
+    if not a.solutions:
+        return None
+    if a.mine_solutions is None:
+        return None if a.approx_probabilities is None else np.asarray(a.approx_probabilities, dtype=float)
+    by_id: Dict[int, float] = {}   # cells of one kind share one count object (the free cells, above all)
+    out = np.empty(len(a.mine_solutions), dtype=float)
+    for i, n in enumerate(a.mine_solutions):
+        f = by_id.get(id(n))
+        if f is None:
+            f = by_id[id(n)] = n / a.solutions
+        out[i] = f
+    return out
 
 
 def analyze(puzzle: Puzzle, mines: Optional[int] = None, level: str = "full", *, count: bool = True,
