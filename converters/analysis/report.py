@@ -16,7 +16,7 @@ from typing import Dict, Iterator, List, Optional, Tuple
 import numpy as np
 
 from ..core._compat import callable_array, callable_list, callable_optional_list
-from ..core.bounds import DEFAULT_MEMORY_BUDGET, AnalysisTimeout, Bounds, ProgressCallback
+from ..core.bounds import DEFAULT_MEMORY_BUDGET, AnalysisTimeout, Bounds, ProgressCallback, gc_paused
 from ..core.display import svg_picture
 from ..core.errors import InputError
 from ..core.puzzle import Puzzle
@@ -176,17 +176,19 @@ class Analysis:
         probs = mine_chances(self)
         if probs is None:
             return grid
-        for (r, c), p in zip(self.system.var_rc.tolist(), probs.tolist()):
-            grid[r][c] = p
+        with gc_paused():   # a million cells: the collector took most of the time
+            for (r, c), p in zip(self.system.var_rc.tolist(), probs.tolist()):
+                grid[r][c] = p
         return grid
 
     def marked_puzzle(self) -> Puzzle:
         """The puzzle with the decided cells filled in: '.' safe, '*' mine, '?' still open."""
         buf = bytearray(self.puzzle.cells, "ascii")
         cols = self.puzzle.cols
-        for (r, c), v in zip(self.system.var_rc.tolist(), self.values.tolist()):
-            if v != UNDECIDED:
-                buf[r * cols + c] = ord("*") if v == MINE else ord(".")
+        with gc_paused():   # a million cells: the collector took most of the time
+            for (r, c), v in zip(self.system.var_rc.tolist(), self.values.tolist()):
+                if v != UNDECIDED:
+                    buf[r * cols + c] = ord("*") if v == MINE else ord(".")
         return self.puzzle.replace(cells=buf.decode("ascii"))
 
     def to_json(self) -> dict:
