@@ -31,6 +31,7 @@ TIMEOUT = 5             # --timeout given to every command that has it
 FIRST_LINE = 5.0        # a streaming command's first line, from the child's start
 SLACK = 6.0             # start-up, reading and writing around the --timeout (Python, numpy, a 1 MB read)
 FINISH = 20.0           # a command without --timeout (convert, reduce, info) ends within this
+GAP = 2.5               # explain: from its last step to its end (the summary line and the exit)
 KILL = 60.0             # the child is killed past this: a hang fails the test instead of the run
 SIDE = 1000
 
@@ -39,6 +40,7 @@ class Run(NamedTuple):
     rc: int
     first: Optional[float]   # seconds to the first stdout line (None: none came)
     total: float
+    before_last: Optional[float]   # seconds to the last stdout line but one (explain: its last step)
     out: List[str]
     err: str
 
@@ -59,11 +61,13 @@ def run(*args: object, cwd: Optional[Path] = None, kill: float = KILL) -> Run:
     reader = threading.Thread(target=lambda: err.append(proc.stderr.read()), daemon=True)
     reader.start()
     first = None
+    stamps: List[float] = []
     out: List[str] = []
     try:
         for line in proc.stdout:
+            stamps = [*stamps[-1:], time.monotonic() - t0]
             if first is None:
-                first = time.monotonic() - t0
+                first = stamps[-1]
             if len(out) < 2000:   # keep the head and, below, the last line
                 out.append(line.decode("utf-8", "replace"))
             else:
@@ -76,7 +80,8 @@ def run(*args: object, cwd: Optional[Path] = None, kill: float = KILL) -> Run:
             proc.kill()
             proc.wait()
     total = time.monotonic() - t0
-    return Run(proc.returncode, first, total, out, b"".join(err).decode("utf-8", "replace"))
+    return Run(proc.returncode, first, total, stamps[0] if len(stamps) == 2 else None, out,
+               b"".join(err).decode("utf-8", "replace"))
 
 
 def clean(r: Run, statuses=(0, 1)) -> None:
@@ -164,12 +169,28 @@ def test_explain_streams_its_first_step_within_5_s(boards, which):
     r = run("explain", *board_args(boards, which), "--timeout", TIMEOUT)
     bounded(r, streams=True)
     assert r.out[-1].startswith(("solved", "stuck", "timed out", "stopped")), r.out[-1]
+    # the summary follows the last step at once (it came 1 s later, 2-4 s on loaded cores, while the
+    # list of 170,000 open cells was built under the cyclic garbage collector)
+    assert r.before_last is not None and r.total - r.before_last < GAP, (r.before_last, r.total)
 
 
 @pytest.mark.parametrize("which", BOARDS)
 @pytest.mark.parametrize("command", ["grade", "analyze", "verdict"])
 def test_analysis_stops_at_its_timeout(boards, which, command):
     bounded(run(command, *board_args(boards, which), "--timeout", TIMEOUT))
+
+
+@pytest.mark.parametrize("which", BOARDS)
+@pytest.mark.parametrize("extra", [("--json",), ("--probabilities",)])
+def test_analyze_report_of_a_1_mb_board_is_bounded(boards, which, extra):
+    # the opened board's counts have 200,000 digits: a Fraction per cell (a gcd each) ran past 10 minutes
+    r = run("analyze", *board_args(boards, which), "--timeout", TIMEOUT, *extra)
+    bounded(r)
+    if extra == ("--json",):
+        from mineconv.analysis.report import unlimited_int_digits
+        with unlimited_int_digits():
+            data = json.loads("".join(r.out))
+        assert data["status"] in ("complete", "partial", "timeout") and len(data["probabilities"]) == SIDE
 
 
 @pytest.mark.parametrize("which", BOARDS)
@@ -266,6 +287,35 @@ def test_binomial_from_prime_factors_is_math_comb():
     for n, k in [(2000, 2000), (4000, 1999), (4000, 2000), (4001, 2000), (100_000, 31_337)] + \
             [(n, rng.randrange(-2, n + 3)) for n in (rng.randrange(0, 40_000) for _ in range(60))]:
         assert binomial(n, k) == (math.comb(n, k) if 0 <= k <= n else 0), (n, k)
+
+
+def test_count_text_is_the_one_made_from_str():
+    import random
+
+    from mineconv.analysis.report import count_text, decimal_digits, unlimited_int_digits
+    rng = random.Random(25)
+    numbers = [0, 1, 9, 10, 10 ** 29, 10 ** 30 - 1, 10 ** 30, 3 ** 5000] + \
+        [10 ** k + d for k in range(1, 300) for d in (-1, 0, 1)] + [rng.getrandbits(rng.randrange(1, 30_000)) for _ in range(200)]
+    with unlimited_int_digits():
+        for n in numbers:
+            s = str(n)
+            assert decimal_digits(n) == len(s), n
+            for width in (30, 4300):
+                want = s if len(s) <= width else f"{s[0]}.{s[1:4]}e{len(s) - 1} ({len(s)} digits)"
+                assert count_text(n, width) == want, (n, width)
+
+
+@pytest.mark.parametrize("sample", ["dusautoy-6x6.txt", "expert-16x30.txt", "kaye-splitter.txt"])
+def test_probabilities_are_a_fraction_per_cell(sample):
+    from fractions import Fraction
+
+    from helpers import SAMPLES
+    a = mc.analyze(mc.read(SAMPLES / sample))
+    assert a.probabilities == [Fraction(n, a.solutions) for n in a.mine_solutions]
+    grid = [[None] * a.puzzle.cols for _ in range(a.puzzle.rows)]
+    for (r, c), n in zip(a.system.var_rc.tolist(), a.mine_solutions):
+        grid[r][c] = float(Fraction(n, a.solutions))
+    assert a.probability_grid == grid
 
 
 def _scan_best_guess(puzzle, a):
