@@ -306,6 +306,20 @@ def test_count_text_is_the_one_made_from_str():
                 assert count_text(n, width) == want, (n, width)
 
 
+def test_decimal_text_and_report_json_are_str_and_json_dumps():
+    import random
+
+    from mineconv.analysis.report import decimal_text, report_json, unlimited_int_digits
+    rng = random.Random(25)
+    bits = [1, 64, 40_000, 40_001, 100_003, 721_000] + [rng.randrange(40_000, 300_000) for _ in range(12)]
+    numbers = [rng.getrandbits(b) | (1 << (b - 1)) for b in bits] + [2 ** 100_000 - 1, 10 ** 50_000 - 1, 10 ** 50_000]
+    with unlimited_int_digits():
+        for n in numbers:
+            assert decimal_text(n) == str(n) and decimal_text(-n) == str(-n), n.bit_length()
+            data = {"solutions": n, "solutions_str": str(n), "p": [[0.25, None]], "unique": False, "x": "\u00e9\""}
+            assert report_json(data) == json.dumps(data)
+
+
 @pytest.mark.parametrize("sample", ["dusautoy-6x6.txt", "expert-16x30.txt", "kaye-splitter.txt"])
 def test_probabilities_are_a_fraction_per_cell(sample):
     from fractions import Fraction
