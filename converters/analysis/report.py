@@ -268,14 +268,12 @@ def mine_chances(a: Analysis) -> Optional[np.ndarray]:
         return None
     if a.mine_solutions is None:
         return None if a.approx_probabilities is None else np.asarray(a.approx_probabilities, dtype=float)
-    by_id: Dict[int, float] = {}   # cells of one kind share one count object (the free cells, above all)
-    out = np.empty(len(a.mine_solutions), dtype=float)
-    for i, n in enumerate(a.mine_solutions):
-        f = by_id.get(id(n))
-        if f is None:
-            f = by_id[id(n)] = n / a.solutions
-        out[i] = f
-    return out
+    # cells of one kind share one count object (the free cells, above all): one division per object
+    counts = a.mine_solutions
+    ids = np.fromiter(map(id, counts), dtype=np.uint64, count=len(counts))
+    _, first, inverse = np.unique(ids, return_index=True, return_inverse=True)
+    chances = np.array([counts[i] / a.solutions for i in first.tolist()], dtype=float)
+    return chances[inverse.reshape(-1)]
 
 
 def analyze(puzzle: Puzzle, mines: Optional[int] = None, level: str = "full", *, count: bool = True,
