@@ -7,6 +7,8 @@ the JSON of `mineconv analyze --json`.
 from __future__ import annotations
 
 import contextlib
+import decimal
+import json
 import math
 import sys
 from dataclasses import dataclass, field
@@ -16,7 +18,7 @@ from typing import Dict, Iterator, List, Optional, Tuple
 import numpy as np
 
 from ..core._compat import callable_array, callable_list, callable_optional_list
-from ..core.bounds import DEFAULT_MEMORY_BUDGET, AnalysisTimeout, Bounds, ProgressCallback
+from ..core.bounds import DEFAULT_MEMORY_BUDGET, AnalysisTimeout, Bounds, ProgressCallback, gc_paused
 from ..core.display import svg_picture
 from ..core.errors import InputError
 from ..core.puzzle import Puzzle
@@ -49,20 +51,78 @@ def unlimited_int_digits() -> Iterator[None]:
 
 def count_text(n: int, max_digits: int = 30) -> str:
     """A solution count for people: exact when short, else mantissa, exponent and number of digits."""
-    with unlimited_int_digits():
-        s = str(n)
-    if len(s) <= max_digits:
-        return s
-    return f"{s[0]}.{s[1:4]}e{len(s) - 1} ({len(s)} digits)"
+    if n < 0 or decimal_digits(n) <= max_digits:
+        with unlimited_int_digits():
+            s = str(n)
+        if len(s) <= max_digits:
+            return s
+        return f"{s[0]}.{s[1:4]}e{len(s) - 1} ({len(s)} digits)"
+    digits = decimal_digits(n)
+    # str() of a count with 200,000 digits takes seconds (quadratic before Python 3.12): only the first
+    # four digits are shown, a four-digit quotient, linear in the size of n
+    head = str(n // 10 ** (digits - 4))
+    return f"{head[0]}.{head[1:4]}e{digits - 1} ({digits} digits)"
+
+
+def decimal_digits(n: int) -> int:
+    """len(str(abs(n))), without writing n out (powers of ten and comparisons only)."""
+    n = abs(n)
+    if n < 10:
+        return 1
+    digits = int((n.bit_length() - 1) * math.log10(2)) + 1   # exact or one short (float rounding)
+    power = 10 ** (digits - 1)
+    while n < power:
+        digits, power = digits - 1, power // 10
+    while n >= power * 10:
+        digits, power = digits + 1, power * 10
+    return digits
 
 
 def count_json(key: str, n: Optional[int]) -> Dict[str, object]:
     """{key: n, key_str: exact decimal, key_log10: log10 n}: jq and JavaScript misread integers past 2^53."""
     if n is None:
         return {key: None, key + "_str": None, key + "_log10": None}
-    with unlimited_int_digits():
-        text = str(n)
-    return {key: n, key + "_str": text, key + "_log10": math.log10(n) if n > 0 else None}
+    return {key: n, key + "_str": decimal_text(n), key + "_log10": math.log10(n) if n > 0 else None}
+
+
+def decimal_text(n: int) -> str:
+    """str(n) of any length, in time close to linear (str() is quadratic before Python 3.12: 1 s for
+    200,000 digits). The halves of n are turned into decimal.Decimal and joined by Decimal arithmetic
+    (libmpdec multiplies big numbers fast), as CPython 3.12's _pylong.int_to_decimal_string does."""
+    if n < 0:
+        return "-" + decimal_text(-n)
+    if n.bit_length() <= 40_000:
+        with unlimited_int_digits():
+            return str(n)
+    powers: Dict[int, decimal.Decimal] = {}
+
+    def power(w: int) -> decimal.Decimal:   # 2 ** w as a Decimal, each one made once
+        if w not in powers:
+            powers[w] = decimal.Decimal(2) ** w if w <= 128 else power(w >> 1) * power(w - (w >> 1))
+        return powers[w]
+
+    def convert(m: int, w: int) -> decimal.Decimal:   # m < 2 ** w
+        if w <= 4096:
+            with unlimited_int_digits():
+                return decimal.Decimal(m)
+        half = w >> 1
+        hi = m >> half
+        return convert(m - (hi << half), half) + convert(hi, w - half) * power(half)
+
+    with decimal.localcontext() as ctx:
+        ctx.prec, ctx.Emax, ctx.Emin = decimal.MAX_PREC, decimal.MAX_EMAX, decimal.MIN_EMIN
+        ctx.traps[decimal.Inexact] = True
+        return str(convert(n, n.bit_length()))
+
+
+def report_json(data: Dict[str, object]) -> str:
+    """json.dumps(data) of a flat report, its integers of 200,000 digits written by decimal_text."""
+    def value(v: object) -> str:
+        if type(v) is int and v.bit_length() > 40_000:
+            return decimal_text(v)
+        with unlimited_int_digits():
+            return json.dumps(v)
+    return "{" + ", ".join(f"{json.dumps(k)}: {value(v)}" for k, v in data.items()) + "}"
 
 
 @dataclass(frozen=True)
@@ -130,8 +190,11 @@ class Analysis:
         if not self.solutions:
             return None
         if self.mine_solutions is not None:
-            return callable_list((Fraction(n, self.solutions) for n in self.mine_solutions),
-                                 "Analysis.probabilities")
+            by_id: Dict[int, Fraction] = {}   # one gcd per distinct count object (a million took minutes)
+            for n in self.mine_solutions:
+                if id(n) not in by_id:
+                    by_id[id(n)] = Fraction(n, self.solutions)
+            return callable_list((by_id[id(n)] for n in self.mine_solutions), "Analysis.probabilities")
         return callable_optional_list(self.approx_probabilities, "Analysis.probabilities")
 
     @property
@@ -150,20 +213,22 @@ class Analysis:
         """Rows of floats (mine probability of each unknown cell) with None on every other cell."""
         rows = ([None] * self.puzzle.cols for _ in range(self.puzzle.rows))
         grid: List[List[Optional[float]]] = callable_list(rows, "Analysis.probability_grid")
-        probs = self.probabilities
+        probs = mine_chances(self)
         if probs is None:
             return grid
-        for (r, c), p in zip(self.system.var_rc.tolist(), probs):
-            grid[r][c] = float(p)
+        with gc_paused():   # a million cells: the collector took most of the time
+            for (r, c), p in zip(self.system.var_rc.tolist(), probs.tolist()):
+                grid[r][c] = p
         return grid
 
     def marked_puzzle(self) -> Puzzle:
         """The puzzle with the decided cells filled in: '.' safe, '*' mine, '?' still open."""
         buf = bytearray(self.puzzle.cells, "ascii")
         cols = self.puzzle.cols
-        for (r, c), v in zip(self.system.var_rc.tolist(), self.values.tolist()):
-            if v != UNDECIDED:
-                buf[r * cols + c] = ord("*") if v == MINE else ord(".")
+        with gc_paused():   # a million cells: the collector took most of the time
+            for (r, c), v in zip(self.system.var_rc.tolist(), self.values.tolist()):
+                if v != UNDECIDED:
+                    buf[r * cols + c] = ord("*") if v == MINE else ord(".")
         return self.puzzle.replace(cells=buf.decode("ascii"))
 
     def to_json(self) -> dict:
@@ -191,6 +256,24 @@ class Analysis:
             data["count_error"] = self.count_error
         data["status"] = self.status
         return data
+
+
+def mine_chances(a: Analysis) -> Optional[np.ndarray]:
+    """float(a.probabilities), without a Fraction per cell: each distinct count is divided once.
+
+    On a 1000x1000 board the counts have 200,000 digits, and a million Fractions (a gcd each) took minutes;
+    int / int is correctly rounded, so it gives the float of the Fraction.
+    """
+    if not a.solutions:
+        return None
+    if a.mine_solutions is None:
+        return None if a.approx_probabilities is None else np.asarray(a.approx_probabilities, dtype=float)
+    # cells of one kind share one count object (the free cells, above all): one division per object
+    counts = a.mine_solutions
+    ids = np.fromiter(map(id, counts), dtype=np.uint64, count=len(counts))
+    _, first, inverse = np.unique(ids, return_index=True, return_inverse=True)
+    chances = np.array([counts[i] / a.solutions for i in first.tolist()], dtype=float)
+    return chances[inverse.reshape(-1)]
 
 
 def analyze(puzzle: Puzzle, mines: Optional[int] = None, level: str = "full", *, count: bool = True,

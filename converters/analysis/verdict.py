@@ -28,7 +28,7 @@ from ..encode.cardinality import off_main_thread
 from ..encode.cnf import to_cnf
 from .backbone import solve_within
 from .explain import iter_steps
-from .report import Analysis, analyze
+from .report import Analysis, analyze, mine_chances
 
 Cell = Tuple[int, int]
 BEST_GUESS_RULE = ("the unknown cell most likely safe; among equals, the one with the most unknown neighbours "
@@ -115,26 +115,6 @@ def best_guess(puzzle: Puzzle, a: Analysis) -> Optional[Dict[str, Any]]:
     opens = neighbour_count(puzzle.codes == CODE_UNKNOWN)[rc[:, 0], rc[:, 1]].astype(np.int64)
     i = int(np.lexsort((np.arange(p.size), -opens, key))[0])   # variables are numbered row-major
     return {"cell": [int(rc[i, 0]), int(rc[i, 1])], "p_safe": float(-key[i]), "rule": BEST_GUESS_RULE}
-
-
-def mine_chances(a: Analysis) -> Optional[np.ndarray]:
-    """float(a.probabilities), without a Fraction per cell: each distinct count is divided once.
-
-    On a 1000x1000 board the counts have 200,000 digits, and a million Fractions (a gcd each) took minutes;
-    int / int is correctly rounded, so it gives the float of the Fraction.
-    """
-    if not a.solutions:
-        return None
-    if a.mine_solutions is None:
-        return None if a.approx_probabilities is None else np.asarray(a.approx_probabilities, dtype=float)
-    by_id: Dict[int, float] = {}   # cells of one kind share one count object (the free cells, above all)
-    out = np.empty(len(a.mine_solutions), dtype=float)
-    for i, n in enumerate(a.mine_solutions):
-        f = by_id.get(id(n))
-        if f is None:
-            f = by_id[id(n)] = n / a.solutions
-        out[i] = f
-    return out
 
 
 def covering_solutions(puzzle: Puzzle, bounds: Bounds = UNBOUNDED) -> Tuple[List[List[Cell]], bool]:

@@ -2,11 +2,10 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from typing import Any, List, Optional
 
-from ..analysis import LEVELS, Analysis, analyze, count_text, unlimited_int_digits
+from ..analysis.report import LEVELS, Analysis, analyze, count_text, report_json
 from ..core.bounds import DEFAULT_MEMORY_BUDGET, parse_size, size_text, stderr_progress_wanted
 from ..core.fileio import atomic_output
 from ..core.wording import plural
@@ -129,8 +128,7 @@ def run(args: argparse.Namespace) -> int:
     puzzle = load_puzzle(args.input, input_settings(args))
     a = run_analysis(puzzle, args, "analyze", args.level, args.compare_levels)
     if args.json:
-        with unlimited_int_digits():
-            text = json.dumps(a.to_json()) + "\n"
+        text = report_json(a.to_json()) + "\n"
     else:
         text = report_text(a, args.probabilities)
     with atomic_output(args.output) as out:
