@@ -6,6 +6,7 @@ under both `pytest` and `python -m pytest`).
 from __future__ import annotations
 
 import os
+import random
 import shutil
 import subprocess
 from pathlib import Path
@@ -203,3 +204,18 @@ def replay_ids() -> List[str]:
     """test ids of the real replays (folder/name), or ['none'] when they are not there."""
     return [f"{p.parent.name}/{p.name}" for p in sorted(REPLAYS.glob("*/*"))
             if p.suffix in REPLAY_EXTENSIONS] or ["none"]
+
+
+def mutate(rng: random.Random, seed: str, alphabet: str, most: int = 4) -> str:
+    """seed with 1..most random edits (a character replaced, deleted or inserted from alphabet)."""
+    chars = list(seed)
+    for _ in range(rng.randint(1, most)):
+        i = rng.randrange(len(chars))
+        op = rng.random()
+        if op < 0.4:
+            chars[i] = rng.choice(alphabet)
+        elif op < 0.7:
+            del chars[i]
+        else:
+            chars.insert(i, rng.choice(alphabet))
+    return "".join(chars)

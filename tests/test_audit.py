@@ -201,13 +201,19 @@ def peer(path: Path) -> Optional[dict]:
     return json.loads(done.stdout)
 
 
-@pytest.mark.parametrize("ident", replay_ids())
-def test_agrees_with_ms_toollib(ident):
+def replay_and_peer(ident: str) -> Tuple[Path, dict]:
+    """A real replay's path and ms-toollib's reading of it; skipped for the files ms-toollib cannot read."""
     require_replays()
     path = REPLAYS / ident
     theirs = peer(path)
     if theirs is None:
         pytest.skip("ms-toollib does not read this file")
+    return path, theirs
+
+
+@pytest.mark.parametrize("ident", replay_ids())
+def test_agrees_with_ms_toollib(ident):
+    path, theirs = replay_and_peer(ident)
     replay = read_replay(path)
     game = play(replay)
     result = audit(replay)
@@ -223,11 +229,7 @@ def test_agrees_with_ms_toollib(ident):
 
 @pytest.mark.parametrize("ident", replay_ids())
 def test_proven_safe_cells_agree_with_ms_toollib(ident):
-    require_replays()
-    path = REPLAYS / ident
-    theirs = peer(path)
-    if theirs is None:
-        pytest.skip("ms-toollib does not read this file")
+    path, theirs = replay_and_peer(ident)
     replay = read_replay(path)
     result = audit(replay)
     for mine, other in zip(result.clicks[1:], theirs["openings"][1:]):

@@ -13,6 +13,7 @@ from mineconv.formats.collection import CollectionWarning
 from mineconv.formats.notations.contest_fields import detect_contest, puzzles
 from mineconv.formats.registry import LIKELY, NO, POSSIBLE
 from tests.conftest import SAMPLES
+from helpers import mutate
 
 OUTPUT = "Field #1:\n*100\n2210\n1*10\n1110\n\nField #2:\n**100\n33200\n1*100\n"
 
@@ -72,20 +73,10 @@ def test_fuzz_mutations_give_our_error_or_a_puzzle():
     rng = random.Random(5)
     for seed in ((SAMPLES / "pc110102-fields.in").read_text(), OUTPUT):
         for _ in range(300):
-            chars = list(seed)
-            for _ in range(rng.randint(1, 4)):
-                i = rng.randrange(len(chars))
-                op = rng.random()
-                ch = rng.choice("0123456789*. \n#F:x")
-                if op < 0.4:
-                    chars[i] = ch
-                elif op < 0.7:
-                    del chars[i]
-                else:
-                    chars.insert(i, ch)
+            text = mutate(rng, seed, "0123456789*. \n#F:x")
             try:
                 with warnings.catch_warnings():
                     warnings.simplefilter("ignore", CollectionWarning)
-                    assert isinstance(parse("".join(chars), "contest-fields", puzzle=rng.choice([None, "2"])), Puzzle)
+                    assert isinstance(parse(text, "contest-fields", puzzle=rng.choice([None, "2"])), Puzzle)
             except MineconvError:
                 pass

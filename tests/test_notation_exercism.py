@@ -14,6 +14,7 @@ from mineconv.formats.collection import CollectionWarning
 from mineconv.formats.notations.exercism import detect_exercism, puzzles
 from mineconv.formats.registry import CERTAIN, LIKELY, NO
 from tests.conftest import SAMPLES
+from helpers import mutate
 
 FRAMED = {"exercise": "minesweeper", "version": "1.1.0", "cases": [
     {"description": "no columns", "input": {"minefield": ["++", "++"]}, "expected": ["++", "++"]},
@@ -77,20 +78,10 @@ def test_fuzz_mutations_give_our_error_or_a_puzzle():
     rng = random.Random(3)
     seed = (SAMPLES / "exercism-minesweeper.exercism.json").read_text()
     for _ in range(300):
-        chars = list(seed)
-        for _ in range(rng.randint(1, 4)):
-            i = rng.randrange(len(chars))
-            op = rng.random()
-            ch = rng.choice('* 12"[]{},:x\n')
-            if op < 0.4:
-                chars[i] = ch
-            elif op < 0.7:
-                del chars[i]
-            else:
-                chars.insert(i, ch)
+        text = mutate(rng, seed, '* 12"[]{},:x\n')
         try:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore", CollectionWarning)
-                assert isinstance(parse("".join(chars), "exercism", puzzle=rng.choice([None, 2])), Puzzle)
+                assert isinstance(parse(text, "exercism", puzzle=rng.choice([None, 2])), Puzzle)
         except MineconvError:
             pass

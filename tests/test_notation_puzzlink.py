@@ -12,6 +12,7 @@ from mineconv.formats.registry import CERTAIN, LIKELY, NO
 from mineconv.formats.writing import dumps
 from mineconv.core.puzzle import Puzzle
 from tests.conftest import SAMPLES
+from helpers import mutate
 
 GRID = ["?2???", "????1", "3????", "??13?", "0????"]
 
@@ -84,17 +85,7 @@ def test_fuzz_mutations_give_our_error_or_a_puzzle():
     seed = (SAMPLES / "pzprjs-5x5.puzzlink").read_text()
     alphabet = "0123456789abcdefghz-+=%*$./?:mines \n"
     for _ in range(400):
-        chars = list(seed)
-        for _ in range(rng.randint(1, 4)):
-            i = rng.randrange(len(chars))
-            op = rng.random()
-            if op < 0.4:
-                chars[i] = rng.choice(alphabet)
-            elif op < 0.7:
-                del chars[i]
-            else:
-                chars.insert(i, rng.choice(alphabet))
         try:
-            assert isinstance(parse("".join(chars), "puzzlink"), Puzzle)
+            assert isinstance(parse(mutate(rng, seed, alphabet), "puzzlink"), Puzzle)
         except MineconvError:
             pass

@@ -12,6 +12,7 @@ from mineconv.formats.notations.pzprv3 import detect_pzprv3
 from mineconv.formats.registry import CERTAIN, LIKELY, NO
 from mineconv.formats.writing import dumps
 from tests.conftest import SAMPLES
+from helpers import mutate
 
 QUESTION = "pzprv3\nmines\n5\n5\n. 2 . . . \n. . . . 1 \n3 . . . . \n. . 1 3 . \n0 . . . . \n"
 GRID = ["?2???", "????1", "3????", "??13?", "0????"]
@@ -75,17 +76,7 @@ def test_fuzz_mutations_give_our_error_or_a_puzzle():
     seed = (SAMPLES / "pzprjs-5x5.pzprv3").read_text()
     alphabet = "0123456789-.#+ \n\txm"
     for _ in range(400):
-        chars = list(seed)
-        for _ in range(rng.randint(1, 5)):
-            i = rng.randrange(len(chars))
-            op = rng.random()
-            if op < 0.4:
-                chars[i] = rng.choice(alphabet)
-            elif op < 0.7:
-                del chars[i]
-            else:
-                chars.insert(i, rng.choice(alphabet))
         try:
-            assert isinstance(parse("".join(chars), "pzprv3"), Puzzle)
+            assert isinstance(parse(mutate(rng, seed, alphabet, most=5), "pzprv3"), Puzzle)
         except MineconvError:
             pass
