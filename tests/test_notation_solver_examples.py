@@ -1,5 +1,5 @@
 """Solver libraries' own boards: minesolver (# unknown, . = 0), minesweepr (x unknown, . = 0), Tatham's
-Mines text form (- = 0), MiniZinc mine layouts (in_mine_pos, -1 a mine)."""
+Mines text form (- = 0), MiniZinc mine layouts (in_mine_pos, -1 a mine) and game states (fields, not_mines)."""
 from __future__ import annotations
 
 import warnings
@@ -105,6 +105,31 @@ def test_minizinc_layout_errors_are_located(text, where, msg):
 def test_reveal_from_on_a_minizinc_game_is_refused():
     with pytest.raises(Exception, match="game"):
         parse("game = [| 1, -1 |];\n", "dzn", reveal_from="0,0")
+
+
+# the game state razogarz/minesweeper-engineering's player hands to MiniZinc (data_gen.dzn): fields with -1
+# unchecked, 0..8 counts and 9 a revealed mine; not_mines 1 where the player knows there is no mine
+STATE = ("rows = 3;\ncols = 3;\nmines_count = 2;\n"
+         "not_mines = array2d(1..rows, 1..cols, [0,0,1,0,0,0,0,0,0,]);\n"
+         "fields = array2d(1..rows, 1..cols, [-1,-1,-1,1,2,-1,0,1,9,]);\n")
+
+
+def test_a_minizinc_game_state_with_a_safe_mask():
+    p = parse(STATE, "dzn")
+    assert p.grid_lines == ["??.", "12?", "01*"] and p.mines == 2
+    assert parse(STATE, source="data_gen.dzn").grid_lines == p.grid_lines   # detected by content
+
+
+@pytest.mark.parametrize("text, where, msg", [
+    (STATE.replace("[0,0,1,", "[0,0,2,"), (4, 44), "expected 1 (known to hold no mine) or 0"),
+    (STATE.replace("0,0,0,0,0,0,]", "0,0,0,0,0,1,]"), (4, 56), "shows a mine there"),
+    (STATE.replace("1..cols, [0,0,1,0,0,0,0,0,0,]", "1..2, [0,0,1,0,0,0,]"), (4, 13), "3 x 2 but fields is 3 x 3"),
+    (STATE.replace("game", "").replace("fields", "game"), (5, 55), "game[3,3] = 9"),   # 9 is a mine in fields only
+])
+def test_minizinc_game_state_errors_are_located(text, where, msg):
+    with pytest.raises(PuzzleSyntaxError) as err:
+        parse(text, "dzn", source="d.dzn")
+    assert (err.value.line, err.value.column) == where and msg in err.value.message, str(err.value)
 
 
 @pytest.mark.parametrize("fmt", ["minesolver", "minesweepr", "tatham-text"])

@@ -18,7 +18,10 @@ whole models with their data (declarations, constraints, solve and output items 
 mine count is read from `mines` (also mine_count, num_mines, total_mines, n_mines). A number bound in the file and used nowhere warns.
 A mine layout instead of a game (`square_size = 5; in_mine_pos = [| 0, -1, ... |];`, -1 or 1 a mine, 0 none;
 also mine_pos, mine_layout, layout, minefield) reads as the full-reveal puzzle of the layout, or with
-reveal_from (--reveal-from R,C) as the game after opening that cell. The writer produces hakank's layout
+reveal_from (--reveal-from R,C) as the game after opening that cell. A game state as a player hands it to
+a model (`rows = 12; cols = 12; mines_count = 21; not_mines = array2d(...); fields = array2d(...);`: in
+`fields` -1 unchecked, 0..8 a count, 9 a revealed mine; `not_mines` 1 where no mine can be) reads with
+the mask's cells known safe and the 9s known mines. The writer produces hakank's layout
 with -1 for unknown cells (no name to bind), which his model and any model declaring `int: r; int: c;
 array[1..r, 1..c] of -1..8: game;` take as is; the model's -1..8 domain has no known mines, known safe
 cells or total, so those are written as -1 (unknown) with a warning. Name and notes are '%' comments.
@@ -51,8 +54,12 @@ _COMMENTS = re.compile(r'(?P<string>"(?:[^"\\\n]|\\.)*")|%[^\n]*|/\*[\s\S]*?\*/'
 ROWS = ("r", "rows", "nrows", "n_rows", "height")
 COLS = ("c", "cols", "ncols", "n_cols", "width")
 # the total mine count's spellings: mineconv's own notations say `mines`
-TOTAL = ("mines", "mine_count", "num_mines", "total_mines", "n_mines", "nmines", "number_of_mines")
-GRIDS = ("game", "grid", "board", "puzzle", "field")
+TOTAL = ("mines", "mine_count", "num_mines", "total_mines", "n_mines", "nmines", "number_of_mines", "mines_count")
+GRIDS = ("game", "grid", "board", "puzzle", "field", "fields")
+# razogarz/minesweeper-engineering's data_gen.dzn: `fields` (-1 unchecked, 0..8 a count, 9 a revealed mine)
+# beside `not_mines` (1 where the player knows there is no mine); 9 is read as a known mine in `fields` only
+SAFE_MASKS = ("not_mines",)
+REVEALED_MINE = {"fields": 9}
 # mine layouts (GiorgioPaoletti-Unicam/minesweeper-csp's data_*.dzn: in_mine_pos, -1 a mine, 0 none, with
 # square_size for both sides): read as the full-reveal puzzle of the layout, or the game after a first opening
 LAYOUTS = ("in_mine_pos", "mine_pos", "mines_pos", "mine_positions", "mine_layout", "mines_layout", "layout",
@@ -102,7 +109,7 @@ def read_dzn(text: str, source: str = "<string>", reveal_from: Optional[str] = N
         assigns[str(name_tok)] = _Assign(name_tok, rhs)
     bindings: Dict[str, int] = {}
     for key, a in assigns.items():
-        if key in GRIDS + LAYOUTS:
+        if key in GRIDS + LAYOUTS + SAFE_MASKS:
             continue
         try:
             tree_v = a.value(text, source)
@@ -134,6 +141,7 @@ def read_dzn(text: str, source: str = "<string>", reveal_from: Optional[str] = N
     values = _grid_values(grid, bindings, text, source)
     check_shape(values, text, source, grid_name, grid.offset)
     _check_sizes(values, bindings, assigns, grid_name, text, source)
+    known = _known_cells(values, assigns, bindings, grid_name, text, source)
     total_key = next((k for k in TOTAL if k in bindings), None)
     mines: Optional[int] = None
     mines_offset = 0
@@ -150,7 +158,43 @@ def read_dzn(text: str, source: str = "<string>", reveal_from: Optional[str] = N
         raise error_at(f"--reveal-from opens a cell of a mine layout, and {grid_name} is a game (its -1 cells are "
                        "unknown, not mines)", text, grid.offset, source, FormatError)
     return build(values, text, source, what=grid_name, mines=mines, name=name, notes=notes,
-                 mines_offset=mines_offset)
+                 mines_offset=mines_offset, known=known)
+
+
+def _known_cells(values: List[List[Tuple[int, int]]], assigns: Dict[str, "_Assign"], bindings: Dict[str, int],
+                 grid_name: str, text: str, source: str) -> Dict[Tuple[int, int], str]:
+    """Cells known beyond the grid's -1/0..8: a revealed mine code in the grid (made -1 in `values`, so the
+    count check passes it) and the unknown cells a safe mask marks 1."""
+    known: Dict[Tuple[int, int], str] = {}
+    mine_code = REVEALED_MINE.get(grid_name)
+    if mine_code is not None:
+        for r, row in enumerate(values):
+            for c, (v, off) in enumerate(row):
+                if v == mine_code:
+                    known[(r, c)] = "*"
+                    row[c] = (-1, off)
+    mask_name = next((k for k in SAFE_MASKS if k in assigns), None)
+    if mask_name is None:
+        return known
+    if grid_name in LAYOUTS:
+        raise error_at(f"{mask_name} marks known safe cells of a game, and {grid_name} is a mine layout", text,
+                       assigns[mask_name].offset, source)
+    mask = _grid_values(assigns[mask_name], bindings, text, source)
+    check_shape(mask, text, source, mask_name, assigns[mask_name].offset)
+    if (len(mask), len(mask[0])) != (len(values), len(values[0])):
+        raise error_at(f"{mask_name} is {len(mask)} x {len(mask[0])} but {grid_name} is {len(values)} x "
+                       f"{len(values[0])}", text, assigns[mask_name].offset, source)
+    for r, row in enumerate(mask):
+        for c, (v, off) in enumerate(row):
+            if v not in (0, 1):
+                raise error_at(f"{mask_name}[{r + 1},{c + 1}] = {v}: expected 1 (known to hold no mine) or 0", text,
+                               off, source)
+            if v and (r, c) in known:
+                raise error_at(f"{mask_name}[{r + 1},{c + 1}] says no mine, but {grid_name} shows a mine there",
+                               text, off, source)
+            if v and values[r][c][0] == -1:
+                known[(r, c)] = "."
+    return known
 
 
 def _check_sizes(values: List[List[Tuple[int, int]]], bindings: Dict[str, int], assigns: Dict[str, "_Assign"],
@@ -191,7 +235,7 @@ def _warn_unread(bindings: Dict[str, int], assigns: Dict[str, "_Assign"], grid_n
                  source: str) -> None:
     """Warn about a number bound in the file that the puzzle does not use (a total under a name not read
     as one must not vanish in silence)."""
-    used = set(ROWS + COLS + TOTAL + GRIDS + UNKNOWN_NAMES + LAYOUTS + SQUARE)
+    used = set(ROWS + COLS + TOTAL + GRIDS + UNKNOWN_NAMES + LAYOUTS + SQUARE + SAFE_MASKS)
     referenced = {word for a in assigns.values() for word in re.findall(r"[A-Za-z_]\w*", str(a.rhs))}
     for key in bindings:
         if key in used or key in referenced:
