@@ -12,12 +12,13 @@ solver, so a reader change that breaks today's output fails even where the solve
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 from pathlib import Path
 
 import pytest
 
-from helpers import FIXTURES, SAMPLES, mine_sets, require_module, require_tool, run_cli
+from helpers import FIXTURES, IN_CI, ROOT, SAMPLES, mine_sets, require_module, require_tool, run_cli
 from mineconv import parse, write
 
 BOARDS = {"one": (SAMPLES / "dusautoy-6x6.txt").read_text(), "two": (SAMPLES / "seed-3x3.txt").read_text(),
@@ -144,8 +145,8 @@ def test_ortools_cpsat_response_as_text_and_json(tmp_path, capsys, board):
 
 @pytest.mark.parametrize("board", sorted(BOARDS))
 def test_debian_minizinc_json_stream_and_merged_stderr(tmp_path, capsys, board):
-    # MiniZinc's current release is neither on PyPI nor in Debian: Debian's 2.6.4 runs, in the output forms
-    # a user saves besides plain stdout (--json-stream; 2>&1, which puts its warnings first)
+    # Debian's MiniZinc 2.6.4, in the output forms a user saves besides plain stdout (--json-stream; 2>&1,
+    # which puts its warnings first); today's 2.10 runs below from npm
     minizinc = require_tool("minizinc")
     model = _model(tmp_path, board, ".mzn")
     for name, flags, merged in (("stream.jsonl", ["--json-stream", "-a"], False),
@@ -155,6 +156,49 @@ def test_debian_minizinc_json_stream_and_merged_stderr(tmp_path, capsys, board):
                               capture_output=True, text=True, timeout=120)
         (tmp_path / name).write_text(proc.stderr + proc.stdout if merged else proc.stdout)
         _decode(capsys, model, tmp_path / name, board, "minizinc-answer")
+
+
+# MiniZinc's current release with Gecode, Chuffed, COIN-BC and HiGHS: the WebAssembly build the npm package
+# `minizinc` carries, run under Node by tests/tools/minizinc_wasm.cjs (.ci/run installs it into .ci/npm)
+MINIZINC_JS = Path(os.environ.get("MINECONV_MINIZINC_JS", ROOT / ".ci" / "npm" / "node_modules" / "minizinc" / "dist"))
+WASM_RUNNER = ROOT / "tests" / "tools" / "minizinc_wasm.cjs"
+# (board, solver, flags, how stderr joins the saved output: None not at all, "before" or "after" stdout); a
+# run compiles the 17 MB module (~3 s of CPU), so every form is run on one board and two forms on all
+WASM_RUNS = [(b, "gecode", ["-a"], None) for b in sorted(BOARDS)] + \
+    [(b, "cbc", ["-a"], "before") for b in sorted(BOARDS)] + \
+    [("two", "gecode", ["--json-stream", "-a"], None), ("two", "gecode", ["--json-stream", "--output-mode", "json"], None),
+     ("two", "chuffed", ["-a"], "before"), ("two", "cbc", ["-a"], "after"), ("two", "highs", [], "after")]
+
+
+def _minizinc_wasm() -> str:
+    """node, once the npm package's MiniZinc is there (a skip with the reason locally, a failure under CI)."""
+    node = require_tool("node")
+    if not (MINIZINC_JS / "minizinc.wasm").is_file():
+        msg = f"the npm package minizinc is not installed in {MINIZINC_JS} (.ci/run installs it)"
+        if IN_CI:
+            pytest.fail(msg + " -- under CI=true this is a failure")
+        pytest.skip(msg)
+    return node
+
+
+def test_todays_minizinc_is_the_one_run():
+    node = _minizinc_wasm()
+    proc = subprocess.run([node, str(WASM_RUNNER), str(MINIZINC_JS), "--", "--version"], capture_output=True,
+                          text=True, timeout=120)
+    assert proc.returncode == 0 and "version 2.10" in proc.stdout, proc.stdout + proc.stderr
+
+
+@pytest.mark.parametrize("board, solver, flags, merged", WASM_RUNS,
+                         ids=[f"{b}-{s}{''.join(f)}-{m}" for b, s, f, m in WASM_RUNS])
+def test_todays_minizinc_answers_decode(tmp_path, capsys, board, solver, flags, merged):
+    node = _minizinc_wasm()
+    model = _model(tmp_path, board, ".mzn")
+    proc = subprocess.run([node, str(WASM_RUNNER), str(MINIZINC_JS), str(model), "--", "--solver", solver, *flags,
+                           model.name], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    text = {None: proc.stdout, "before": proc.stderr + proc.stdout, "after": proc.stdout + proc.stderr}[merged]
+    (tmp_path / "answer.out").write_text(text)
+    _decode(capsys, model, tmp_path / "answer.out", board, "minizinc-answer")
 
 
 CAPTURED_ANSWERS = [
@@ -169,6 +213,10 @@ CAPTURED_ANSWERS = [
     ("seed-3x3.cpsat-9.15.json", "cpsat-response"),
     ("seed-3x3.minizinc-2.6.4.jsonl", "minizinc-answer"),        # Debian's minizinc --json-stream -a
     ("seed-3x3.minizinc-2.6.4-merged.out", "minizinc-answer"),   # its stderr warning first (2>&1)
+    ("seed-3x3.minizinc-2.10.0.out", "minizinc-answer"),         # MiniZinc 2.10.0 (npm minizinc 4.5.1)
+    ("seed-3x3.minizinc-2.10.0.jsonl", "minizinc-answer"),
+    ("seed-3x3.minizinc-2.10.0-json.jsonl", "minizinc-answer"),
+    ("seed-3x3.minizinc-2.10.0-cbc-merged.out", "minizinc-answer"),  # the driver's WARNING line last
 ]
 
 

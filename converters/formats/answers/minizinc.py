@@ -6,8 +6,9 @@ solution is the answer; the count of them is kept.
 
 `--json-stream` prints one JSON object a line instead (`{"type": "solution", "output": {"default": ...}}`,
 `{"type": "status", "status": "ALL_SOLUTIONS"}`, warnings): it is read as the text it stands for. MiniZinc's
-warnings on stderr ('Warning: ...' up to a blank line), which `2>&1` puts before the first solution, are
-skipped."""
+warnings on stderr ('Warning: ...' up to a blank line; the driver's one-line 'WARNING: ...', e.g. 2.10's
+"Solver does not support all solutions" with CBC or HiGHS and -a), which `2>&1` puts before, between or
+after the solutions, are skipped."""
 from __future__ import annotations
 
 import json
@@ -83,9 +84,11 @@ def _solutions(text: str, source: str) -> Tuple[List[Tuple[int, List[str]]], Opt
     warning = False
     for ln, raw in enumerate(text.splitlines(), 1):
         line = raw.rstrip()
-        if not current and marker is None and (warning or line.startswith("Warning: ")):
+        if not current and (warning or line.startswith("Warning: ")):
             warning = bool(line)   # MiniZinc's stderr warning, up to the blank line that ends it
             continue
+        if not current and line.startswith("WARNING: "):
+            continue   # the driver's one-line notes (2.10 with CBC or HiGHS and -a), wherever 2>&1 puts them
         if marker is not None:
             if line and not line.startswith("%"):
                 raise _error(f"output after {marker}", source, text, ln)
@@ -192,8 +195,10 @@ def detect_minizinc(text: str) -> float:
     head = text[:1 << 16]
     if _STREAM_START.match(head) and re.search(r'"type"\s*:\s*"(solution|status)"', head):
         return CERTAIN
-    while head.startswith("Warning: "):   # stderr put first by 2>&1: the paragraph up to a blank line
-        head = head.split("\n\n", 1)[1] if "\n\n" in head else ""
+    while head.startswith(("Warning: ", "WARNING: ")):   # stderr put first by 2>&1
+        # 'Warning:' is a paragraph up to a blank line, the driver's 'WARNING:' one line
+        end = "\n\n" if head.startswith("Warning: ") else "\n"
+        head = head.split(end, 1)[1] if end in head else ""
     if any(("\n" + v) in ("\n" + head) for v in (*_VERDICTS, COMPLETE, _ERROR)):
         return CERTAIN
     if ("\n" + SEPARATOR + "\n") in ("\n" + head + "\n") and (head.startswith("grid: ") or head.lstrip().startswith("{")):
