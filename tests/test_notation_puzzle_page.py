@@ -153,6 +153,8 @@ OK = board(["1?", "?1"])
     ("<!DOCTYPE html>\n<html><body><p>hello</p></body></html>\n", 1, 1, "no puzzle-minesweeper.com board"),
     (cell(3, 3, "1").replace("</div>\n</div>", "<div class=\"cell\"></div></div></div>"), 2, 33, "cell inside"),
     ("<div class=\"cell\" style=\"top: 3px; left: 3px\"/>", 1, 1, "self-closed"),
+    ('<html><body><div id="A43"><div class="cell size24 hd_closed" id="cell_0_0"></div></div></body></html>', 1, 27,
+     "without its position (style=\"top: ..px; left: ..px\"; no top): is this a puzzle-minesweeper.com board?"),
 ])
 def test_errors_are_located(text, line, col, msg):
     with pytest.raises(PuzzleSyntaxError) as err:

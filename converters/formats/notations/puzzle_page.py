@@ -141,8 +141,10 @@ class _Reader(HTMLParser):
             pos[name.strip().lower()] = value
         for side in ("top", "left"):
             if side not in pos:
-                raise fail(f"a cell without its position (style=\"top: ..px; left: ..px\"; no {side})", self.text,
-                           off, self.source)
+                # another site's board (minesweeper.online's cells are placed by their ids) lands here too
+                guess = "" if self.page.game else ": is this a puzzle-minesweeper.com board?"
+                raise fail(f"a cell without its position (style=\"top: ..px; left: ..px\"; no {side}){guess}",
+                           self.text, off, self.source)
             if not _PX.fullmatch(pos[side]):
                 raise fail(f"the cell's {side} {pos[side].strip()[:20]!r} is not a position in pixels such as 34px",
                            self.text, off, self.source)
