@@ -39,6 +39,7 @@ SEEDS = {
     "tatham-mines": SAMPLES / "tatham-9x9n10.txt",
     "mbf": SAMPLES / "tatham-9x9n10.mbf",  # binary, but its bytes are ASCII: read_text works
     "rawvf": Path(__file__).resolve().parent / "fixtures" / "replays" / "tiny_3x3.rawvf",
+    "puzzle-page": SAMPLES / "pzpage-6x6.html",
     "puzzlink": SAMPLES / "pzprjs-5x5.puzzlink",
     "pzprv3": SAMPLES / "pzprjs-5x5.pzprv3",
     "contest-fields": SAMPLES / "pc110102-fields.in",

@@ -99,6 +99,8 @@ SIGNATURES: Dict[str, Signature] = {
     "native": Signature(("native", "text", "txt"), (".txt", ".mines"), read_options=_REVEAL),
     "pred_json": Signature(("pred-json", "problem-reductions"), (".pred.json", ".json"), _json_object),
     "puzzle_json": Signature(("puzzle-json", "aspuzzle"), (".puzzle.json",), _json_object),
+    "puzzle_page": Signature(("puzzle-page", "puzzle-minesweeper", "puzzle-minesweeper.com"), (".html", ".htm"),
+                             lambda text: text[:4000].lstrip("\ufeff \t\n\r")[:1] == "<"),
     "puzzlink": Signature(("puzzlink", "puzz.link", "pzprjs-url", "pzv"), (".puzzlink",), _any("/", upto=200)),
     "pzprv3": Signature(("pzprv3", "pzpr"), (".pzprv3",), _any("pzprv3", upto=200)),
     "quoted_rows": Signature(("quoted-rows", "rows"), (".rows",), _any("'", '"', upto=4000)),
