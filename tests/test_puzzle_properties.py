@@ -40,6 +40,7 @@ SEEDS = {
     "mbf": SAMPLES / "tatham-9x9n10.mbf",  # binary, but its bytes are ASCII: read_text works
     "rawvf": Path(__file__).resolve().parent / "fixtures" / "replays" / "tiny_3x3.rawvf",
     "puzzle-page": SAMPLES / "pzpage-6x6.html",
+    "level-xml": SAMPLES / "app-levels.levels.xml",
     "puzzlink": SAMPLES / "pzprjs-5x5.puzzlink",
     "pzprv3": SAMPLES / "pzprjs-5x5.pzprv3",
     "contest-fields": SAMPLES / "pc110102-fields.in",

@@ -87,6 +87,8 @@ SIGNATURES: Dict[str, Signature] = {
     "jsmines": Signature(("mine", "jsminesweeper"), (".mine",), lambda text: text[:20000].lstrip(" \t")[:1].isdigit()),
     "kata": Signature(("kata", "codewars"), (".kata",)),
     "leetcode": Signature(("leetcode",), (".leetcode",), _leetcode, read_options=("puzzle",)),
+    "level_xml": Signature(("level-xml", "app-levels", "levels-xml"), (".levels.xml",),
+                           lambda text: "<level" in text[:1 << 16].casefold(), read_options=("puzzle",)),
     "mathprog_dat": Signature(("dat", "mathprog-dat", "gmpl-dat"), (".dat",), _any("param")),
     "mbf": Signature(("mbf", "minesweeper-board-file"), (".mbf",), _mbf, binary=True, read_options=_REVEAL),
     "mineconv_json": Signature(("json", "mineconv-json"), (".json",), _json_object),
