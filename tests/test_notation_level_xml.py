@@ -48,8 +48,9 @@ def test_the_first_level_is_read_with_a_warning_and_puzzle_picks_another():
     assert parse(text, "level-xml", puzzle=2).name == "2"
 
 
-def test_round_trip():
-    p = parse("??1?\n?3?0\n1???\n", "native").replace(name="12")
+@pytest.mark.parametrize("name", ["12", 'a "b" & <c>', None])
+def test_round_trip(name):
+    p = parse("??1?\n?3?0\n1???\n", "native").replace(name=name)
     text = dumps(p, "level-xml")
     assert parse(text, "level-xml") == p and text.count("`") == 3
 

@@ -36,7 +36,7 @@ from ..registry import LIKELY, NO, POSSIBLE, register_format
 from ._grid_common import fail, puzzle_at
 
 ENDS = "`\\"   # the row marks: a backquote in one version of the app, a backslash in another
-_LEVEL = re.compile(r"<level\b([^<>]*)>", re.I)
+_LEVEL = re.compile(r"""<level\b((?:[^<>"']|"[^"]*"|'[^']*')*)>""", re.I)
 _CLOSE = re.compile(r"</level\s*>", re.I)
 _CDATA_OPEN = "<![CDATA["
 _CDATA_CLOSE = "]]>"
@@ -45,11 +45,17 @@ _ID = re.compile(r"""\bid\s*=\s*(?:"([^"]*)"|'([^']*)')""", re.I)
 
 @dataclass(frozen=True)
 class Level:
-    """One level: its label (the id, or 'level k'), rows of cells and where each row starts in the text."""
+    """One level: its id (None without one), rows of cells and where each row starts in the text."""
 
-    label: str
+    ident: Optional[str]
     rows: Tuple[str, ...]
     offsets: Tuple[int, ...]
+    number: int
+
+    @property
+    def label(self) -> str:
+        """What `info` and --puzzle's warning call it: its id, or 'level k'."""
+        return self.ident or f"level {self.number}"
 
 
 def _rows(body: str, start: int, text: str, source: Optional[str]) -> Tuple[List[str], List[int]]:
@@ -125,8 +131,8 @@ def _levels(text: str, source: Optional[str]) -> List[Level]:
         rows, offs = _rows(text[body_start:ended], body_start, text, source)
         _warn_indented(rows, m.start(), text, source)
         ident = _ID.search(attrs)
-        label = next((g for g in ident.groups() if g is not None), "") if ident else ""
-        levels.append(Level(label or f"level {len(levels) + 1}", tuple(rows), tuple(offs)))
+        name = _unescape(next((g for g in ident.groups() if g is not None), "")) if ident else ""
+        levels.append(Level(name or None, tuple(rows), tuple(offs), len(levels) + 1))
         pos = close.end()
 
 
@@ -143,9 +149,17 @@ def _warn_indented(rows: List[str], level_at: int, text: str, source: Optional[s
             "cell); if they are the XML's indentation, remove them"), stacklevel=5)
 
 
+_ENTITIES = {"&amp;": "&", "&quot;": '"', "&apos;": "'", "&lt;": "<", "&gt;": ">"}
+
+
+def _unescape(value: str) -> str:
+    """An attribute's text with XML's five named entities replaced (no other entity is expanded)."""
+    return re.sub(r"&(?:amp|quot|apos|lt|gt);", lambda m: _ENTITIES[m.group(0)], value)
+
+
 def _build(level: Level, text: str, source: Optional[str]) -> Puzzle:
     cells = [row.replace(" ", "?") for row in level.rows]
-    return puzzle_at(cells, lambda r, c: level.offsets[r] + c, text, source, name=level.label)
+    return puzzle_at(cells, lambda r, c: level.offsets[r] + c, text, source, name=level.ident)
 
 
 def puzzles(text: str, *, source: str = "<string>", **options: Any) -> List[Tuple[str, Puzzle]]:
@@ -163,10 +177,12 @@ def read_level_xml(text: str, source: str = "<string>", puzzle: Optional[Any] = 
 
 
 def write_level_xml(puzzle: Puzzle, out: TextIO, **options: Any) -> None:
-    """One <level> in a <levels> file: rows of spaces (unknown) and digits, each ended by a backquote."""
-    ident = (puzzle.name or "1").replace("&", "&amp;").replace('"', "&quot;").replace("<", "&lt;")
+    """One <level> in a <levels> file: rows of spaces (unknown) and digits, each ended by a backquote; the
+    puzzle's name is its id (no id without a name)."""
+    ident = "" if puzzle.name is None else ' id="{}"'.format(
+        puzzle.name.replace("&", "&amp;").replace('"', "&quot;").replace("<", "&lt;").replace(">", "&gt;"))
     rows = "".join(re.sub(r"[^0-8]", " ", row) + "`\n" for row in puzzle.grid_lines)
-    out.write(f'<levels>\n<level id="{ident}"><![CDATA[\n{rows}]]></level>\n</levels>\n')
+    out.write(f"<levels>\n<level{ident}><![CDATA[\n{rows}]]></level>\n</levels>\n")
 
 
 def _losses(puzzle: Puzzle, **options: Any) -> List[str]:
