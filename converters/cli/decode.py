@@ -4,15 +4,17 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from typing import Union
 
 from ..core.fileio import source_name
 from ..formats.answer import Decoded, decode_answer
 from ..formats.notations.native import canonical_text
 from ..solvers.decoding import read_answer_how, read_puzzle_reading
+from ..solvers.quick import SmallDecoded
 from . import add_input_options, describe_reading, input_options, say
 
 
-def emit(decoded: Decoded, as_json: bool, source: str, **extra) -> int:
+def emit(decoded: Union[Decoded, SmallDecoded], as_json: bool, source: str, **extra) -> int:
     """Print the solved grid (or the JSON object); exit status 0 solved, 1 infeasible or unknown."""
     if as_json:
         if decoded.puzzle.wires and decoded.grid is not None:   # a board `reduce` made: the formula's model
