@@ -1,10 +1,10 @@
 """A small board solved without numpy (issue 24, start-up) gives what the numpy path gives, byte for byte.
 
 Three plain-Python twins stand in for numpy on a small board: Puzzle's validation (core/puzzle.py, up to
-SMALL_BOARD cells), the CNF clauses (encode/cnf.py small_cnf) and `mineconv solve` with the embedded solver
-(solvers/quick.py, up to SMALL_SOLVE cells). Each is held here to the numpy path it replaces, on random boards
-and on every small sample: the same errors, the same clauses in the same order (so pysat finds the same model),
-the same status, mines, uniqueness and CLI output.
+SMALL_BOARD cells in a process without numpy), the CNF clauses (encode/cnf.py small_cnf) and `mineconv solve`
+with the embedded solver (solvers/quick.py, up to SMALL_SOLVE cells). Each is held here to the numpy path it
+replaces, on random boards and on every small sample: the same errors, the same clauses in the same order (so
+pysat finds the same model), the same status, mines, uniqueness and CLI output.
 """
 from __future__ import annotations
 
@@ -64,9 +64,11 @@ def test_the_plain_validation_raises_what_the_numpy_one_raises(monkeypatch):
         start = rng.choice([None, (rng.randint(-1, R), rng.randint(-1, C))])
         wires = tuple((rng.randint(0, R), rng.randint(0, C)) for _ in range(rng.randint(0, 2)))
         cases.append((R, C, cells, start, wires))
-    plain = [outcome(lambda: Puzzle(*case[:3], start=case[3], wires=case[4])) for case in cases]
-    monkeypatch.setattr(puzzle_module, "SMALL_BOARD", 0)   # every board validated with numpy
-    bulk = [outcome(lambda: Puzzle(*case[:3], start=case[3], wires=case[4])) for case in cases]
+    make = [lambda case=case: Puzzle(*case[:3], start=case[3], wires=case[4]) for case in cases]
+    bulk = [outcome(m) for m in make]   # numpy is loaded here: every board validated with it
+    assert puzzle_module._checked_in_bulk(36)
+    monkeypatch.setattr(puzzle_module, "_checked_in_bulk", lambda cells: False)   # as in a process without numpy
+    plain = [outcome(m) for m in make]
     assert plain == bulk
     assert sum(o.startswith("PuzzleError") for o in plain) > 300 and sum(o.startswith("[") for o in plain) > 150
 

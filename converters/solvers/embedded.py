@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 PYSAT_SOLVER = "glucose4"   # interruptible (pysat's CaDiCaL ignores interrupt(), so a timeout could not stop it)
 START_WAIT = 5.0             # seconds a solve thread may take to begin before it is taken as never started
 FEED_ROWS = 100_000          # clauses handed to pysat at a time between looks at the clock
-SMALL_SOLVE = 1024            # boards up to this many cells are encoded in plain Python (no numpy)
+SMALL_SOLVE = 500             # boards up to this many cells (expert's 480) are encoded as lists, not arrays
 CARD_UNITS_PER_SECOND = 1e8  # an upper bound on pysat's cardinality-encoding speed (measured: ~1e7 units/s)
 
 
