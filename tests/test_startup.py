@@ -233,3 +233,18 @@ def test_a_conversion_to_a_solver_file_imports_only_the_notations_it_needs(tmp_p
     mods = imported_by(tmp_path, "convert", str(SAMPLES / "seed-3x3.txt"), str(tmp_path / "out.lp"))
     assert {"mineconv.formats.models.cplex_lp", "mineconv.formats.notations.native"} <= mods
     assert {"mineconv.formats.notations.mbf", "mineconv.formats.notations.dzn"} & mods == set()
+
+
+def test_argparse_asks_gettext_once_a_message_while_the_command_line_is_read(monkeypatch):
+    import gettext
+
+    from mineconv.cli import _translations_remembered
+    looked_up = []
+    plain = gettext.find
+    monkeypatch.setattr(gettext, "find", lambda *a, **k: looked_up.append(a) or plain(*a, **k))
+    before = gettext.dgettext, gettext.dngettext
+    with _translations_remembered():
+        help_text = build_parser(["solve"]).format_help()
+    assert len(looked_up) < 10      # 57 without: three messages for each command's placeholder parser
+    assert (gettext.dgettext, gettext.dngettext) == before
+    assert help_text == build_parser(["solve"]).format_help()
