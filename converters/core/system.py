@@ -1,14 +1,13 @@
-"""The constraint system of a puzzle, built once with numpy: what every encoder and checker shares (and its plain
-Python twin for small boards, which a small solve uses without importing numpy)."""
+"""The constraint system of a puzzle, built once with numpy: what every encoder and checker shares."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Dict, List, Optional, Set, Tuple
+from typing import TYPE_CHECKING, Optional, Tuple
 
 from ._compat import callable_array, callable_list
 from .grid import centres, padded, scatter_neighbours
 from .lazy import LazyModule
-from .puzzle import CODE_MINE, CODE_UNKNOWN, MINE, UNKNOWN, Puzzle, neighbour_count
+from .puzzle import CODE_MINE, CODE_UNKNOWN, Puzzle, neighbour_count
 from .wording import plural
 
 if TYPE_CHECKING:
@@ -116,42 +115,6 @@ def build_system(puzzle: Puzzle, mines: Optional[int] = None) -> LinearSystem:
     return LinearSystem(puzzle, var_grid, var_rc, con_rc, con_len, con_rhs, total)
 
 
-class SmallSystem:
-    """build_system's numbering and constraints as plain lists, for a small board (no numpy: issue 24).
-
-    var_cells[i] is the (row, col) of variable i + 1; constraints[j] is (its variable ids ascending, count
-    minus known-mine neighbours) of the j-th revealed cell, row-major: con_vars and con_rhs of the LinearSystem.
-    """
-
-    def __init__(self, var_cells: List[Tuple[int, int]], constraints: List[Tuple[List[int], int]],
-                 total: Optional[int]) -> None:
-        # a plain class: a dataclass costs its creation at import, on the path this class is here for
-        self.var_cells, self.constraints, self.total = var_cells, constraints, total
-
-    @property
-    def num_vars(self) -> int:
-        """k, the number of variables (unknown cells)."""
-        return len(self.var_cells)
-
-
-def small_system(puzzle: Puzzle, mines: Optional[int] = None) -> SmallSystem:
-    """build_system in plain Python: the same variables, constraints and total, as lists."""
-    cells, C = puzzle.cells, puzzle.cols
-    ids: Dict[int, int] = {}
-    for i, ch in enumerate(cells):
-        if ch == UNKNOWN:
-            ids[i] = len(ids) + 1
-    constraints = []
-    for i, ch in enumerate(cells):
-        if ch.isdigit():
-            around = [rr * C + cc for rr, cc in puzzle.neighbours(*divmod(i, C))]   # row-major: ids ascending
-            constraints.append(([ids[j] for j in around if j in ids],
-                                int(ch) - sum(1 for j in around if cells[j] == MINE)))
-    total_mines = puzzle.mines if mines is None else mines
-    total = None if total_mines is None else int(total_mines) - puzzle.known_mine_count
-    return SmallSystem([divmod(i, C) for i in ids], constraints, total)
-
-
 def _constraint_vars(var_grid: np.ndarray, con_rc: np.ndarray) -> np.ndarray:
     """(m, 8) int32: the variable ids around each constraint's cell, ascending, padded with 0."""
     grid, width = padded(var_grid, 0)
@@ -216,20 +179,3 @@ def check_assignment(puzzle: Puzzle, mine_grid: np.ndarray, mines: Optional[int]
                                f"{int(mine_grid.sum())}")
     return None
 
-
-def check_mines(puzzle: Puzzle, mine_cells: Set[int], mines: Optional[int] = None) -> Optional[Violation]:
-    """check_assignment in plain Python for a small board, given the flat indices of every mine (known ones
-    included) on unknown or known-mine cells: the first count it gets wrong, or the total."""
-    cells, C = puzzle.cells, puzzle.cols
-    for i, ch in enumerate(cells):
-        if ch.isdigit():
-            r, c = divmod(i, C)
-            n = sum(1 for rr, cc in puzzle.neighbours(r, c) if rr * C + cc in mine_cells)
-            if n != int(ch):
-                return Violation((r, c), f"cell ({r}, {c}) shows {ch} but the answer puts {n} "
-                                         f"mine{'' if n == 1 else 's'} around it")
-    total = puzzle.mines if mines is None else mines
-    if total is not None and len(mine_cells) != total:
-        return Violation(None, f"the board must hold {plural(total, 'mine')} in all, the answer places "
-                               f"{len(mine_cells)}")
-    return None

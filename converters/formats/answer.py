@@ -112,16 +112,11 @@ class Decoded:
 
     def to_json(self, **extra) -> dict:
         """The JSON contract: {"status", "mines"} plus extra keys."""
-        return answer_json(self.status, self.mines, self.why, extra)
-
-
-def answer_json(status: str, mines: Sequence[Sequence[int]], why: str, extra: dict) -> dict:
-    """Decoded.to_json's object: {"status", "mines"}, "why" when there is one, then the extra keys."""
-    out = {"status": status, "mines": list(mines)}
-    if why:
-        out["why"] = why
-    out.update(extra)
-    return out
+        out = {"status": self.status, "mines": list(self.mines)}
+        if self.why:
+            out["why"] = self.why
+        out.update(extra)
+        return out
 
 
 def round_binary(values: np.ndarray, answer: Answer,

@@ -12,8 +12,6 @@ from typing import TYPE_CHECKING, Iterator, List, Optional, Sequence, Tuple, Uni
 
 from ..core.lazy import LazyModule
 from ..core.puzzle import Puzzle
-from ..core.system import LinearSystem, build_system
-from ..formats.answer import Answer, Decoded, literal_answer
 from .process import Deadline
 
 if TYPE_CHECKING:
@@ -22,7 +20,9 @@ else:   # imported on first use: a small solve needs no numpy
     np = LazyModule("numpy", __name__, "np")
 
 if TYPE_CHECKING:
+    from ..core.system import LinearSystem
     from ..encode.cnf import ClauseArrays
+    from ..formats.answer import Answer, Decoded
     from .table import SolverSpec
 
 PYSAT_SOLVER = "glucose4"   # interruptible (pysat's CaDiCaL ignores interrupt(), so a timeout could not stop it)
@@ -34,6 +34,7 @@ CARD_UNITS_PER_SECOND = 1e8  # an upper bound on pysat's cardinality-encoding sp
 
 def unknown_answer(spec: SolverSpec, why: str) -> Answer:
     """The answer of a run that did not finish (a time limit), saying why."""
+    from ..formats.answer import Answer  # here: a small solve needs no Answer (solvers/quick.py)
     return Answer("unknown", why=why, format=spec.answer_format or "", source=spec.name)
 
 
@@ -48,13 +49,14 @@ class EmbeddedSolver:
                  deadline: Optional[Deadline] = None) -> None:
         from pysat.solvers import Solver
 
-        from ..encode.cnf import encode_cnf, small_cnf
         slices: Iterator[List[List[int]]]
         if puzzle.rows * puzzle.cols <= SMALL_SOLVE:
             # a small board: the same clauses built as lists, so that solving it never imports numpy (issue 24)
+            from ..encode.small import small_cnf
             _, cells, card, self.nv = small_cnf(puzzle, mines)
             slices = chain(_list_slices(cells), _list_slices(card))
         else:
+            from ..encode.cnf import encode_cnf
             enc = encode_cnf(puzzle, mines)
             self.nv = enc.nv
             slices = chain(_array_slices(enc.cells), _array_slices(enc.card))
@@ -72,6 +74,7 @@ class EmbeddedSolver:
 
     def next(self, timeout: Union[None, float, Deadline]) -> Answer:
         """Solve once: a model over every variable, or unsat, or unknown when the time ran out."""
+        from ..formats.answer import Answer, literal_answer
         status, why = self.run(timeout)
         if status == "solved":
             return literal_answer(self.model(), [], format="pysat", source="<pysat>")
@@ -161,6 +164,7 @@ def model_too_slow(puzzle: Puzzle, fmt: Optional[str], deadline: Deadline) -> Op
     """Why building the model surely takes longer than the time left (None: go ahead, checking the clock)."""
     if deadline.remaining() is None or fmt != "cnf":
         return None
+    from ..core.system import build_system
     system = build_system(puzzle)
     return card_too_slow(system.num_vars, system.total, deadline)
 

@@ -12,8 +12,7 @@ from typing import List, Optional
 from ..core._compat import callable_list
 from ..core.errors import InputError, VerificationError
 from ..core.puzzle import UNKNOWN, Puzzle
-from ..core.system import check_mines
-from ..formats.answer import answer_json
+from ..encode.small import check_mines
 from .embedded import SMALL_SOLVE, EmbeddedSolver, card_too_slow
 from .process import Deadline
 
@@ -42,7 +41,11 @@ class SmallDecoded:
 
     def to_json(self, **extra) -> dict:
         """Decoded.to_json: {"status", "mines"} plus extra keys."""
-        return answer_json(self.status, self.mines, self.why, extra)
+        out = {"status": self.status, "mines": list(self.mines)}
+        if self.why:
+            out["why"] = self.why
+        out.update(extra)
+        return out
 
 
 def solve_small(puzzle: Puzzle, deadline: Deadline) -> Optional[SmallDecoded]:
@@ -83,6 +86,6 @@ def _verified(puzzle: Puzzle, model: List[int], k: int) -> SmallDecoded:
     mines.update(i for i, ch in enumerate(puzzle.cells) if ch == "*")
     violation = check_mines(puzzle, mines)
     if violation is not None:
-        raise VerificationError(f"the answer violates the puzzle: {violation.message}", source="<pysat>",
-                                cell=violation.cell)
+        cell, message = violation
+        raise VerificationError(f"the answer violates the puzzle: {message}", source="<pysat>", cell=cell)
     return SmallDecoded(puzzle, "solved", sorted(mines))
