@@ -261,12 +261,20 @@ class Puzzle:
     @cached_property
     def stats(self) -> dict:
         """Counts of unknown, revealed, known-mine and known-safe cells."""
-        cells = self.cells
+        if "_codes" not in self.__dict__:   # a small board checked without numpy: counted without it
+            cells = self.cells
+            return {
+                "unknown": cells.count(UNKNOWN),
+                "revealed": sum(cells.count(d) for d in "012345678"),
+                "known_mines": cells.count(MINE),
+                "known_safe": cells.count(SAFE),
+            }
+        counts = np.bincount((self.codes.ravel() + 1).astype(np.int64), minlength=12)
         return {
-            "unknown": cells.count(UNKNOWN),
-            "revealed": sum(cells.count(d) for d in "012345678"),
-            "known_mines": cells.count(MINE),
-            "known_safe": cells.count(SAFE),
+            "unknown": int(counts[0]),
+            "revealed": int(counts[1:10].sum()),
+            "known_mines": int(counts[CODE_MINE + 1]),
+            "known_safe": int(counts[CODE_SAFE + 1]),
         }
 
     @property
