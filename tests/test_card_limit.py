@@ -13,7 +13,7 @@ def _open_board(rows: int, cols: int, mines: int) -> Puzzle:
 
 
 def test_huge_total_is_refused_with_advice(monkeypatch):
-    monkeypatch.setattr("mineconv.encode.cnf.CARD_WORK_LIMIT", 100 * 40)
+    monkeypatch.setattr("mineconv.encode.cardinality.CARD_WORK_LIMIT", 100 * 40)
     with pytest.raises(FormatError, match="too large to encode in CNF.*lp, mps, opb"):
         encode_cnf(_open_board(10, 10, 41))
     # the same board below the limit, and the trivial bounds, still encode
@@ -22,7 +22,7 @@ def test_huge_total_is_refused_with_advice(monkeypatch):
 
 
 def test_convert_ignore_total_and_no_file_on_refusal(tmp_path, monkeypatch, capsys):
-    monkeypatch.setattr("mineconv.encode.cnf.CARD_WORK_LIMIT", 10)
+    monkeypatch.setattr("mineconv.encode.cardinality.CARD_WORK_LIMIT", 10)
     src = tmp_path / "b.txt"
     src.write_text("mines: 5\n??????\n??????\n")
     out = tmp_path / "b.cnf"

@@ -161,7 +161,7 @@ def test_solve_says_whether_the_solution_is_unique(tmp_path, capsys, solver):
 # processes and temp folders --------------------------------------------------------------------------
 def test_timeout_kills_the_whole_process_group_and_removes_the_folder(tmp_path, env):
     _fake(tmp_path / "bin", "minisat", FORKING)
-    proc = _mineconv("solve", _board(tmp_path), "--solver", "minisat", "--timeout", "0.5", "--json", env=env)
+    proc = _mineconv("solve", _board(tmp_path), "--solver", "minisat", "--timeout", "1", "--json", env=env)
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == 1 and json.loads(out)["status"] == "unknown", err
     pids = _pids(Path(env["PIDS"]))

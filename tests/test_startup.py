@@ -53,12 +53,16 @@ def test_version_imports_almost_nothing(tmp_path):
 
 def test_a_small_solve_imports_what_it_needs_only(tmp_path):
     mods = imported_by(tmp_path, "solve", str(SAMPLES / "seed-3x3.txt"))
-    assert {"numpy", "pysat.solvers", "mineconv.cli.solve", "mineconv.formats.notations.native"} <= mods
-    # the native text of a small board is read without Lark; no writer, answer reader or analysis is needed
-    unwanted = {"lark", "regex", "pulp", "mineconv.formats.models", "mineconv.formats.answers",
+    assert {"pysat.solvers", "mineconv.cli.solve", "mineconv.formats.notations.native"} <= mods
+    # the native text of a small board is read without Lark, and solved without numpy (solvers/quick.py: numpy
+    # alone was a third of the command's CPU); no writer, answer reader or analysis is needed
+    unwanted = {"numpy", "lark", "regex", "pulp", "mineconv.formats.models", "mineconv.formats.answers",
                 "mineconv.analysis", "mineconv.present", "mineconv.make.reduce", "mineconv.encode.cpsat",
                 "xml.etree.ElementTree", "mineconv.cli.convert", "numpy.ma", "subprocess", "pkgutil",
-                "mineconv.solvers.runners", "mineconv.formats.writing"}
+                "mineconv.solvers.runners", "mineconv.formats.writing",
+                # the numpy path's modules: the answer model, the linear system, the array CNF, solve()
+                "mineconv.formats.answer", "mineconv.core.system", "mineconv.encode.cnf", "mineconv.encode.linear",
+                "mineconv.solvers.solving"}
     assert unwanted & mods == set()
     # detection's light first pass imports only the notations a plain grid of '?' and digits could be
     for notation in ("mbf", "avf", "evf", "rmv", "mvf", "dzn", "essence", "mineconv_json", "ms_board", "pzprv3",
@@ -232,3 +236,18 @@ def test_a_conversion_to_a_solver_file_imports_only_the_notations_it_needs(tmp_p
     mods = imported_by(tmp_path, "convert", str(SAMPLES / "seed-3x3.txt"), str(tmp_path / "out.lp"))
     assert {"mineconv.formats.models.cplex_lp", "mineconv.formats.notations.native"} <= mods
     assert {"mineconv.formats.notations.mbf", "mineconv.formats.notations.dzn"} & mods == set()
+
+
+def test_argparse_asks_gettext_once_a_message_while_the_command_line_is_read(monkeypatch):
+    import gettext
+
+    from mineconv.cli import _translations_remembered
+    looked_up = []
+    plain = gettext.find
+    monkeypatch.setattr(gettext, "find", lambda *a, **k: looked_up.append(a) or plain(*a, **k))
+    before = gettext.dgettext, gettext.dngettext
+    with _translations_remembered():
+        help_text = build_parser(["solve"]).format_help()
+    assert len(looked_up) < 10      # 57 without: three messages for each command's placeholder parser
+    assert (gettext.dgettext, gettext.dngettext) == before
+    assert help_text == build_parser(["solve"]).format_help()

@@ -17,7 +17,7 @@ from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Tupl
 from ..core.errors import FileAccessError, InputError, MineconvError, ResourceError, Terminated
 from ..core.fileio import max_bytes, max_cells, write_text_atomic
 from ..core.wording import plural
-from ..encode.cnf import check_card_encoding
+from ..encode.cardinality import check_card_encoding
 from ..formats.collection import puzzle_index
 from ..formats.registry import Format, get_format, read_option_names
 from .inputs import (

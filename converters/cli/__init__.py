@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import errno
+import functools
 import importlib
 import math
 import os
@@ -310,12 +311,32 @@ def _silence_stdout() -> None:
         os.close(devnull)
 
 
+@contextlib.contextmanager
+def _translations_remembered() -> Iterator[None]:
+    """While the parser is built and reads the command line, each argparse message is translated once.
+
+    argparse asks gettext for every message it makes (57 times for `solve`: three for each command's
+    placeholder parser), and gettext looks for catalogue files on every call: ~5 ms of a small solve. Within one
+    command line the answer to a message cannot change, so it is the same text, translated or not.
+    """
+    import gettext
+
+    saved = gettext.dgettext, gettext.dngettext
+    gettext.dgettext = functools.lru_cache(maxsize=None)(saved[0])
+    gettext.dngettext = functools.lru_cache(maxsize=None)(saved[1])
+    try:
+        yield
+    finally:
+        gettext.dgettext, gettext.dngettext = saved
+
+
 def main(argv: Optional[List[str]] = None) -> int:
     """Run the CLI; returns the exit status (0 ok, 1 infeasible/failed items, 2 bad input, 3 wrong answer)."""
     words = sys.argv[1:] if argv is None else argv
     command = command_of(words)
-    ap = build_parser([command] if command else [])
-    args, extra = ap.parse_known_args(argv)
+    with _translations_remembered():
+        ap = build_parser([command] if command else [])
+        args, extra = ap.parse_known_args(argv)
     # argparse fills every positional from the first run of them, so in `convert - -f json - -t lp` the
     # second '-' is left over: a command naming its late positional (set_defaults) takes it here
     late = getattr(args, "late_positional", None)

@@ -9,7 +9,7 @@ from typing import Any, Dict
 
 from ..batch import FAILED, default_jobs, run_batch, stderr_is_terminal
 from ..core.errors import InputError
-from ..encode.cnf import DEFAULT_CARD_ENCODING
+from ..encode.cardinality import DEFAULT_CARD_ENCODING
 from . import add_input_options, input_options
 
 

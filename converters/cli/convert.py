@@ -6,8 +6,7 @@ import sys
 
 from ..core.errors import InputError
 from ..core.fileio import STDIO
-from ..encode.cardinality import CARD_ENCODINGS
-from ..encode.cnf import DEFAULT_CARD_ENCODING
+from ..encode.cardinality import CARD_ENCODINGS, DEFAULT_CARD_ENCODING
 from ..formats.reading import guess_format
 from ..formats.registry import get_format
 from ..formats.writing import write

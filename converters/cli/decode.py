@@ -4,15 +4,19 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from typing import TYPE_CHECKING, Union
 
 from ..core.fileio import source_name
-from ..formats.answer import Decoded, decode_answer
 from ..formats.notations.native import canonical_text
 from ..solvers.decoding import read_answer_how, read_puzzle_reading
+from ..solvers.quick import SmallDecoded
 from . import add_input_options, describe_reading, input_options, say
 
+if TYPE_CHECKING:
+    from ..formats.answer import Decoded
 
-def emit(decoded: Decoded, as_json: bool, source: str, **extra) -> int:
+
+def emit(decoded: Union[Decoded, SmallDecoded], as_json: bool, source: str, **extra) -> int:
     """Print the solved grid (or the JSON object); exit status 0 solved, 1 infeasible or unknown."""
     if as_json:
         if decoded.puzzle.wires and decoded.grid is not None:   # a board `reduce` made: the formula's model
@@ -30,6 +34,7 @@ def emit(decoded: Decoded, as_json: bool, source: str, **extra) -> int:
 
 def run(args: argparse.Namespace) -> int:
     """Decode and verify one answer (the steps of solve.decoding.decode, keeping the answer's name and format)."""
+    from ..formats.answer import decode_answer  # here: `solve`, which shares emit, may need no Answer at all
     puzzle, nvars, reading = read_puzzle_reading(args.puzzle, args.puzzle_from, mines=args.mines,
                                                  **input_options(args))
     say(f"read {source_name(args.puzzle)} " + ("from its mineconv header (a solver file mineconv wrote)" if reading is None

@@ -5,8 +5,7 @@ import argparse
 import json
 from typing import Any, Dict, List
 
-from ..encode.cardinality import CARD_ENCODINGS
-from ..encode.cnf import DEFAULT_CARD_ENCODING
+from ..encode.cardinality import CARD_ENCODINGS, DEFAULT_CARD_ENCODING
 from ..formats.registry import formats
 
 EPILOG = f"""Each row: name, r (reads) / w (writes), extensions, what it is; aliases and writer options below it.

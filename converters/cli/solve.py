@@ -4,18 +4,20 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Generator, Optional, cast
+from typing import TYPE_CHECKING, Generator, Optional, Union, cast
 
 from ..core.errors import InputError, MineconvError, SolverError, Terminated
 from ..core.fileio import source_name
-from ..formats.answer import Decoded
 from ..formats.notations.native import canonical_text
 from ..solvers.decoding import read_puzzle_reading
 from ..solvers.process import Deadline
-from ..solvers.solving import solve
-from ..solvers.table import EMBEDDED, NATIVE_ENUMERATION, solver_names
+from ..solvers.quick import SmallDecoded, solve_small
+from ..solvers.table import EMBEDDED, NATIVE_ENUMERATION, available, solver_names
 from . import add_input_options, describe_reading, input_options, say, timeout_seconds
 from .decode import emit
+
+if TYPE_CHECKING:
+    from ..formats.answer import Decoded
 
 DEFAULT_LIMIT = 1000          # solutions --all prints unless --limit says otherwise
 ENUMERATION_CEILING = 10**6   # --all refuses boards with more solutions than this, unless --force
@@ -42,7 +44,12 @@ def _run(args: argparse.Namespace, deadline: Deadline) -> int:
     say(f"read {source_name(args.puzzle)} {_described(reading)}")
     if args.all or args.limit is not None or args.jsonl:
         return _enumerate(args, puzzle, deadline)
-    decoded = solve(puzzle, args.solver, timeout=deadline, check_unique=True)
+    decoded: Union[Decoded, SmallDecoded, None] = None
+    if args.solver == EMBEDDED and available(EMBEDDED):
+        decoded = solve_small(puzzle, deadline)   # a small board: the same steps without numpy (None otherwise)
+    if decoded is None:
+        from ..solvers.solving import solve
+        decoded = solve(puzzle, args.solver, timeout=deadline, check_unique=True)
     unique = decoded.unique
     if decoded.status == "solved" and not args.json:
         if unique is False:
@@ -110,7 +117,7 @@ def _enumerate(args: argparse.Namespace, puzzle, deadline: Deadline) -> int:
     found = []
     interrupted: Optional[KeyboardInterrupt] = None
     # SolutionStream.__iter__ is a generator function: closing it ends the solver behind it
-    solutions = cast(Generator[Decoded, None, None], iter(stream))
+    solutions = cast("Generator[Decoded, None, None]", iter(stream))
     try:
         for i, dec in enumerate(solutions, 1):
             mines = list(dec.mines)

@@ -9,9 +9,15 @@ The wrappers are plain lists and arrays otherwise: equal to them, JSON-serialisa
 from __future__ import annotations
 
 import warnings
-from typing import Any, Iterable, Optional
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any, Iterable, Optional
 
-import numpy as np
+from .lazy import LazyModule
+
+if TYPE_CHECKING:
+    import numpy as np
+else:   # imported on first use: a small solve needs no numpy
+    np = LazyModule("numpy", __name__, "np")
 
 
 def _warn(spelling: str) -> None:
@@ -37,29 +43,34 @@ class CallableList(list):
         return (list, (list(self),))
 
 
-class CallableArray(np.ndarray):
-    """A numpy array that, called with no arguments, warns that the call form is deprecated and returns itself.
+@lru_cache(maxsize=None)
+def _callable_array_class() -> type:
+    # a subclass of numpy's array, so made on first use: importing this module imports no numpy
+    class CallableArray(np.ndarray):
+        """A numpy array that, called with no arguments, warns that the call form is deprecated and returns itself.
 
-    Arithmetic, comparisons and reductions on it give plain arrays and scalars (only the accessor's own
-    value carries the call), and it prints and pickles as a plain array.
-    """
+        Arithmetic, comparisons and reductions on it give plain arrays and scalars (only the accessor's own
+        value carries the call), and it prints and pickles as a plain array.
+        """
 
-    spelling: str = ""
+        spelling: str = ""
 
-    def __call__(self) -> "CallableArray":
-        _warn(self.spelling)
-        return self
+        def __call__(self) -> "CallableArray":
+            _warn(self.spelling)
+            return self
 
-    def __array_wrap__(self, array: np.ndarray, context: Any = None, return_scalar: bool = False) -> Any:
-        if return_scalar:
-            return array[()]
-        return array.view(np.ndarray)
+        def __array_wrap__(self, array: np.ndarray, context: Any = None, return_scalar: bool = False) -> Any:
+            if return_scalar:
+                return array[()]
+            return array.view(np.ndarray)
 
-    def __repr__(self) -> str:
-        return repr(self.view(np.ndarray))
+        def __repr__(self) -> str:
+            return repr(self.view(np.ndarray))
 
-    def __reduce__(self) -> Any:
-        return self.view(np.ndarray).__reduce__()
+        def __reduce__(self) -> Any:
+            return self.view(np.ndarray).__reduce__()
+
+    return CallableArray
 
 
 def callable_list(items: Iterable[Any], spelling: str) -> CallableList:
@@ -72,8 +83,8 @@ def callable_optional_list(items: Optional[Iterable[Any]], spelling: str) -> Opt
     return None if items is None else CallableList(items, spelling)
 
 
-def callable_array(array: np.ndarray, spelling: str) -> CallableArray:
+def callable_array(array: np.ndarray, spelling: str) -> np.ndarray:
     """A view of `array` whose old call form `x()` still works, warning with `spelling` (e.g. "Puzzle.codes")."""
-    view = array.view(CallableArray)
+    view: Any = array.view(_callable_array_class())
     view.spelling = spelling
     return view

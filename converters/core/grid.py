@@ -7,11 +7,15 @@ so no neighbour lookup needs a bounds check.
 """
 from __future__ import annotations
 
-from typing import Tuple
+from typing import TYPE_CHECKING, Tuple
 
-import numpy as np
-
+from .lazy import LazyModule
 from .puzzle import NEIGHBOUR_OFFSETS
+
+if TYPE_CHECKING:
+    import numpy as np
+else:   # imported on first use: a small solve needs no numpy
+    np = LazyModule("numpy", __name__, "np")
 
 
 def padded(grid: np.ndarray, fill: int) -> Tuple[np.ndarray, int]:

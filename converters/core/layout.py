@@ -1,10 +1,16 @@
 """Mine layouts made into puzzles: each cell's count, the full reveal, and the state after one opening."""
 from __future__ import annotations
 
-import numpy as np
+from typing import TYPE_CHECKING
 
 from .errors import InputError
+from .lazy import LazyModule
 from .puzzle import NEIGHBOUR_OFFSETS, Puzzle, neighbour_count
+
+if TYPE_CHECKING:
+    import numpy as np
+else:   # imported on first use: a small solve needs no numpy
+    np = LazyModule("numpy", __name__, "np")
 
 
 def mine_counts(mine_grid: np.ndarray) -> np.ndarray:

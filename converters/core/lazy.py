@@ -32,3 +32,28 @@ def lazy_names(package: str, homes: Mapping[str, Sequence[str]]) -> Tuple[Callab
         return sorted(set(vars(sys.modules[package])) | set(where))
 
     return __getattr__, __dir__
+
+
+class LazyModule:
+    """A module's stand-in, imported on the first attribute looked up through it (issue 24: a small solve needs
+    no numpy, and importing it is most of the start-up of every command that reads a puzzle).
+
+    The first look-up also rebinds the owner's global to the real module, so later uses in the owner are
+    plain global reads at no cost. Declare it as
+
+        if TYPE_CHECKING:
+            import numpy as np
+        else:
+            np = LazyModule("numpy", __name__, "np")
+    """
+
+    def __init__(self, name: str, owner: str, alias: str) -> None:
+        self._name, self._owner, self._alias = name, owner, alias
+
+    def __getattr__(self, attribute: str) -> Any:
+        module = importlib.import_module(self._name)
+        setattr(sys.modules[self._owner], self._alias, module)
+        return getattr(module, attribute)
+
+    def __repr__(self) -> str:
+        return f"<{self._name}, imported on first use>"

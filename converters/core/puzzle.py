@@ -1,33 +1,55 @@
 """The one in-memory model every reader produces and every writer consumes."""
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass, field, replace
 from functools import cached_property, lru_cache
-from typing import Iterable, Iterator, Optional, Sequence, Tuple
-
-import numpy as np
+from typing import TYPE_CHECKING, Iterable, Iterator, Optional, Sequence, Tuple
 
 from ._compat import callable_array, callable_list
 from .display import svg_picture
 from .errors import PuzzleError
+from .lazy import LazyModule
 from .wording import plural
+
+if TYPE_CHECKING:
+    import numpy as np
+else:   # imported on first use: a small solve needs no numpy
+    np = LazyModule("numpy", __name__, "np")
 
 UNKNOWN = "?"
 MINE = "*"
 SAFE = "."
 CELL_SYMBOLS = "?012345678*."
+_SYMBOL_SET = frozenset(CELL_SYMBOLS)
 
 # int8 codes of Puzzle.codes: counts keep their value
 CODE_UNKNOWN = -1
 CODE_MINE = 9
 CODE_SAFE = 10
 
-_CODE_TABLE = np.full(256, -2, dtype=np.int8)
-for _d in range(9):
-    _CODE_TABLE[ord(str(_d))] = _d
-_CODE_TABLE[ord(UNKNOWN)] = CODE_UNKNOWN
-_CODE_TABLE[ord(MINE)] = CODE_MINE
-_CODE_TABLE[ord(SAFE)] = CODE_SAFE
+# a board of up to this many cells, in a process that has not imported numpy, is validated in plain Python and
+# builds its codes array on first use: a small solve then never imports numpy (issue 24)
+SMALL_BOARD = 4096
+
+
+def _checked_in_bulk(cells: int) -> bool:
+    """Whether a board of this many cells is validated with numpy: a big one always; a small one when numpy is
+    loaded already (its bulk check is several times faster than the plain one on a few hundred cells)."""
+    return cells > SMALL_BOARD or "numpy" in sys.modules
+
+
+@lru_cache(maxsize=None)
+def _code_table() -> np.ndarray:
+    """int8 code of each byte: the cell symbols' codes, -2 for any other byte."""
+    table = np.full(256, -2, dtype=np.int8)
+    for d in range(9):
+        table[ord(str(d))] = d
+    table[ord(UNKNOWN)] = CODE_UNKNOWN
+    table[ord(MINE)] = CODE_MINE
+    table[ord(SAFE)] = CODE_SAFE
+    return table
+
 
 NEIGHBOUR_OFFSETS: Tuple[Tuple[int, int], ...] = (
     (-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1))
@@ -108,23 +130,9 @@ class Puzzle:
             raise PuzzleError(f"the grid must be non-empty, got {self.rows} x {self.cols}")
         if len(self.cells) != self.rows * self.cols:
             raise PuzzleError(f"{plural(len(self.cells), 'cell')} given for a {self.rows} x {self.cols} grid")
-        try:
-            raw = self.cells.encode("ascii")
-        except UnicodeEncodeError:
-            raw = b""
-        codes = _CODE_TABLE[np.frombuffer(raw, dtype=np.uint8)] if raw else None
-        if codes is None or (codes == -2).any():
-            pos = next(i for i, ch in enumerate(self.cells) if ch not in CELL_SYMBOLS)
-            r, c = divmod(pos, self.cols)
-            raise PuzzleError(f"cell ({r}, {c}) has the symbol {self.cells[pos]!r}; expected one of "
-                              f"{CELL_SYMBOLS!r}", cell=(r, c))
-        codes = codes.reshape(self.rows, self.cols)
-        over = (codes >= 0) & (codes <= 8) & (codes > neighbour_limit(self.rows, self.cols))
-        if over.any():
-            r, c = (int(v) for v in np.argwhere(over)[0])
-            limit = int(neighbour_limit(self.rows, self.cols)[r, c])
-            raise PuzzleError(f"cell ({r}, {c}) shows {codes[r, c]} but has only {plural(limit, 'neighbour')}",
-                              cell=(r, c))
+        codes = self._cell_codes() if _checked_in_bulk(len(self.cells)) else None
+        if codes is None:
+            self._check_cells()
         if self.mines is not None:
             if isinstance(self.mines, bool) or not isinstance(self.mines, int) or self.mines < 0:
                 raise PuzzleError(f"the total mine count must be a whole number >= 0, got {self.mines!r}")
@@ -132,18 +140,55 @@ class Puzzle:
                 raise PuzzleError(f"the total mine count {self.mines} exceeds the {self.rows * self.cols} "
                                   "cells of the board")
         if self.start is not None:
-            self._validate_start(codes)
+            self._validate_start()
         for i, wire in enumerate(self.wires, 1):
-            self._validate_wire(i, wire, codes)
+            self._validate_wire(i, wire)
         if self.name is not None and ("\n" in self.name or "\r" in self.name):
             raise PuzzleError("the puzzle name must be a single line")
         for note in self.notes:
             if not isinstance(note, str) or "\n" in note or "\r" in note:
                 raise PuzzleError("each note must be a single line of text")
+
+    def _bad_symbol(self) -> PuzzleError:
+        pos = next(i for i, ch in enumerate(self.cells) if ch not in CELL_SYMBOLS)
+        r, c = divmod(pos, self.cols)
+        return PuzzleError(f"cell ({r}, {c}) has the symbol {self.cells[pos]!r}; expected one of "
+                           f"{CELL_SYMBOLS!r}", cell=(r, c))
+
+    def _too_many(self, r: int, c: int, shown: int) -> PuzzleError:
+        limit = sum(1 for _ in self.neighbours(r, c))
+        return PuzzleError(f"cell ({r}, {c}) shows {shown} but has only {plural(limit, 'neighbour')}", cell=(r, c))
+
+    def _check_cells(self) -> None:
+        """The checks of _cell_codes in plain Python, raising the same first error (a small board)."""
+        if not _SYMBOL_SET.issuperset(self.cells):
+            raise self._bad_symbol()
+        R, C = self.rows, self.cols
+        for i, ch in enumerate(self.cells):
+            if ch in "45678" or (ch in "123" and (R < 3 or C < 3)):
+                r, c = divmod(i, C)
+                if int(ch) > (min(r + 1, R - 1) - max(r - 1, 0) + 1) * (min(c + 1, C - 1) - max(c - 1, 0) + 1) - 1:
+                    raise self._too_many(r, c, int(ch))
+
+    def _cell_codes(self) -> np.ndarray:
+        """The codes array, checked in bulk: every symbol known, no count above its cell's neighbours."""
+        try:
+            raw = self.cells.encode("ascii")
+        except UnicodeEncodeError:
+            raw = b""
+        codes = _code_table()[np.frombuffer(raw, dtype=np.uint8)] if raw else None
+        if codes is None or (codes == -2).any():
+            raise self._bad_symbol()
+        codes = codes.reshape(self.rows, self.cols)
+        over = (codes >= 0) & (codes <= 8) & (codes > neighbour_limit(self.rows, self.cols))
+        if over.any():
+            r, c = (int(v) for v in np.argwhere(over)[0])
+            raise self._too_many(r, c, int(codes[r, c]))
         codes.flags.writeable = False
         object.__setattr__(self, "_codes", callable_array(codes, "Puzzle.codes"))
+        return codes
 
-    def _validate_start(self, codes: np.ndarray) -> None:
+    def _validate_start(self) -> None:
         start = self.start
         if (not isinstance(start, tuple) or len(start) != 2
                 or any(isinstance(v, bool) or not isinstance(v, int) for v in start)):
@@ -151,10 +196,10 @@ class Puzzle:
         r, c = start
         if not (0 <= r < self.rows and 0 <= c < self.cols):
             raise PuzzleError(f"the first click ({r}, {c}) is outside the {self.rows} x {self.cols} grid")
-        if codes[r, c] == CODE_MINE:
+        if self.cells[r * self.cols + c] == MINE:
             raise PuzzleError(f"the first click ({r}, {c}) is on a known mine", cell=(r, c))
 
-    def _validate_wire(self, variable: int, wire: Tuple[int, int], codes: np.ndarray) -> None:
+    def _validate_wire(self, variable: int, wire: Tuple[int, int]) -> None:
         if (not isinstance(wire, tuple) or len(wire) != 2
                 or any(isinstance(v, bool) or not isinstance(v, int) for v in wire)):
             raise PuzzleError(f"the cell of variable {variable} must be a (row, column) pair, got {wire!r}")
@@ -162,14 +207,18 @@ class Puzzle:
         if not (0 <= r < self.rows and 0 <= c < self.cols):
             raise PuzzleError(f"the cell ({r}, {c}) of variable {variable} is outside the {self.rows} x "
                               f"{self.cols} grid")
-        if 0 <= codes[r, c] <= 8:
+        if self.cells[r * self.cols + c].isdigit():
             raise PuzzleError(f"the cell ({r}, {c}) of variable {variable} shows a count", cell=(r, c))
 
     # access -------------------------------------------------------------------------------------
     @property
     def codes(self) -> np.ndarray:
         """The grid as an int8 array: -1 unknown, 0-8 counts, 9 known mine, 10 known safe (read-only)."""
-        return self._codes  # type: ignore[attr-defined]
+        codes = self.__dict__.get("_codes")
+        if codes is None:   # a small board, checked without numpy: built on first use
+            self._cell_codes()
+            codes = self.__dict__["_codes"]
+        return codes
 
     def __getitem__(self, rc: Tuple[int, int]) -> str:
         r, c = rc
@@ -212,6 +261,14 @@ class Puzzle:
     @cached_property
     def stats(self) -> dict:
         """Counts of unknown, revealed, known-mine and known-safe cells."""
+        if "_codes" not in self.__dict__:   # a small board checked without numpy: counted without it
+            cells = self.cells
+            return {
+                "unknown": cells.count(UNKNOWN),
+                "revealed": sum(cells.count(d) for d in "012345678"),
+                "known_mines": cells.count(MINE),
+                "known_safe": cells.count(SAFE),
+            }
         counts = np.bincount((self.codes.ravel() + 1).astype(np.int64), minlength=12)
         return {
             "unknown": int(counts[0]),

@@ -2,14 +2,18 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Optional, Tuple
-
-import numpy as np
+from typing import TYPE_CHECKING, Optional, Tuple
 
 from ._compat import callable_array, callable_list
 from .grid import centres, padded, scatter_neighbours
+from .lazy import LazyModule
 from .puzzle import CODE_MINE, CODE_UNKNOWN, Puzzle, neighbour_count
 from .wording import plural
+
+if TYPE_CHECKING:
+    import numpy as np
+else:   # imported on first use: a small solve needs no numpy
+    np = LazyModule("numpy", __name__, "np")
 
 
 @dataclass(frozen=True)
@@ -174,3 +178,4 @@ def check_assignment(puzzle: Puzzle, mine_grid: np.ndarray, mines: Optional[int]
         return Violation(None, f"the board must hold {plural(total, 'mine')} in all, the answer places "
                                f"{int(mine_grid.sum())}")
     return None
+

@@ -14,21 +14,18 @@ __all__ = ["CARD_ENCODINGS", "DEFAULT_CARD_ENCODING", "ClauseArrays", "CnfEncodi
            "LinearModel", "constraint_rows", "linear_model", "pulp_solution", "to_pulp", "to_cpsat"]
 
 __getattr__, __dir__ = lazy_names(__name__, {
-    ".cardinality": ["CARD_ENCODINGS", "exactly"],
-    ".cnf": ["DEFAULT_CARD_ENCODING", "ClauseArrays", "CnfEncoding", "card_clauses", "check_card_encoding",
-            "clause_arrays", "cnf_clauses", "encode_cnf", "to_cnf"],
+    ".cardinality": ["CARD_ENCODINGS", "DEFAULT_CARD_ENCODING", "check_card_encoding", "exactly"],
+    ".cnf": ["ClauseArrays", "CnfEncoding", "card_clauses", "clause_arrays", "cnf_clauses", "encode_cnf", "to_cnf"],
     ".cpsat": ["to_cpsat"],
     ".linear": ["LinearModel", "constraint_rows", "linear_model", "pulp_solution", "to_pulp"],
 })
 
 if TYPE_CHECKING:
-    from .cardinality import CARD_ENCODINGS, exactly
+    from .cardinality import CARD_ENCODINGS, DEFAULT_CARD_ENCODING, check_card_encoding, exactly
     from .cnf import (
-        DEFAULT_CARD_ENCODING,
         ClauseArrays,
         CnfEncoding,
         card_clauses,
-        check_card_encoding,
         clause_arrays,
         cnf_clauses,
         encode_cnf,

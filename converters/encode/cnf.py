@@ -18,23 +18,18 @@ from functools import lru_cache
 from itertools import chain, combinations
 from typing import TYPE_CHECKING, Iterator, List, Optional, Sequence, Tuple
 
-import numpy as np
-
-from ..core.errors import FormatError
+from ..core.lazy import LazyModule
 from ..core.puzzle import Puzzle
 from ..core.system import LinearSystem, build_system
-from ..core.wording import plural
-from .cardinality import CARD_ENCODINGS, exactly
+from .cardinality import check_card_encoding, check_card_work, exactly
+
+if TYPE_CHECKING:
+    import numpy as np
+else:   # imported on first use: a small solve needs no numpy
+    np = LazyModule("numpy", __name__, "np")
 
 if TYPE_CHECKING:   # pysat is imported when a CNF is made, not with mineconv
     from pysat.formula import CNF
-
-# the k-modulo totalizer gave the fewest clauses and the fastest encoding of the candidates measured on
-# boards of 1,000 to 10,000 unknowns (seqcounter and totalizer grow as unknowns x bound)
-DEFAULT_CARD_ENCODING = "kmtotalizer"
-# cells x min(mines, cells - mines) above which the total's CNF encoding is refused (see card_clauses)
-CARD_WORK_LIMIT = 10**9
-
 
 @dataclass(frozen=True)
 class ClauseArrays:
@@ -161,16 +156,6 @@ def cnf_clauses(system: LinearSystem) -> ClauseArrays:
     return ClauseArrays(lits, lens)
 
 
-def check_card_encoding(name: Optional[str]) -> str:
-    """The cardinality encoding name to use (the default for None); FormatError lists the valid ones."""
-    if name is None:
-        return DEFAULT_CARD_ENCODING
-    key = str(name).strip().lower()
-    if key not in CARD_ENCODINGS:
-        raise FormatError(f"unknown cardinality encoding {name!r}; valid names: {', '.join(CARD_ENCODINGS)}")
-    return key
-
-
 def clause_arrays(clauses: Sequence[Sequence[int]]) -> ClauseArrays:
     """Clause lists (e.g. from pysat) as ClauseArrays, without a Python loop per literal."""
     n = len(clauses)
@@ -197,14 +182,7 @@ def card_clauses(system: LinearSystem, encoding: Optional[str] = None) -> Tuple[
     if t is None:
         return clause_arrays([]), k, None
     counter = 0 < t < k
-    if counter and k * min(t, k - t) > CARD_WORK_LIMIT:
-        # pysat builds these clauses as Python lists: ~1e9 here is tens of millions of clauses and several
-        # GB of memory, so refuse at once rather than exhaust the machine
-        raise FormatError(f"the total mine count ({t} more mines among {plural(k, 'unknown cell')}) is "
-                          "too large to encode "
-                          "in CNF (its cardinality encoding would take tens of millions of clauses); write a "
-                          "linear or pseudo-Boolean format instead (lp, mps, opb, smt2 state it as one "
-                          "constraint), or leave the total out (convert --ignore-total)")
+    check_card_work(k, t)
     if not counter and 0 <= t <= k:
         # every cell a mine, or none: one unit clause per cell, built in bulk (on a 1000 x 1000 full reveal that
         # is 200,000 clauses, several times faster than as the primitive's lists; the same clauses as

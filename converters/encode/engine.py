@@ -27,12 +27,17 @@ integers (the MPS names) says '<u8' explicitly.
 """
 from __future__ import annotations
 
+import sys
 from functools import lru_cache
-from typing import Any, Iterator, List, Optional, Sequence, Tuple, Union
-
-import numpy as np
+from typing import TYPE_CHECKING, Any, Iterator, List, Optional, Sequence, Tuple, Union
 
 from ..core.errors import InputError
+from ..core.lazy import LazyModule
+
+if TYPE_CHECKING:
+    import numpy as np
+else:   # imported on first use: a small solve needs no numpy
+    np = LazyModule("numpy", __name__, "np")
 
 # chunk sizes (lines per numpy pass), looked up at call time: bounded memory on million-line files, and
 # small pieces where the index arithmetic is heavy (fewer page faults, warm caches)
@@ -44,7 +49,7 @@ COLUMN_CHUNK = 1 << 12  # MPS columns (ten entry slots each)
 SMALL_CELLS = 1 << 14   # boards up to this many cells use a cached per-cell table (<= ~0.5 MB each)
 SMALL_NUMBERS = 1 << 16  # numbers below this in magnitude use a cached table
 
-Piece = Union[bytes, np.ndarray]   # constant bytes, or items / an (n, w) byte matrix
+Piece = Union[bytes, "np.ndarray"]   # constant bytes, or items / an (n, w) byte matrix
 
 
 def chunks(n: int, size: Optional[int] = None) -> Iterator[Tuple[int, int]]:
@@ -208,7 +213,7 @@ def digit_tables() -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
     return trimmed, np.concatenate([padded, trimmed]), np.concatenate([padded, lead])
 
 
-_MINUS = np.frombuffer(b"\0\0\0-", dtype=np.uint32)[0]
+_MINUS = int.from_bytes(b"\0\0\0-", sys.byteorder)   # the uint32 word of "-" in the last byte, as numpy reads it
 
 
 def number_words(values: np.ndarray, signed: bool = False) -> np.ndarray:

@@ -9,14 +9,18 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, List, Optional
 
-import numpy as np
-
 from ..core.errors import FormatError, SolverError, VerificationError
 from ..core.grid import centres, padded, scatter_neighbours
+from ..core.lazy import LazyModule
 from ..core.naming import CON_FORM, TOTAL_CONSTRAINT, con_name, parse_var_name, var_name
 from ..core.puzzle import Puzzle
 from ..core.system import LinearSystem, build_system, check_assignment
 from .engine import Section
+
+if TYPE_CHECKING:
+    import numpy as np
+else:   # imported on first use: a small solve needs no numpy
+    np = LazyModule("numpy", __name__, "np")
 
 if TYPE_CHECKING:   # pulp is imported when a model is made, not with mineconv
     from pulp import LpProblem

@@ -2,13 +2,17 @@
 from __future__ import annotations
 
 import re
-from typing import Optional, Tuple
-
-import numpy as np
+from typing import TYPE_CHECKING, Optional, Tuple
 
 from ..core.errors import FormatError, MineconvError
 from ..core.layout import full_reveal, opened_state
+from ..core.lazy import LazyModule
 from ..core.puzzle import CODE_MINE, CODE_SAFE, CODE_UNKNOWN, Puzzle, neighbour_count
+
+if TYPE_CHECKING:
+    import numpy as np
+else:   # imported on first use: a small solve needs no numpy
+    np = LazyModule("numpy", __name__, "np")
 
 REVEAL_HELP = ("read the layout as the game state after opening this cell, 'R,C' 0-based row,col (a zero "
                "flood-fills as in the game); default: every safe cell shows its count")

@@ -3,30 +3,28 @@ from __future__ import annotations
 
 from typing import Dict, List, Optional, Tuple
 
-import numpy as np
-
 from ..core.puzzle import Puzzle
 
 
-def symbol_table(mapping: Dict[str, str]) -> np.ndarray:
-    """A 256-entry byte table: notation character -> mineconv cell symbol (0 for characters not allowed)."""
-    table = np.zeros(256, dtype=np.uint8)
+def symbol_table(mapping: Dict[str, str]) -> bytes:
+    """A 256-byte translation table: notation character -> mineconv cell symbol (0 for characters not allowed)."""
+    table = bytearray(256)
     for src, dst in mapping.items():
         table[ord(src)] = ord(dst)
-    return table
+    return bytes(table)
 
 
-def decode(row: str, table: np.ndarray) -> Tuple[Optional[str], int]:
+def decode(row: str, table: bytes) -> Tuple[Optional[str], int]:
     """(mineconv cell symbols, -1) for a row, or (None, index of the first character not allowed)."""
     try:
-        raw = np.frombuffer(row.encode("ascii"), dtype=np.uint8)
+        raw = row.encode("ascii")
     except UnicodeEncodeError:
         return None, next(i for i, ch in enumerate(row) if ord(ch) > 127)
-    out = table[raw]
-    bad = np.flatnonzero(out == 0)
-    if bad.size:
-        return None, int(bad[0])
-    return out.tobytes().decode("ascii"), -1
+    out = raw.translate(table)   # bytes.translate: C speed, and no numpy for a few rows
+    bad = out.find(0)
+    if bad >= 0:
+        return None, bad
+    return out.decode("ascii"), -1
 
 
 def lost_parts(puzzle: Puzzle, *, mines_as: Optional[str], safe_as: Optional[str], total: bool = True

@@ -17,19 +17,23 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any, List, Optional, Sequence, Tuple, Union
-
-import numpy as np
+from typing import TYPE_CHECKING, Any, List, Optional, Sequence, Tuple, Union
 
 from ..core._compat import callable_list
 from ..core.display import svg_picture
 from ..core.errors import InputError, SolutionSyntaxError, VerificationError
 from ..core.fileio import line_of
+from ..core.lazy import LazyModule
 from ..core.naming import VAR_FORM, VAR_RE, var_name
 from ..core.puzzle import CODE_MINE, Puzzle
 from ..core.system import LinearSystem, build_system, check_assignment
 from ..core.wording import plural
 from ..encode.linear import PLACEHOLDER as LINEAR_PLACEHOLDER
+
+if TYPE_CHECKING:
+    import numpy as np
+else:   # imported on first use: a small solve needs no numpy
+    np = LazyModule("numpy", __name__, "np")
 
 STATUSES = ("solved", "infeasible", "unknown")
 KEYINGS = ("id", "name", "index")
@@ -44,7 +48,7 @@ IGNORED_NAMES = frozenset({"__dummy", LINEAR_PLACEHOLDER})
 _MATHPROG_VAR = re.compile(r"x\[(\d+),(\d+)\]\Z")
 
 # a column of an answer: a list, or the numpy array a bulk reader builds
-Column = Union[Sequence[Any], np.ndarray]
+Column = Union[Sequence[Any], "np.ndarray"]
 
 
 @dataclass

@@ -15,16 +15,21 @@ from __future__ import annotations
 
 import re
 import weakref
-from typing import Any, Iterable, List, Optional, Tuple
-
-import numpy as np
+from typing import TYPE_CHECKING, Any, Iterable, List, Optional, Tuple
 
 from ..core.about import version
 from ..core.errors import SolutionSyntaxError
+from ..core.lazy import LazyModule
 from ..core.naming import VAR_FORM, VAR_PREFIX, name_pieces
 from ..core.puzzle import Puzzle
-from ..core.system import LinearSystem
 from ..encode import engine
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from ..core.system import LinearSystem
+else:   # imported on first use: a small solve needs no numpy
+    np = LazyModule("numpy", __name__, "np")
 
 PREFIXES = ("c", "\\", "*", "#", ";")
 _FIRST = re.compile(r"(c|\\|\*|#|;) mineconv (\S+)")

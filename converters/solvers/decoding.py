@@ -3,16 +3,18 @@ from __future__ import annotations
 
 import os
 import re
-from typing import Any, Optional, Tuple, Union
+from typing import TYPE_CHECKING, Any, Optional, Tuple, Union
 
 from ..core.errors import MineconvError
 from ..core.fileio import STDIO, PathLike, decode_bytes, read_bytes, read_input
 from ..core.puzzle import Puzzle
-from ..formats.answer import Answer, Decoded, decode_answer
 from ..formats.detection import rank_formats
 from ..formats.header import read_header
 from ..formats.reading import Reading, guess_format, parse_reading, read_reading
 from ..formats.registry import get_format
+
+if TYPE_CHECKING:
+    from ..formats.answer import Answer, Decoded
 
 # the variable count a DIMACS or OPB model declares (auxiliary variables of a total-count encoding included)
 _NVARS = (re.compile(r"^p cnf (\d+) ", re.M), re.compile(r"^\* #variable= (\d+)", re.M))
@@ -94,6 +96,7 @@ def decode(puzzle: Union[Puzzle, PathLike], answer: Union[Answer, PathLike], *,
     Raises SolutionSyntaxError when the answer does not fit the model and VerificationError when it
     violates the puzzle; an infeasible or unknown answer is a Decoded with that status.
     """
+    from ..formats.answer import Answer, decode_answer  # here: reading a puzzle needs no answer model
     nvars: Optional[int] = None
     if isinstance(puzzle, Puzzle):
         if mines is not None:

@@ -7,26 +7,34 @@ from __future__ import annotations
 
 import _thread
 import time
-from typing import TYPE_CHECKING, List, Optional, Union
+from itertools import chain
+from typing import TYPE_CHECKING, Iterator, List, Optional, Sequence, Tuple, Union
 
-import numpy as np
-
+from ..core.lazy import LazyModule
 from ..core.puzzle import Puzzle
-from ..core.system import LinearSystem, build_system
-from ..formats.answer import Answer, Decoded, literal_answer
 from .process import Deadline
 
 if TYPE_CHECKING:
+    import numpy as np
+else:   # imported on first use: a small solve needs no numpy
+    np = LazyModule("numpy", __name__, "np")
+
+if TYPE_CHECKING:
+    from ..core.system import LinearSystem
+    from ..encode.cnf import ClauseArrays
+    from ..formats.answer import Answer, Decoded
     from .table import SolverSpec
 
 PYSAT_SOLVER = "glucose4"   # interruptible (pysat's CaDiCaL ignores interrupt(), so a timeout could not stop it)
 START_WAIT = 5.0             # seconds a solve thread may take to begin before it is taken as never started
 FEED_ROWS = 100_000          # clauses handed to pysat at a time between looks at the clock
+SMALL_SOLVE = 500             # boards up to this many cells (expert's 480) are encoded as lists, not arrays
 CARD_UNITS_PER_SECOND = 1e8  # an upper bound on pysat's cardinality-encoding speed (measured: ~1e7 units/s)
 
 
 def unknown_answer(spec: SolverSpec, why: str) -> Answer:
     """The answer of a run that did not finish (a time limit), saying why."""
+    from ..formats.answer import Answer  # here: a small solve needs no Answer (solvers/quick.py)
     return Answer("unknown", why=why, format=spec.answer_format or "", source=spec.name)
 
 
@@ -41,31 +49,46 @@ class EmbeddedSolver:
                  deadline: Optional[Deadline] = None) -> None:
         from pysat.solvers import Solver
 
-        from ..encode.cnf import encode_cnf
-        enc = encode_cnf(puzzle, mines)
-        self.nv = enc.nv
+        slices: Iterator[List[List[int]]]
+        if puzzle.rows * puzzle.cols <= SMALL_SOLVE:
+            # a small board: the same clauses built as lists, so that solving it never imports numpy (issue 24)
+            from ..encode.small import small_cnf
+            _, cells, card, self.nv = small_cnf(puzzle, mines)
+            slices = chain(_list_slices(cells), _list_slices(card))
+        else:
+            from ..encode.cnf import encode_cnf
+            enc = encode_cnf(puzzle, mines)
+            self.nv = enc.nv
+            slices = chain(_array_slices(enc.cells), _array_slices(enc.card))
         self.k = puzzle.unknown_count
         self.solver = Solver(name=PYSAT_SOLVER)
         self.built = False   # False when the deadline came before every clause was in: never solved then
-        # the encoder's clause arrays, fed by clause length in bulk: building a pysat CNF object first
-        # costs seconds on a 1000 x 1000 board; fed in slices, so that a deadline stops the building
-        # (a fully revealed 1000 x 1000 board's 1.5 million clauses took 4 s, past a 5 s --timeout)
-        for arrays in (enc.cells, enc.card):
-            # the lengths present, ascending (np.unique would import numpy.ma, a tenth of a small solve)
-            for n in np.flatnonzero(np.bincount(arrays.lens)).tolist():
-                rows = arrays.lits[arrays.lens == n, :n]
-                for at in range(0, rows.shape[0], FEED_ROWS):
-                    if deadline is not None and deadline.expired():
-                        return
-                    self.solver.append_formula(rows[at:at + FEED_ROWS].tolist())
+        # fed by clause length in bulk: building a pysat CNF object first costs seconds on a 1000 x 1000 board;
+        # fed in slices, so that a deadline stops the building (a fully revealed 1000 x 1000 board's 1.5
+        # million clauses took 4 s, past a 5 s --timeout)
+        for clauses in slices:
+            if deadline is not None and deadline.expired():
+                return
+            self.solver.append_formula(clauses)
         self.built = True
 
     def next(self, timeout: Union[None, float, Deadline]) -> Answer:
         """Solve once: a model over every variable, or unsat, or unknown when the time ran out."""
+        from ..formats.answer import Answer, literal_answer
+        status, why = self.run(timeout)
+        if status == "solved":
+            return literal_answer(self.model(), [], format="pysat", source="<pysat>")
+        return Answer(status, why=why, format="pysat", source="<pysat>")
+
+    def model(self) -> List[int]:
+        """The literals of the last model found (every variable the clauses mention)."""
+        return self.solver.get_model() or []
+
+    def run(self, timeout: Union[None, float, Deadline]) -> Tuple[str, str]:
+        """Solve once: ("solved", ""), ("infeasible", "") or ("unknown", why) when the time ran out."""
         deadline = timeout if isinstance(timeout, Deadline) else Deadline(timeout)
         if deadline.expired() or not self.built:
-            return Answer("unknown", why=deadline.why("before the solver started"), format="pysat",
-                          source="<pysat>")
+            return "unknown", deadline.why("before the solver started")
         box: List[Optional[bool]] = []
         began: List[bool] = []
         ended: List[bool] = []   # the truth: a signal raised just after an acquire() leaves the lock taken
@@ -101,12 +124,8 @@ class EmbeddedSolver:
         result = box[0] if box else None
         if result is None:
             self.solver.clear_interrupt()
-            return Answer("unknown", why=f"pysat did not finish within {deadline.seconds:g} s", format="pysat",
-                          source="<pysat>")
-        if not result:
-            return Answer("infeasible", format="pysat", source="<pysat>")
-        model = self.solver.get_model() or []
-        return literal_answer(model, [], format="pysat", source="<pysat>")
+            return "unknown", f"pysat did not finish within {deadline.seconds:g} s"
+        return ("solved" if result else "infeasible"), ""
 
     def _settle(self, began: List[bool], ended: List[bool], done: "_thread.LockType") -> None:
         """Interrupt the solve and wait for it to end, whatever signal comes meanwhile.
@@ -126,10 +145,10 @@ class EmbeddedSolver:
         if pending is not None:
             raise pending
 
-    def block(self, grid_values: np.ndarray) -> None:
-        """Forbid this assignment of the cell variables (ids 1..k) from now on."""
-        ids = np.arange(1, self.k + 1)
-        self.solver.add_clause(np.where(grid_values, -ids, ids).tolist())
+    def block(self, grid_values: Union[Sequence[bool], "np.ndarray"]) -> None:
+        """Forbid this assignment of the cell variables (ids 1..k, their values in id order) from now on."""
+        values = grid_values.tolist() if hasattr(grid_values, "tolist") else grid_values   # plain bools, fast
+        self.solver.add_clause([-i if mine else i for i, mine in enumerate(values, 1)])
 
     def close(self) -> None:
         """Free the solver."""
@@ -143,12 +162,17 @@ def cell_values(dec: Decoded, system: LinearSystem) -> np.ndarray:
 
 def model_too_slow(puzzle: Puzzle, fmt: Optional[str], deadline: Deadline) -> Optional[str]:
     """Why building the model surely takes longer than the time left (None: go ahead, checking the clock)."""
-    left = deadline.remaining()
-    if left is None or fmt != "cnf":
+    if deadline.remaining() is None or fmt != "cnf":
         return None
+    from ..core.system import build_system
     system = build_system(puzzle)
-    k, t = system.num_vars, system.total
-    if t is None or not 0 < t < k:
+    return card_too_slow(system.num_vars, system.total, deadline)
+
+
+def card_too_slow(k: int, t: Optional[int], deadline: Deadline) -> Optional[str]:
+    """model_too_slow for a CNF of k cell variables and t more mines among them (None: no total count)."""
+    left = deadline.remaining()
+    if left is None or t is None or not 0 < t < k:
         return None
     work = k * min(t, k - t)
     # pysat's cardinality encoding does about 1e7 units a second here; 1e8 is a bound no machine beats,
@@ -157,3 +181,19 @@ def model_too_slow(puzzle: Puzzle, fmt: Optional[str], deadline: Deadline) -> Op
         return (f"the time limit of {deadline.seconds:g} s is too short to build the CNF model (the total "
                 f"mine count's encoding, {t} of {k} cells, takes seconds); nothing was run")
     return None
+
+
+def _array_slices(arrays: ClauseArrays) -> Iterator[List[List[int]]]:
+    """The clauses by length, ascending (in order within a length), FEED_ROWS at a time."""
+    # the lengths present (np.unique would import numpy.ma, a tenth of a small solve)
+    for n in np.flatnonzero(np.bincount(arrays.lens)).tolist():
+        rows = arrays.lits[arrays.lens == n, :n]
+        for at in range(0, rows.shape[0], FEED_ROWS):
+            yield rows[at:at + FEED_ROWS].tolist()
+
+
+def _list_slices(clauses: List[List[int]]) -> Iterator[List[List[int]]]:
+    """_array_slices of clause lists: the same clauses in the same order."""
+    ordered = sorted(clauses, key=len)   # stable: in order within a length
+    for at in range(0, len(ordered), FEED_ROWS):
+        yield ordered[at:at + FEED_ROWS]

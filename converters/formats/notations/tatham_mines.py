@@ -23,14 +23,18 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, List, Optional, Tuple
 
-import numpy as np
-
 from ...core.errors import FormatError, PuzzleSyntaxError
+from ...core.lazy import LazyModule
 from ...core.puzzle import Puzzle
 from .._layout import layout_puzzle, parse_reveal_from
 from ..grammar import normalise_newlines, parser, syntax_error
 from ..registry import CERTAIN, LIKELY, NO, register_format
 from ._nodes import line_column, rules, terminal, terminals
+
+if TYPE_CHECKING:
+    import numpy as np
+else:   # imported on first use: a small solve needs no numpy
+    np = LazyModule("numpy", __name__, "np")
 
 if TYPE_CHECKING:   # types only: Lark is imported when the grammar is first used
     from lark import Token
