@@ -98,8 +98,12 @@ def boards(n: int, seed: int) -> List[Puzzle]:
     return out
 
 
+@pytest.mark.parametrize("step", [None, 3])
 @pytest.mark.parametrize("seed", range(4))
-def test_cnf_clauses_match_reference(seed: int) -> None:
+def test_cnf_clauses_match_reference(seed: int, step, monkeypatch) -> None:
+    if step is not None:   # many steps of a few constraints each: every step boundary crossed
+        import mineconv.encode.cnf as cnf_module
+        monkeypatch.setattr(cnf_module, "CONSTRAINT_STEP", step)
     for puzzle in boards(60, seed):
         system = build_system(puzzle)
         got, want = cnf_clauses(system), reference_cnf_clauses(system)
