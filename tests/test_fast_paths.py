@@ -15,7 +15,7 @@ import pytest
 from mineconv.encode.cnf import ClauseArrays, _block_pattern, cnf_clauses, encode_cnf
 from mineconv.core.errors import PuzzleError
 from mineconv.encode import engine
-from mineconv.formats.models.dimacs import clause_text
+from mineconv.formats.models.dimacs import clause_text, literal_bound
 from mineconv.make.generate import random_puzzle
 from mineconv.formats.header import _var_lines, header_text
 from mineconv.core.puzzle import Puzzle
@@ -98,8 +98,12 @@ def boards(n: int, seed: int) -> List[Puzzle]:
     return out
 
 
+@pytest.mark.parametrize("step", [None, 3])
 @pytest.mark.parametrize("seed", range(4))
-def test_cnf_clauses_match_reference(seed: int) -> None:
+def test_cnf_clauses_match_reference(seed: int, step, monkeypatch) -> None:
+    if step is not None:   # many steps of a few constraints each: every step boundary crossed
+        import mineconv.encode.cnf as cnf_module
+        monkeypatch.setattr(cnf_module, "CONSTRAINT_STEP", step)
     for puzzle in boards(60, seed):
         system = build_system(puzzle)
         got, want = cnf_clauses(system), reference_cnf_clauses(system)
@@ -118,6 +122,31 @@ def test_clause_text_matches_reference(seed: int, table_mode: str) -> None:
             a = rng.randint(0, arrays.count)
             b = rng.randint(a, arrays.count)
             assert clause_text(arrays, a, b) == reference_clause_text(arrays, a, b)
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_clause_text_with_a_whole_file_literal_table(seed: int, table_mode: str) -> None:
+    # the bound write_dimacs passes when the file has more literals than the table has items, and bounds that
+    # leave some literals out of the table
+    for puzzle in boards(30, 300 + seed):
+        enc = encode_cnf(puzzle)
+        for bound in (literal_bound(enc), enc.nv + 1, max(2, enc.nv // 2), 3):
+            for arrays in (enc.cells, enc.card):
+                assert clause_text(arrays, 0, None, bound) == reference_clause_text(arrays), (puzzle, bound)
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_constraint_vars_in_small_steps_match_plain_code(seed: int, monkeypatch) -> None:
+    import mineconv.core.system as system_module
+    monkeypatch.setattr(system_module, "SCATTER_STEP", 3)
+    for puzzle in boards(30, 400 + seed):
+        system = build_system(puzzle)
+        ids = system.var_grid
+        for i, (r, c) in enumerate(system.con_rc.tolist()):
+            around = [int(ids[r + dr, c + dc]) for dr in (-1, 0, 1) for dc in (-1, 0, 1)
+                      if (dr or dc) and 0 <= r + dr < puzzle.rows and 0 <= c + dc < puzzle.cols]
+            want = [v for v in around if v] + [0] * 8
+            assert system.con_vars[i].tolist() == want[:8], (puzzle, r, c)
 
 
 def test_clause_text_edge_cases(table_mode: str) -> None:

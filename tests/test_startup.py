@@ -251,3 +251,31 @@ def test_argparse_asks_gettext_once_a_message_while_the_command_line_is_read(mon
     assert len(looked_up) < 10      # 57 without: three messages for each command's placeholder parser
     assert (gettext.dgettext, gettext.dngettext) == before
     assert help_text == build_parser(["solve"]).format_help()
+
+
+def test_every_model_name_and_alias_has_its_module_in_the_table():
+    from mineconv.formats.registry import MODEL_MODULES, formats
+    names = {}
+    for f in formats("model"):
+        for name in (f.name, *f.aliases):
+            names[name] = f.writer.__module__.rsplit(".", 1)[-1]   # type: ignore[union-attr]
+    assert MODEL_MODULES == names, "a solver-file writer needs its names in registry.MODEL_MODULES"
+
+
+WRITE_BY_NAME = """
+import sys
+from mineconv.formats import reading, writing
+writing.write(reading.read(sys.argv[1]), sys.argv[2], sys.argv[3])
+print("\\n".join(sorted(sys.modules)))
+"""
+
+
+@pytest.mark.parametrize("fmt", ["lp", "cplex-lp", "fixed-mps", "gmpl"])
+def test_writing_by_format_name_imports_only_that_writer(tmp_path, fmt):
+    out = tmp_path / "out"
+    proc = subprocess.run([sys.executable, "-c", WRITE_BY_NAME, str(SAMPLES / "seed-3x3.txt"), str(out), fmt],
+                          capture_output=True, text=True, timeout=120, check=True)
+    mods = set(proc.stdout.split())
+    assert "mineconv " in out.read_text()
+    writers = {m for m in mods if m.startswith("mineconv.formats.models.")}
+    assert len(writers) == 1 and not {m for m in mods if m.startswith("mineconv.formats.answers")}

@@ -115,13 +115,21 @@ def build_system(puzzle: Puzzle, mines: Optional[int] = None) -> LinearSystem:
     return LinearSystem(puzzle, var_grid, var_rc, con_rc, con_len, con_rhs, total)
 
 
+SCATTER_STEP = 1 << 14   # constraints per step of _constraint_vars (16384 rows of 8 ids: 512 KB)
+
+
 def _constraint_vars(var_grid: np.ndarray, con_rc: np.ndarray) -> np.ndarray:
     """(m, 8) int32: the variable ids around each constraint's cell, ascending, padded with 0."""
     grid, width = padded(var_grid, 0)
     m = con_rc.shape[0]
     # each row's non-zero ids packed to its front, ascending (the one neighbour scatter: no sort)
     con_vars = np.zeros((m, 8), dtype=np.int32)
-    scatter_neighbours(grid, width, centres(con_rc, width), con_vars.ravel(), np.arange(0, 8 * m, 8, dtype=np.int64))
+    centre = centres(con_rc, width)
+    # in steps whose rows stay in the CPU cache across the eight passes (one pass over all 800,000 rows of a
+    # 1000 x 1000 board evicts them each time: ~60 ms, in steps ~33 ms)
+    for a in range(0, m, SCATTER_STEP):
+        b = min(m, a + SCATTER_STEP)
+        scatter_neighbours(grid, width, centre[a:b], con_vars[a:b].ravel(), np.arange(0, 8 * (b - a), 8, dtype=np.int64))
     return con_vars
 
 

@@ -137,6 +137,12 @@ def cnf_clauses(system: LinearSystem) -> ClauseArrays:
         return ClauseArrays(np.zeros((0, 1), dtype=np.int32), np.zeros(0, dtype=np.int16))
     width = max(1, int(longest.take(kind).max()))
     slots = slots[:, :width]
+    # a slot as (which of the constraint's 8 variables, sign): literal = sign * con_vars[i, which], the zero
+    # slots (8 and 17) sign 0; read straight from con_vars, not from a copy of it with its negations beside
+    # (800,000 rows of 18 ints, zeroed and filled, cost more than the clauses of a full reveal)
+    which = np.minimum(slots % 9, 7)
+    sign = np.where(slots % 9 == 8, 0, np.where(slots >= 9, -1, 1)).astype(np.int32)
+    ids = system.con_vars.ravel()
     lens = np.empty(total, dtype=np.int16)
     lits = np.empty((total, width), dtype=np.int32)
     # constraints in steps: the index matrices of a step stay small on big boards (one step on small ones)
@@ -144,15 +150,12 @@ def cnf_clauses(system: LinearSystem) -> ClauseArrays:
         b = min(kind.shape[0], a + CONSTRAINT_STEP)
         p = per[a:b]
         c0, c1 = int(ends[a] - per[a]), int(ends[b - 1])
-        # clause i of the step belongs to constraint con[i] and is row pat[i] of the table: constraints
-        # stay in row-major order and each one's patterns in table order, so no sort is needed
-        con = np.repeat(np.arange(b - a), p)
+        # clause i of the step belongs to constraint con[i] (its row's start in con_vars) and is row pat[i] of
+        # the table: constraints stay in row-major order and each one's patterns in table order, so no sort
+        con = np.repeat(np.arange(8 * a, 8 * b, 8), p)
         pat = np.arange(c1 - c0) + np.repeat(first.take(kind[a:b]) - (np.cumsum(p) - p), p)
         lens[c0:c1] = pat_lens.take(pat)
-        signed = np.zeros((b - a, 18), dtype=np.int32)
-        signed[:, :8] = system.con_vars[a:b]
-        np.negative(system.con_vars[a:b], out=signed[:, 9:17])
-        signed.ravel().take(con[:, None] * 18 + slots.take(pat, axis=0), out=lits[c0:c1])
+        np.multiply(ids.take(con[:, None] + which.take(pat, axis=0)), sign.take(pat, axis=0), out=lits[c0:c1])
     return ClauseArrays(lits, lens)
 
 

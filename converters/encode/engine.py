@@ -292,11 +292,47 @@ def _cell_table(rows: int, cols: int, pieces: Tuple[Any, ...]) -> np.ndarray:
     return _pieces_at(pieces, r, c)
 
 
+def _runs(pieces: Sequence[Any]) -> List[Tuple[str, List[Any]]]:
+    """The pieces cut into runs that each name one of "r" and "c" (constant pieces join the run before them, or
+    the first run): (" x", "r", "_", "c", "\n") -> [("r", [" x", "r", "_"]), ("c", ["c", "\n"])]."""
+    runs: List[Tuple[str, List[Any]]] = []
+    lead: List[Any] = []
+    for p in pieces:
+        if p == "r" or p == "c":
+            if runs and runs[-1][0] == p:
+                runs[-1][1].append(p)
+            else:
+                runs.append((p, lead + [p]))
+                lead = []
+        elif runs:
+            runs[-1][1].append(p)
+        else:
+            lead.append(p)
+    if lead:   # no "r" nor "c" at all
+        runs.append(("r", lead))
+    return runs
+
+
+def _pieces_by_line(shape: Tuple[int, int], pieces: Sequence[Any], r: np.ndarray, c: np.ndarray) -> np.ndarray:
+    """_pieces_at for many cells of a big board: each run of pieces is made once per row (or column) of the
+    board, then every cell's item is a gather of its row's and its column's runs (a million cells' numbers are
+    not turned into text one by one)."""
+    fields = []
+    for which, run in _runs(pieces):
+        size = shape[0] if which == "r" else shape[1]
+        line = np.arange(size)
+        table = _pieces_at(run, line, line)
+        fields.append(table.take(r if which == "r" else c))
+    return rows_of(r.shape[0], fields)
+
+
 def cell_items(shape: Tuple[int, int], pieces: Tuple[Any, ...], r: np.ndarray, c: np.ndarray) -> np.ndarray:
     """The pieces for each cell (r[i], c[i]) of a board of this shape as items, e.g. naming.name_pieces("x")."""
     rows, cols = shape
     if rows * cols <= SMALL_CELLS:
         return _cell_table(rows, cols, tuple(pieces)).take(r.astype(np.intp) * cols + c)
+    if r.shape[0] > rows + cols:
+        return _pieces_by_line(shape, pieces, r, c)
     return _pieces_at(pieces, r, c)
 
 

@@ -15,17 +15,19 @@ from ..header import header_text
 from ..registry import register_format
 
 
-def clause_text(clauses: ClauseArrays, start: int = 0, stop: Optional[int] = None) -> bytes:
+def clause_text(clauses: ClauseArrays, start: int = 0, stop: Optional[int] = None, bound: int = 0) -> bytes:
     """DIMACS lines of clauses[start:stop] ('lit lit ... 0', an empty clause as '0').
 
     The padding after each clause's literals must be 0, as ClauseArrays promises (a literal is never 0).
+    Literals of magnitude below `bound` (engine.SMALL_NUMBERS when larger) take their text from one table made
+    once per process (literal_bound gives the bound worth it for a whole file); others are made per call.
     """
     lits = clauses.lits[start:stop]
     n, width = lits.shape
     if not n:
         return b""
     index = np.empty((n, width + 1), dtype=np.intp)
-    bound = engine.SMALL_NUMBERS
+    bound = max(bound, engine.SMALL_NUMBERS)
     if -bound < int(lits.min()) and int(lits.max()) < bound:
         # every literal's text from a table in which the padding 0 is empty, then the clause end
         table = _literal_table(bound)
@@ -52,6 +54,13 @@ def _literal_table(bound: int) -> np.ndarray:
     table = engine.as_bytes(builder.build()).copy()
     table[bound - 1] = 0
     return engine.items(table)
+
+
+def literal_bound(enc: CnfEncoding) -> int:
+    """The literal table's bound for writing this encoding: every variable when the file has more literals than
+    the table has items (its 2 * nv texts are made once instead of every literal's text one by one), else 0."""
+    literals = int(enc.cells.lens.sum()) + int(enc.card.lens.sum())
+    return enc.nv + 1 if 2 * enc.nv < literals else 0
 
 
 def cnf_header(enc: CnfEncoding, title: str = "DIMACS CNF") -> str:
@@ -82,9 +91,10 @@ def write_dimacs(puzzle: Puzzle, out: TextIO, *, mines: Optional[int] = None,
     enc = encode_cnf(puzzle, mines, card_encoding, system=system)
     out.write(cnf_header(enc))
     out.write(f"p cnf {enc.nv} {enc.num_clauses}\n")
+    bound = literal_bound(enc)
     for clauses in (enc.cells, enc.card):
         for start, stop in engine.chunks(clauses.count):
-            emit(out, clause_text(clauses, start, stop))
+            emit(out, clause_text(clauses, start, stop, bound))
 
 
 def _detect(text: str) -> bool:

@@ -183,7 +183,9 @@ def _columns_section(style: _Style, model: LinearModel, names: _Names, out: Text
     obj, total = names.extra.at(0), names.extra.at(1)
     con_grid = np.full(system.var_grid.shape, blank, dtype=np.int32)
     con_rc = model.of(system.con_rc)
-    con_grid[con_rc[:, 0], con_rc[:, 1]] = names.rows.at(np.arange(n, dtype=np.int32))
+    # by flat position: numpy's two-array index on the grid costs ~4x more for 660,000 counts
+    con_grid.ravel()[con_rc[:, 0].astype(np.intp) * system.puzzle.cols + con_rc[:, 1]] = \
+        names.rows.at(np.arange(n, dtype=np.int32))
     grid, width = padded(con_grid, blank)
     centre = centres(system.var_rc, width)
     # the column heads: the variable's name (in fixed MPS padded to its field) between its gaps, then a
