@@ -19,6 +19,8 @@ QUICK_MEMORY = 16 << 20
 ENUMERATE_GROUPS = 10
 # ... and at most this many assignments of mine numbers to the groups (the solutions are fewer)
 ENUMERATE_BOXES = 1 << 12
+# components of two groups are counted in closed form (False: as any other, for the tests)
+CLOSED_FORM = True
 
 BINOMIAL = [[math.comb(n, j) for j in range(n + 1)] for n in range(9)]   # a group has at most 8 cells
 
@@ -53,6 +55,8 @@ def count_groups(sizes: List[int], cons: GroupCons):
             return 0, [0], [[0]]
         n = sizes[0]
         return r, [BINOMIAL[n][r]], [[BINOMIAL[n - 1][r - 1] if r else 0]]
+    if len(sizes) == 2 and CLOSED_FORM:
+        return _two(sizes[0], sizes[1], cons)
     if len(sizes) <= ENUMERATE_GROUPS and math.prod(n + 1 for n in sizes) <= ENUMERATE_BOXES:
         return _enumerate(sizes, cons)
     order = _order(sizes, cons)
@@ -91,52 +95,105 @@ def count_groups(sizes: List[int], cons: GroupCons):
     return lo, P, M
 
 
+def _two(a: int, b: int, cons: GroupCons):
+    """count_groups' answer for two groups of a and b cells, in closed form: some count sees both (they
+    are one component), so x + y = s mines on every solution, and counts that see one group fix it."""
+    s = x_only = y_only = -1
+    for gs, r in cons:
+        if len(gs) == 2:
+            if s != r and s >= 0:
+                return 0, [0], [[0], [0]]
+            s = r
+        elif gs[0] == 0:
+            if x_only != r and x_only >= 0:
+                return 0, [0], [[0], [0]]
+            x_only = r
+        elif y_only != r and y_only >= 0:
+            return 0, [0], [[0], [0]]
+        else:
+            y_only = r
+    lo, hi = max(0, s - b), min(a, s)
+    if x_only >= 0:
+        lo, hi = max(lo, x_only), min(hi, x_only)
+    if y_only >= 0:
+        lo, hi = max(lo, s - y_only), min(hi, s - y_only)
+    ca, cb = BINOMIAL[a], BINOMIAL[b]
+    ca1, cb1 = BINOMIAL[a - 1], BINOMIAL[b - 1]
+    p = ma = mb = 0
+    for x in range(lo, hi + 1):
+        y = s - x
+        p += ca[x] * cb[y]
+        if x:
+            ma += ca1[x - 1] * cb[y]
+        if y:
+            mb += ca[x] * cb1[y - 1]
+    if not p:
+        return 0, [0], [[0], [0]]
+    return s, [p], [[ma], [mb]]
+
+
 def _enumerate(sizes: List[int], cons: GroupCons):
-    """_count_component's answer for a few groups, by visiting every solution over the groups: on small
+    """count_groups' answer for a few groups, by visiting every solution over the groups: on small
     components that costs less than setting up the programme's states."""
     n = len(sizes)
     con_of: List[List[int]] = [[] for _ in sizes]
-    for ci, (gs, _) in enumerate(cons):
+    left = []   # per count, its cells in groups not yet given a number of mines
+    rem = []    # per count, the mines it still needs
+    for ci, (gs, r) in enumerate(cons):
+        cells = 0
         for g in gs:
             con_of[g].append(ci)
-    # per group, its counts with how many of their cells come after it
-    limits = [[(ci, sum(sizes[h] for h in cons[ci][0] if h > g)) for ci in con_of[g]] for g in range(n)]
-    rem = [r for _, r in cons]
+            cells += sizes[g]
+        left.append(cells)
+        rem.append(r)
     vals = [0] * n
-    P: Dict[int, int] = {}
-    M: List[Dict[int, int]] = [{} for _ in sizes]
+    found: List[Tuple[int, int, Tuple[int, ...]]] = []   # (weight, mines, per group mines) per solution
 
     def visit(g: int, w: int, m: int) -> None:
-        if g == n:
-            P[m] = P.get(m, 0) + w
-            for h, v in enumerate(vals):
-                if v:
-                    M[h][m] = M[h].get(m, 0) + w * v
-            return
         size = sizes[g]
+        cs = con_of[g]
         lo, hi = 0, size
-        for ci, cap in limits[g]:
+        for ci in cs:
             r = rem[ci]
             if r < hi:
                 hi = r
-            if r - cap > lo:
-                lo = r - cap
+            r -= left[ci] - size
+            if r > lo:
+                lo = r
+        if lo > hi:
+            return
         binom = BINOMIAL[size]
+        if g == n - 1:
+            for v in range(lo, hi + 1):
+                vals[g] = v
+                found.append((w * binom[v], m + v, tuple(vals)))
+            return
+        for ci in cs:
+            left[ci] -= size
         for v in range(lo, hi + 1):
-            for ci in con_of[g]:
+            for ci in cs:
                 rem[ci] -= v
             vals[g] = v
             visit(g + 1, w * binom[v], m + v)
-            for ci in con_of[g]:
+            for ci in cs:
                 rem[ci] += v
-        vals[g] = 0
+        for ci in cs:
+            left[ci] += size
 
     visit(0, 1, 0)
-    if not P:
+    if not found:
         return 0, [0], [[0]] * n
-    lo, hi = min(P), max(P)
-    return lo, [P.get(j, 0) for j in range(lo, hi + 1)], \
-        [[Mg.get(j, 0) // sizes[g] for j in range(lo, hi + 1)] for g, Mg in enumerate(M)]
+    lo = min(m for _, m, _ in found)
+    d = max(m for _, m, _ in found) - lo + 1
+    P = [0] * d
+    M = [[0] * d for _ in sizes]
+    for w, m, vs in found:
+        m -= lo
+        P[m] += w
+        for g, v in enumerate(vs):
+            if v:
+                M[g][m] += w * v
+    return lo, P, [[x // size for x in Mg] for Mg, size in zip(M, sizes)]
 
 
 Step = Tuple[int, Tuple[int, ...], List[Tuple[int, int]], List[Tuple[int, bool]]]
