@@ -9,22 +9,42 @@ with the counts still open, so cells with the same mask are one group (a variabl
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Dict, List, Optional, Tuple
+from typing import Dict, List, NamedTuple, Optional, Tuple
 
 from ..core.puzzle import NEIGHBOUR_OFFSETS, Puzzle
 
 
+class Shape(NamedTuple):
+    """Per-shape tables: per cell (row-major) the bit mask of its neighbours; bit masks of the cells not in
+    the first column, not in the last, and all; the same three as byte masks (byte i: cell i, 0xff where
+    set), for sums over the neighbours of one-byte-per-cell numbers."""
+
+    neighbours: Tuple[int, ...]
+    not_first: int
+    not_last: int
+    full: int
+    bytes_not_first: int
+    bytes_not_last: int
+    bytes_full: int
+
+
 @lru_cache(maxsize=32)
-def shape_table(rows: int, cols: int) -> Tuple[Tuple[int, ...], Tuple[Tuple[int, ...], ...], int, int, int]:
-    """Per cell (row-major) the bit mask of its neighbours and their indices ascending; and as bit masks
-    over the cells the cells not in the first column, those not in the last, and all; cached per shape."""
-    around = tuple(tuple((r + dr) * cols + c + dc for dr, dc in sorted(NEIGHBOUR_OFFSETS)
-                         if 0 <= r + dr < rows and 0 <= c + dc < cols)
-                   for r in range(rows) for c in range(cols))
-    masks = tuple(sum(1 << j for j in cells) for cells in around)
-    rows_of = sum(1 << (r * cols) for r in range(rows))   # bit 0 of every row
-    full = (1 << (rows * cols)) - 1
-    return masks, around, full & ~rows_of, full & ~(rows_of << (cols - 1)), full
+def shape_table(rows: int, cols: int) -> Shape:
+    """The Shape of a rows x cols board, cached."""
+    around = [[(r + dr) * cols + c + dc for dr, dc in NEIGHBOUR_OFFSETS if 0 <= r + dr < rows and 0 <= c + dc < cols]
+              for r in range(rows) for c in range(cols)]
+    first = [c == 0 for r in range(rows) for c in range(cols)]
+    last = [c == cols - 1 for r in range(rows) for c in range(cols)]
+
+    def as_bits(flags: List[bool]) -> int:
+        return sum(1 << i for i, f in enumerate(flags) if f)
+
+    def as_bytes(flags: List[bool]) -> int:
+        return int.from_bytes(bytes(0xff if f else 0 for f in flags), "little")
+
+    return Shape(tuple(sum(1 << j for j in cells) for cells in around),
+                 as_bits([not f for f in first]), as_bits([not f for f in last]), (1 << (rows * cols)) - 1,
+                 as_bytes([not f for f in first]), as_bytes([not f for f in last]), as_bytes([True] * (rows * cols)))
 
 
 def _byte_table(symbols: str, one: int = ord("1"), zero: int = ord("0")) -> bytes:
@@ -41,9 +61,18 @@ _MINE = ord("*")
 # a cell's class for the answer, one byte per cell: 1 an unknown cell, 0 any other (then 2 safe, 3 mine
 # for the decided ones: their bits' digits added on)
 _UNKNOWN_ONE = _byte_table("?", 1, 0)
+_MINE_ONE = _byte_table("*", 1, 0)
 _DIGIT_VALUE = _byte_table("1", 1, 0)
+# a count's byte 16 + its digit (16 any other cell's), less its neighbours' known mines: 16 + what it needs
+_NEED_16 = bytes(16 + b - _ZERO if chr(b) in "012345678" else 16 for b in range(256))
+_IS_16 = bytes(ord("1") if b == 16 else ord("0") for b in range(256))
+_BELOW_16 = bytes(ord("1") if b < 16 else ord("0") for b in range(256))
+_ABOVE_16 = bytes(ord("1") if b > 16 else ord("0") for b in range(256))
 FREE, SAFE, MINE = 1, 2, 3      # the classes; groups left open are 4 and up
 MAX_CLASSES = 256
+# counts to look at from which a round takes them all at once (bytes arithmetic) rather than one by one
+# (measured: one by one is as quick below ~24 counts, bulk ~15-25% quicker on 16x16 and 30x16 boards)
+BULK_COUNTS = 24
 
 try:
     popcount = int.bit_count     # Python 3.10+
@@ -72,17 +101,18 @@ class Frontier:
     """A board's unknown cells after the single counts: the masks of the unknown cells, the known mines
     (the puzzle's and those decided) and the cells still open; the open ones next to a count in groups."""
 
-    __slots__ = ("raw", "unknown", "known", "mines", "live", "cells", "group_cons", "con_groups", "need",
-                 "open", "state")
+    __slots__ = ("raw", "unknown", "known", "mines", "live", "cells", "masks", "need", "open", "state",
+                 "group_cons", "con_groups")
 
     def __init__(self, raw: bytes, unknown: int, known: int, mines: int, live: int) -> None:
         self.raw, self.unknown, self.known, self.mines, self.live = raw, unknown, known, mines, live
         self.cells: List[List[int]] = []           # per group its cells
-        self.group_cons: List[List[int]] = []      # per group its counts (cell indices)
-        self.con_groups: Dict[int, List[int]] = {}  # per open count its groups
+        self.masks: List[int] = []                 # per group its counts, as a bit mask of their cells
         self.need: Dict[int, int] = {}             # per open count the mines it still needs
         self.open: Dict[int, int] = {}             # per open count its open cells
         self.state: List[int] = []                 # per group: 1 mines, 0 safe, -1 open
+        self.group_cons: List[List[int]] = []      # per group its counts (cell indices), once linked
+        self.con_groups: Dict[int, List[int]] = {}  # per open count its groups, once linked
 
     def classes(self) -> bytes:
         """One byte per unknown cell in variable order: FREE, SAFE, MINE, or 4 + g for group g's cells
@@ -102,15 +132,50 @@ class Frontier:
         return bytes(code.translate(None, b"\0"))
 
 
+def _around(x: int, shape: Shape, cols: int) -> int:
+    """Per byte of x (one byte per cell, each at most 1), the sum over the cell's neighbours."""
+    h = x + ((x >> 8) & shape.bytes_not_last) + ((x << 8) & shape.bytes_not_first)
+    return ((h + (h << (8 * cols)) + (h >> (8 * cols))) & shape.bytes_full) - x
+
+
+def _bulk(raw: bytes, need16: int, mines: int, live: int, todo: int, shape: Shape,
+          cols: int) -> Optional[Tuple[int, int, int]]:
+    """The counts in todo all at once, a byte per cell: (the cells they make safe, those they make mines,
+    the counts that decided all their cells); None when one of them cannot be met."""
+    n = len(raw)
+    # 16 + the mines each count still needs, and that less its open cells (never below 0: at most 8 each)
+    need = need16 - _around(_byte_per_bit(mines & shape.full, n), shape, cols) if mines else need16
+    less_open = (need - _around(_byte_per_bit(live, n), shape, cols)).to_bytes(n, "little")
+    need_bytes = need.to_bytes(n, "little")
+    if (bits(need_bytes, _BELOW_16) | bits(less_open, _ABOVE_16)) & todo:
+        return None
+    none_left = bits(need_bytes, _IS_16) & todo    # their open cells are safe
+    all_left = bits(less_open, _IS_16) & todo      # their open cells are mines
+    not_first, not_last = shape.not_first, shape.not_last
+    safe = none_left | (none_left >> 1) & not_last | (none_left << 1) & not_first
+    safe = (safe | safe << cols | safe >> cols) & live
+    mined = all_left | (all_left >> 1) & not_last | (all_left << 1) & not_first
+    mined = (mined | mined << cols | mined >> cols) & live
+    if safe & mined:
+        return None
+    return safe, mined, none_left | all_left
+
+
+def _byte_per_bit(mask: int, n: int) -> int:
+    """The mask's bits as bytes (byte i is 1 where bit i is set), read as one little-endian int."""
+    return int.from_bytes(format(mask, f"0{n}b")[::-1].encode().translate(_DIGIT_VALUE), "little")
+
+
 def settled_frontier(puzzle: Puzzle) -> Optional[Frontier]:
     """The board's Frontier after what single counts decide; None when some count can never be met."""
     cells, cols = puzzle.cells, puzzle.cols
-    nb, around, not_first, not_last, full = shape_table(puzzle.rows, cols)
+    shape = shape_table(puzzle.rows, cols)
+    nb, not_first, not_last = shape.neighbours, shape.not_first, shape.not_last
     raw = cells.encode("ascii")
     unknown = bits(raw, _UNKNOWN_BITS) if "?" in cells else 0
     # the cells next to an unknown one (or one itself): the unknown cells spread a column, then a row, each way
     near = unknown | (unknown >> 1) & not_last | (unknown << 1) & not_first
-    near = (near | near << cols | near >> cols) & full
+    near = (near | near << cols | near >> cols) & shape.full
     counts = bits(raw, _COUNT_BITS)
     front = counts & near
     known = bits(raw, _MINE_BITS) if _MINE in raw else 0
@@ -120,37 +185,48 @@ def settled_frontier(puzzle: Puzzle) -> Optional[Frontier]:
             return None
     elif any(raw[i] - _ZERO != popcount(nb[i] & known) for i in positions(counts & ~near)):
         return None
-    mines, live = known, unknown
+    need16 = int.from_bytes(raw.translate(_NEED_16), "little")
+    mines, live, done = known, unknown, 0
     todo = front
     while todo:
-        changed = 0
-        while todo:
-            low = todo & -todo
-            c = low.bit_length() - 1
-            todo ^= low
-            m = nb[c]
-            o = m & live
-            n = raw[c] - _ZERO - popcount(m & mines)
-            if n <= 0:
-                if n or not o:   # too many mines, or met already
-                    if n:
-                        return None
-                    continue
-                live ^= o
-                changed |= o
-            elif not o:
+        if popcount(todo) > BULK_COUNTS:
+            decided = _bulk(raw, need16, mines, live, todo, shape, cols)
+            if decided is None:
                 return None
-            else:
-                p = popcount(o)
-                if n >= p:
-                    if n > p:
+            safe, mined, finished = decided
+            done |= finished
+            live ^= safe | mined
+            mines |= mined
+            changed = safe | mined
+        else:
+            changed = 0
+            while todo:
+                low = todo & -todo
+                c = low.bit_length() - 1
+                todo ^= low
+                m = nb[c]
+                o = m & live
+                n = raw[c] - _ZERO - popcount(m & mines)
+                if n <= 0:
+                    if n:   # too many mines
                         return None
+                    done |= low
                     live ^= o
-                    mines |= o
                     changed |= o
+                elif not o:
+                    return None
+                else:
+                    p = popcount(o)
+                    if n >= p:
+                        if n > p:
+                            return None
+                        done |= low
+                        live ^= o
+                        mines |= o
+                        changed |= o
         # the counts next to a cell just decided look again
         todo = changed | (changed >> 1) & not_last | (changed << 1) & not_first
-        todo = (todo | todo << cols | todo >> cols) & front
+        todo = (todo | todo << cols | todo >> cols) & front & ~done
     board = Frontier(raw, unknown, known, mines, live)
     _group(board, nb, front, cols, not_first, not_last)
     return board
@@ -163,7 +239,7 @@ def _group(board: Frontier, nb: Tuple[int, ...], front: int, cols: int, not_firs
     active = (spread | spread << cols | spread >> cols) & front    # the counts with an open cell
     if not active:
         return
-    need, con_groups = board.need, board.con_groups
+    need, open_ = board.need, board.open
     edge = active | (active >> 1) & not_last | (active << 1) & not_first
     edge = (edge | edge << cols | edge >> cols) & live
     rest = active
@@ -171,8 +247,9 @@ def _group(board: Frontier, nb: Tuple[int, ...], front: int, cols: int, not_firs
         low = rest & -rest
         c = low.bit_length() - 1
         rest ^= low
-        need[c] = raw[c] - _ZERO - popcount(nb[c] & mines)
-        con_groups[c] = []
+        m = nb[c]
+        need[c] = raw[c] - _ZERO - popcount(m & mines)
+        open_[c] = popcount(m & live)
     by_mask: Dict[int, List[int]] = {}
     while edge:
         low = edge & -edge
@@ -183,17 +260,20 @@ def _group(board: Frontier, nb: Tuple[int, ...], front: int, cols: int, not_firs
             by_mask[sig].append(v)
         else:
             by_mask[sig] = [v]
-    open_ = board.open
-    group_cons = board.group_cons
-    for g, (sig, members) in enumerate(by_mask.items()):
-        size = len(members)
-        cs = positions(sig)
-        for c in cs:
-            open_[c] = open_.get(c, 0) + size
-            con_groups[c].append(g)
-        group_cons.append(cs)
     board.cells = list(by_mask.values())
-    board.state = [-1] * len(board.cells)
+    board.masks = list(by_mask)
+    board.state = [-1] * len(by_mask)
+
+
+def link(board: Frontier) -> None:
+    """board's tables of each group's counts and each count's groups (for the pair rule)."""
+    con_groups: Dict[int, List[int]] = {c: [] for c in board.need}
+    for g, mask in enumerate(board.masks):
+        cs = positions(mask)
+        for c in cs:
+            con_groups[c].append(g)
+        board.group_cons.append(cs)
+    board.con_groups = con_groups
 
 
 def settle(board: Frontier, todo: List[int]) -> bool:
@@ -227,6 +307,8 @@ def settle(board: Frontier, todo: List[int]) -> bool:
 def pair_rule(board: Frontier) -> bool:
     """Decide what any two overlapping counts decide together (the cells only one of them sees are all
     mines or all safe), then the single counts again, until nothing changes; False: no solution."""
+    if not board.group_cons:
+        link(board)
     cells, group_cons, need, open_, state = board.cells, board.group_cons, board.need, board.open, board.state
     while True:
         live = {c: {g for g in gs if state[g] < 0} for c, gs in board.con_groups.items() if open_[c]}
@@ -260,31 +342,22 @@ def pair_rule(board: Frontier) -> bool:
             return False
 
 
-def components(board: Frontier) -> List[Tuple[List[int], List[Tuple[List[int], int]]]]:
-    """The open groups linked through shared counts: per component, its groups and its counts as (the
-    groups' positions in the component, mines needed)."""
-    group_cons, con_groups, need, state = board.group_cons, board.con_groups, board.need, board.state
-    seen = [s >= 0 for s in state]
-    out = []
-    for first in range(len(state)):
-        if seen[first]:
+def components(board: Frontier) -> List[List[int]]:
+    """The open groups linked through shared counts, one list per component: groups whose counts' masks
+    meet are joined (two components never meet, so one pass over the groups suffices)."""
+    comps: List[Tuple[int, List[int]]] = []
+    for g, (mask, s) in enumerate(zip(board.masks, board.state)):
+        if s >= 0:
             continue
-        seen[first] = True
-        members = [first]
-        counted = set()
-        comp_cons = []
-        for g in members:     # breadth first over counts sharing a group
-            for c in group_cons[g]:
-                if c not in counted:
-                    counted.add(c)
-                    comp_cons.append(c)
-                    for h in con_groups[c]:
-                        if not seen[h]:
-                            seen[h] = True
-                            members.append(h)
-        if len(members) == 1:
-            out.append((members, [([0], need[c]) for c in comp_cons]))
-            continue
-        local = {g: i for i, g in enumerate(members)}
-        out.append((members, [([local[g] for g in con_groups[c] if state[g] < 0], need[c]) for c in comp_cons]))
-    return out
+        joined: List[int] = []
+        rest = []
+        for comp in comps:
+            if comp[0] & mask:
+                mask |= comp[0]
+                joined += comp[1]
+            else:
+                rest.append(comp)
+        joined.append(g)
+        rest.append((mask, joined))
+        comps = rest
+    return [groups for _, groups in comps]

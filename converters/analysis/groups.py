@@ -45,20 +45,35 @@ def _order(sizes: Sequence[int], cons: GroupCons) -> List[int]:
     return order
 
 
-def count_groups(sizes: List[int], cons: GroupCons):
+def count_component(sizes: List[int], cons_of: List[List[int]], need: Dict[int, int], open_: Dict[int, int]):
     """(offset, P, M) of one component: P[j] the weight of offset + j mines in it, M[g][j] the same with a
-    given cell of group g a mine; None past the state budget."""
-    cells = sum(sizes)
+    given cell of group g a mine; None past the state budget. Per group its size and its counts (any
+    ids); per count the mines it needs and its open cells, all of them in the component's groups (need
+    and open_ are used as scratch and left as they were)."""
     if len(sizes) == 1:   # one group: every count of the component sees exactly its cells
-        r = cons[0][1]
-        if any(rc != r for _, rc in cons):
+        r = need[cons_of[0][0]]
+        if any(need[c] != r for c in cons_of[0]):
             return 0, [0], [[0]]
         n = sizes[0]
         return r, [BINOMIAL[n][r]], [[BINOMIAL[n - 1][r - 1] if r else 0]]
     if len(sizes) == 2 and CLOSED_FORM:
-        return _two(sizes[0], sizes[1], cons)
+        return _two(sizes[0], sizes[1], cons_of, need)
     if len(sizes) <= ENUMERATE_GROUPS and math.prod(n + 1 for n in sizes) <= ENUMERATE_BOXES:
-        return _enumerate(sizes, cons)
+        return _enumerate(sizes, cons_of, need, open_)
+    local: Dict[int, List[int]] = {}
+    for g, cs in enumerate(cons_of):
+        for c in cs:
+            if c in local:
+                local[c].append(g)
+            else:
+                local[c] = [g]
+    return count_groups(sizes, [(gs, need[c]) for c, gs in local.items()])
+
+
+def count_groups(sizes: List[int], cons: GroupCons):
+    """count_component's answer by the forward/backward programme, the counts as (the positions of their
+    groups, mines needed)."""
+    cells = sum(sizes)
     order = _order(sizes, cons)
     width = cells + 8          # a slot holds any count of the component's cells times a group's size
     steps = _schedule(order, sizes, cons)
@@ -95,28 +110,21 @@ def count_groups(sizes: List[int], cons: GroupCons):
     return lo, P, M
 
 
-def _two(a: int, b: int, cons: GroupCons):
-    """count_groups' answer for two groups of a and b cells, in closed form: some count sees both (they
-    are one component), so x + y = s mines on every solution, and counts that see one group fix it."""
-    s = x_only = y_only = -1
-    for gs, r in cons:
-        if len(gs) == 2:
-            if s != r and s >= 0:
-                return 0, [0], [[0], [0]]
-            s = r
-        elif gs[0] == 0:
-            if x_only != r and x_only >= 0:
-                return 0, [0], [[0], [0]]
-            x_only = r
-        elif y_only != r and y_only >= 0:
-            return 0, [0], [[0], [0]]
-        else:
-            y_only = r
+def _two(a: int, b: int, cons_of: List[List[int]], need: Dict[int, int]):
+    """count_component's answer for two groups of a and b cells, in closed form: some count sees both
+    (they are one component), so x + y = s mines on every solution, and counts that see one group fix it."""
+    both = set(cons_of[0]).intersection(cons_of[1])
+    sums = {need[c] for c in both}
+    x_only = {need[c] for c in cons_of[0] if c not in both}
+    y_only = {need[c] for c in cons_of[1] if c not in both}
+    if len(sums) != 1 or len(x_only) > 1 or len(y_only) > 1:
+        return 0, [0], [[0], [0]]
+    s = sums.pop()
     lo, hi = max(0, s - b), min(a, s)
-    if x_only >= 0:
-        lo, hi = max(lo, x_only), min(hi, x_only)
-    if y_only >= 0:
-        lo, hi = max(lo, s - y_only), min(hi, s - y_only)
+    for x in x_only:
+        lo, hi = max(lo, x), min(hi, x)
+    for y in y_only:
+        lo, hi = max(lo, s - y), min(hi, s - y)
     ca, cb = BINOMIAL[a], BINOMIAL[b]
     ca1, cb1 = BINOMIAL[a - 1], BINOMIAL[b - 1]
     p = ma = mb = 0
@@ -132,32 +140,23 @@ def _two(a: int, b: int, cons: GroupCons):
     return s, [p], [[ma], [mb]]
 
 
-def _enumerate(sizes: List[int], cons: GroupCons):
-    """count_groups' answer for a few groups, by visiting every solution over the groups: on small
-    components that costs less than setting up the programme's states."""
+def _enumerate(sizes: List[int], cons_of: List[List[int]], rem: Dict[int, int], left: Dict[int, int]):
+    """count_component's answer for a few groups, by visiting every solution over the groups: on small
+    components that costs less than setting up the programme's states. rem and left (per count the mines
+    it still needs and its cells in groups not yet given a number) change as it goes, and are restored."""
     n = len(sizes)
-    con_of: List[List[int]] = [[] for _ in sizes]
-    left = []   # per count, its cells in groups not yet given a number of mines
-    rem = []    # per count, the mines it still needs
-    for ci, (gs, r) in enumerate(cons):
-        cells = 0
-        for g in gs:
-            con_of[g].append(ci)
-            cells += sizes[g]
-        left.append(cells)
-        rem.append(r)
     vals = [0] * n
     found: List[Tuple[int, int, Tuple[int, ...]]] = []   # (weight, mines, per group mines) per solution
 
     def visit(g: int, w: int, m: int) -> None:
         size = sizes[g]
-        cs = con_of[g]
+        cs = cons_of[g]
         lo, hi = 0, size
-        for ci in cs:
-            r = rem[ci]
+        for c in cs:
+            r = rem[c]
             if r < hi:
                 hi = r
-            r -= left[ci] - size
+            r -= left[c] - size
             if r > lo:
                 lo = r
         if lo > hi:
@@ -168,17 +167,17 @@ def _enumerate(sizes: List[int], cons: GroupCons):
                 vals[g] = v
                 found.append((w * binom[v], m + v, tuple(vals)))
             return
-        for ci in cs:
-            left[ci] -= size
+        for c in cs:
+            left[c] -= size
         for v in range(lo, hi + 1):
-            for ci in cs:
-                rem[ci] -= v
+            for c in cs:
+                rem[c] -= v
             vals[g] = v
             visit(g + 1, w * binom[v], m + v)
-            for ci in cs:
-                rem[ci] += v
-        for ci in cs:
-            left[ci] += size
+            for c in cs:
+                rem[c] += v
+        for c in cs:
+            left[c] += size
 
     visit(0, 1, 0)
     if not found:

@@ -23,7 +23,7 @@ from ..core.puzzle import Puzzle
 from ..core.system import LinearSystem, build_system
 from .counting import Count
 from .frontier import FREE, MAX_CLASSES, MINE, components, pair_rule, popcount, positions, settled_frontier
-from .groups import count_groups, pack, unpack
+from .groups import count_component, pack, unpack
 from .polynomials import binomial_window
 
 # boards up to this many cells take the quick path (expert is 480); beyond it the general path's
@@ -90,26 +90,29 @@ def quick_count(puzzle: Puzzle, system: LinearSystem) -> Optional[Tuple[Count, O
     if board is None:
         return none
     comps = components(board)
-    if max((len(members) for members, _ in comps), default=0) > PAIR_RULE_GROUPS:
+    if max(map(len, comps), default=0) > PAIR_RULE_GROUPS:
         # a long frontier: cells two overlapping counts decide split it before the programme sees it
         if not pair_rule(board):
             return none
         comps = components(board)
-    cells, state = board.cells, board.state
+    cells, state, masks, need, open_ = board.cells, board.state, board.masks, board.need, board.open
     polys = []   # (groups of the component, offset, P, per group M)
-    for members, comp_cons in comps:
-        counted = count_groups([len(cells[g]) for g in members], comp_cons)
+    for members in comps:
+        counted = count_component([len(cells[g]) for g in members], [positions(masks[g]) for g in members],
+                                  need, open_)
         if counted is None:
             return None
         polys.append((members, *counted))
     # cells next to no count: neither decided by the counts nor in a group
-    grouped = sum(len(c) for c in cells)
+    grouped = sum(map(len, cells))
     free = k - popcount(board.unknown & ~board.live) - grouped
     per_group = [0] * len(cells)
     if total is None:
         n, n_free = _without_total(polys, free, per_group)
     else:
-        mines = popcount(board.mines & ~board.known) + sum(len(c) for c, s in zip(cells, state) if s == 1)
+        mines = popcount(board.mines & ~board.known)
+        if 1 in state:   # groups the pair rule made mines
+            mines += sum(len(c) for c, s in zip(cells, state) if s == 1)
         n, n_free = _with_total(polys, free, total - mines, per_group, grouped)
     if not n:
         return none
@@ -161,6 +164,36 @@ def _without_total(polys, free: int, per_group: List[int]) -> Tuple[int, int]:
 def _with_total(polys, F: int, T: int, per_group: List[int], cells: int) -> Tuple[int, int]:
     """The count and a free cell's number when T mines are left for the components (of at most `cells`
     cells) and the F free cells; each open group's number into per_group."""
+    # a component with the same number of mines on every solution (one group, two, many an enumerated
+    # one) only scales the count: its weight and mines set aside, the rest convolve
+    scale = 1
+    varying = []
+    for poly in polys:
+        _, off, P, _ = poly
+        if len(P) == 1:
+            scale *= P[0]
+            T -= off
+        else:
+            varying.append(poly)
+    if not scale:
+        return 0, 0
+    N, n_free = _convolve(varying, F, T, per_group, cells)
+    if not N:
+        return 0, 0
+    N *= scale
+    for poly in varying:
+        for g in poly[0]:
+            per_group[g] *= scale
+    for gs, _, P, M in polys:
+        if len(P) == 1:
+            rest = N // P[0]
+            for g, m in zip(gs, M):
+                per_group[g] = m[0] * rest
+    return N, n_free * scale
+
+
+def _convolve(polys, F: int, T: int, per_group: List[int], cells: int) -> Tuple[int, int]:
+    """_with_total's count and free cell's number over the components polys."""
     # the components hold between `least` and least + D - 1 mines
     least = sum(off for _, off, _, _ in polys)
     T -= least
