@@ -12,7 +12,7 @@ import pytest
 
 from helpers import brute_force, placed_board, random_board
 from mineconv import Puzzle, analyze
-from mineconv.analysis import count_solutions, groups, quick
+from mineconv.analysis import count_solutions, frontier, groups, quick
 from mineconv.core.system import build_system
 
 
@@ -42,13 +42,21 @@ STRATEGIES = {"default": {}, "programme": {"ENUMERATE_GROUPS": 1, "CLOSED_FORM":
               "enumerate": {"ENUMERATE_GROUPS": 10 ** 6, "ENUMERATE_BOXES": 10 ** 9, "PAIR_RULE_GROUPS": 0,
                             "CLOSED_FORM": False},
               "pairs": {"PAIR_RULE_GROUPS": 0, "ENUMERATE_GROUPS": 1},
-              "cell by cell": {"MAX_CLASSES": 6}}
+              "cell by cell": {"MAX_CLASSES": 6},
+              "bulk rounds": {"BULK_COUNTS": 0}, "count by count": {"BULK_COUNTS": 10 ** 9}}
+
+
+def use(monkeypatch, strategy: str) -> None:
+    """Set the module constants of a strategy."""
+    for name, value in STRATEGIES[strategy].items():
+        module = (groups if name.startswith("ENUMERATE") or name == "CLOSED_FORM" else
+                  frontier if name == "BULK_COUNTS" else quick)
+        monkeypatch.setattr(module, name, value)
 
 
 @pytest.mark.parametrize("strategy", list(STRATEGIES))
 def test_quick_count_equals_the_counter(monkeypatch, strategy):
-    for name, value in STRATEGIES[strategy].items():
-        monkeypatch.setattr(groups if name.startswith("ENUMERATE") or name == "CLOSED_FORM" else quick, name, value)
+    use(monkeypatch, strategy)
     checked = 0
     for p in boards(24, 300):
         ref_system = build_system(p)
@@ -88,7 +96,9 @@ def test_quick_analysis_is_the_general_one():
             (b.solutions, b.mine_solutions, b.status, b.count_error)
 
 
-def test_quick_analysis_against_brute_force():
+@pytest.mark.parametrize("strategy", list(STRATEGIES))
+def test_quick_analysis_against_brute_force(monkeypatch, strategy):
+    use(monkeypatch, strategy)
     for p in boards(3, 200):
         if p.unknown_count > 16:
             continue
@@ -100,9 +110,11 @@ def test_quick_analysis_against_brute_force():
             assert ((a.values == 0) == ~sols.any(axis=0)).all() and ((a.values == 1) == sols.all(axis=0)).all()
 
 
-def test_game_positions_of_every_size_agree_with_the_general_path():
+@pytest.mark.parametrize("strategy", ["default", "bulk rounds", "count by count"])
+def test_game_positions_of_every_size_agree_with_the_general_path(monkeypatch, strategy):
     from mineconv.make.generate import random_puzzle
 
+    use(monkeypatch, strategy)
     for rows, cols, mines in ((9, 9, 10), (16, 16, 40), (16, 30, 99)):
         for seed in range(3):
             p = random_puzzle(rows, cols, mines=mines, reveal="game", seed=seed, openings=1 + seed)
