@@ -101,7 +101,7 @@ class Frontier:
     (the puzzle's and those decided) and the cells still open; the open ones next to a count in groups."""
 
     __slots__ = ("raw", "unknown", "known", "mines", "live", "cells", "masks", "need", "open", "state",
-                 "group_cons", "con_groups")
+                 "counts_of", "con_groups")
 
     def __init__(self, raw: bytes, unknown: int, known: int, mines: int, live: int) -> None:
         self.raw, self.unknown, self.known, self.mines, self.live = raw, unknown, known, mines, live
@@ -110,7 +110,7 @@ class Frontier:
         self.need: Dict[int, int] = {}             # per open count the mines it still needs
         self.open: Dict[int, int] = {}             # per open count its open cells
         self.state: List[int] = []                 # per group: 1 mines, 0 safe, -1 open
-        self.group_cons: List[List[int]] = []      # per group its counts (cell indices), once linked
+        self.counts_of: List[List[int]] = []       # per group its counts (cell indices), ascending
         self.con_groups: Dict[int, List[int]] = {}  # per open count its groups, once linked
 
     def classes(self) -> bytes:
@@ -188,6 +188,7 @@ def settled_frontier(puzzle: Puzzle) -> Optional[Frontier]:
         return None
     need16 = int.from_bytes(raw.translate(_NEED_16), "little")
     mines, live, done = known, unknown, 0
+    zero, count_bits = _ZERO, popcount
     todo = front
     while todo:
         if popcount(todo) > BULK_COUNTS:
@@ -207,7 +208,7 @@ def settled_frontier(puzzle: Puzzle) -> Optional[Frontier]:
                 todo ^= low
                 m = nb[c]
                 o = m & live
-                n = raw[c] - _ZERO - popcount(m & mines)
+                n = raw[c] - zero - count_bits(m & mines)
                 if n <= 0:
                     if n:   # too many mines
                         return None
@@ -217,7 +218,7 @@ def settled_frontier(puzzle: Puzzle) -> Optional[Frontier]:
                 elif not o:
                     return None
                 else:
-                    p = popcount(o)
+                    p = count_bits(o)
                     if n >= p:
                         if n > p:
                             return None
@@ -244,13 +245,14 @@ def _group(board: Frontier, nb: Tuple[int, ...], front: int, cols: int, not_firs
     edge = active | (active >> 1) & not_last | (active << 1) & not_first
     edge = (edge | edge << cols | edge >> cols) & live
     rest = active
+    zero, count_bits = _ZERO, popcount
     while rest:
         low = rest & -rest
         c = low.bit_length() - 1
         rest ^= low
         m = nb[c]
-        need[c] = raw[c] - _ZERO - popcount(m & mines)
-        open_[c] = popcount(m & live)
+        need[c] = raw[c] - zero - count_bits(m & mines)
+        open_[c] = count_bits(m & live)
     by_mask: Dict[int, List[int]] = {}
     while edge:
         low = edge & -edge
@@ -262,24 +264,30 @@ def _group(board: Frontier, nb: Tuple[int, ...], front: int, cols: int, not_firs
         else:
             by_mask[sig] = [v]
     board.cells = list(by_mask.values())
-    board.masks = list(by_mask)
-    board.state = [-1] * len(by_mask)
+    board.masks = masks = list(by_mask)
+    board.state = [-1] * len(masks)
+    counts_of = board.counts_of
+    for sig in masks:
+        cs = []
+        while sig:
+            low = sig & -sig
+            cs.append(low.bit_length() - 1)
+            sig ^= low
+        counts_of.append(cs)
 
 
 def link(board: Frontier) -> None:
-    """board's tables of each group's counts and each count's groups (for the pair rule)."""
+    """board's table of each count's groups (for the pair rule)."""
     con_groups: Dict[int, List[int]] = {c: [] for c in board.need}
-    for g, mask in enumerate(board.masks):
-        cs = positions(mask)
+    for g, cs in enumerate(board.counts_of):
         for c in cs:
             con_groups[c].append(g)
-        board.group_cons.append(cs)
     board.con_groups = con_groups
 
 
 def settle(board: Frontier, todo: List[int]) -> bool:
     """Decide the groups the counts in todo, and those they lead to, decide alone; False: no solution."""
-    cells, group_cons, con_groups, need, open_, state = (board.cells, board.group_cons, board.con_groups,
+    cells, group_cons, con_groups, need, open_, state = (board.cells, board.counts_of, board.con_groups,
                                                          board.need, board.open, board.state)
     while todo:
         c = todo.pop()
@@ -308,9 +316,9 @@ def settle(board: Frontier, todo: List[int]) -> bool:
 def pair_rule(board: Frontier) -> bool:
     """Decide what any two overlapping counts decide together (the cells only one of them sees are all
     mines or all safe), then the single counts again, until nothing changes; False: no solution."""
-    if not board.group_cons:
+    if not board.con_groups:
         link(board)
-    cells, group_cons, need, open_, state = board.cells, board.group_cons, board.need, board.open, board.state
+    cells, group_cons, need, open_, state = board.cells, board.counts_of, board.need, board.open, board.state
     while True:
         live = {c: {g for g in gs if state[g] < 0} for c, gs in board.con_groups.items() if open_[c]}
         decided: Dict[int, int] = {}

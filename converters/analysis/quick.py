@@ -83,22 +83,21 @@ def quick_count(puzzle: Puzzle, system: LinearSystem) -> Optional[Tuple[Count, O
     """The exact Count of count_solutions on system (quick_system's of puzzle) and the backbone read off
     it (analyze's values; None without a solution), or None when the states pass the budget."""
     k, total = system.num_vars, system.total
-    none = Count(0, (0,) * k), None
     if total is not None and not 0 <= total <= k:
-        return none
+        return _no_solution(k)
     board = settled_frontier(puzzle)
     if board is None:
-        return none
+        return _no_solution(k)
     comps = components(board)
     if max(map(len, comps), default=0) > PAIR_RULE_GROUPS:
         # a long frontier: cells two overlapping counts decide split it before the programme sees it
         if not pair_rule(board):
-            return none
+            return _no_solution(k)
         comps = components(board)
-    cells, state, masks, need, open_ = board.cells, board.state, board.masks, board.need, board.open
+    cells, state, counts_of, need, open_ = board.cells, board.state, board.counts_of, board.need, board.open
     polys = []   # (groups of the component, offset, P, per group M)
     for members in comps:
-        counted = count_component([len(cells[g]) for g in members], [positions(masks[g]) for g in members],
+        counted = count_component([len(cells[g]) for g in members], [counts_of[g] for g in members],
                                   need, open_)
         if counted is None:
             return None
@@ -115,7 +114,7 @@ def quick_count(puzzle: Puzzle, system: LinearSystem) -> Optional[Tuple[Count, O
             mines += sum(len(c) for c, s in zip(cells, state) if s == 1)
         n, n_free = _with_total(polys, free, total - mines, per_group, grouped)
     if not n:
-        return none
+        return _no_solution(k)
     # per class (frontier.classes): the number of solutions with a mine on a cell of it
     values = [0, n_free, 0, n] + per_group
     if len(values) > MAX_CLASSES:
@@ -125,6 +124,11 @@ def quick_count(puzzle: Puzzle, system: LinearSystem) -> Optional[Tuple[Count, O
     backbone = bytes([SAFE_CODE if x == 0 else MINE_CODE if x == n else OPEN_CODE for x in values])
     return (Count(n, tuple(map(values.__getitem__, classes))),
             np.frombuffer(bytearray(classes.translate(backbone.ljust(256, b"\0"))), dtype=np.int8))
+
+
+def _no_solution(k: int) -> Tuple[Count, None]:
+    """quick_count's answer on a board without a solution."""
+    return Count(0, (0,) * k), None
 
 
 def _per_cell(board, values: List[int], k: int) -> Tuple[Count, np.ndarray]:
