@@ -4,7 +4,7 @@ A group is a set of unknown cells touched by the same counts: one variable holdi
 by C(n, j). A component (groups linked through shared counts) is counted by a forward and a backward pass
 over its groups, with the states memoised on the partly filled counts' remaining right-hand sides; a
 component of a few groups is counted solution by solution instead, which costs less than setting up
-states. A count polynomial (coefficient j: the weight of j mines) is one Python int with the coefficients
+states, and one of one or two groups in closed form. A count polynomial (coefficient j: the weight of j mines) is one Python int with the coefficients
 in fixed-width bit slots, so a sum is one addition, one more mine a shift, and a product one big-integer
 multiplication (Kronecker substitution), all in C. `quick` uses it on small boards.
 """
@@ -45,7 +45,7 @@ def _order(sizes: Sequence[int], cons: GroupCons) -> List[int]:
     return order
 
 
-def count_component(sizes: List[int], cons_of: List[List[int]], need: Dict[int, int], open_: Dict[int, int]):
+def component_polynomials(sizes: List[int], cons_of: List[List[int]], need: Dict[int, int], open_: Dict[int, int]):
     """(offset, P, M) of one component: P[j] the weight of offset + j mines in it, M[g][j] the same with a
     given cell of group g a mine; None past the state budget. Per group its size and its counts (any
     ids); per count the mines it needs and its open cells, all of them in the component's groups (need
@@ -71,7 +71,7 @@ def count_component(sizes: List[int], cons_of: List[List[int]], need: Dict[int, 
 
 
 def count_groups(sizes: List[int], cons: GroupCons):
-    """count_component's answer by the forward/backward programme, the counts as (the positions of their
+    """component_polynomials's answer by the forward/backward programme, the counts as (the positions of their
     groups, mines needed)."""
     cells = sum(sizes)
     order = _order(sizes, cons)
@@ -111,7 +111,7 @@ def count_groups(sizes: List[int], cons: GroupCons):
 
 
 def _two(a: int, b: int, cons_of: List[List[int]], need: Dict[int, int]):
-    """count_component's answer for two groups of a and b cells, in closed form: some count sees both
+    """component_polynomials's answer for two groups of a and b cells, in closed form: some count sees both
     (they are one component), so x + y = s mines on every solution, and counts that see one group fix it."""
     both = set(cons_of[0]).intersection(cons_of[1])
     sums = {need[c] for c in both}
@@ -141,7 +141,7 @@ def _two(a: int, b: int, cons_of: List[List[int]], need: Dict[int, int]):
 
 
 def _enumerate(sizes: List[int], cons_of: List[List[int]], rem: Dict[int, int], left: Dict[int, int]):
-    """count_component's answer for a few groups, by visiting every solution over the groups: on small
+    """component_polynomials's answer for a few groups, by visiting every solution over the groups: on small
     components that costs less than setting up the programme's states. rem and left (per count the mines
     it still needs and its cells in groups not yet given a number) change as it goes, and are restored."""
     n = len(sizes)

@@ -6,9 +6,11 @@ Here the exact count alone answers everything the full level asks: a cell is cer
 solution, or every one, puts a mine on it, so the backbone is read off the per-cell counts.
 
 The counter works on groups, not cells (`groups`): unknown cells touched by the same set of counts are
-one variable holding 0..n mines. `frontier` finds them straight from the cells string and settles the
-groups single counts and pairs of overlapping counts decide, which cuts a game board's frontier into
-small components.
+one variable holding 0..n mines. `frontier` goes from the cells string straight to them: the cells single
+counts decide are settled on bit masks of the cells, only the cells left open are grouped, and on a long
+frontier the groups pairs of overlapping counts decide are settled too, which cuts a game board's frontier
+into small components. The answer is made per class of cells (free, safe, mine, each open group) and
+spread to the unknown cells in one bytes pass.
 
 `quick_count` gives up (None) where the states grow past a small budget; the caller then takes the
 general path. Its answers are the general path's, integer for integer (tests/test_quick.py holds them).
@@ -23,7 +25,7 @@ from ..core.puzzle import Puzzle
 from ..core.system import LinearSystem, build_system
 from .counting import Count
 from .frontier import FREE, MAX_CLASSES, MINE, components, pair_rule, popcount, positions, settled_frontier
-from .groups import count_component, pack, unpack
+from .groups import component_polynomials, pack, unpack
 from .polynomials import binomial_window
 
 # boards up to this many cells take the quick path (expert is 480); beyond it the general path's
@@ -97,7 +99,7 @@ def quick_count(puzzle: Puzzle, system: LinearSystem) -> Optional[Tuple[Count, O
     cells, state, counts_of, need, open_ = board.cells, board.state, board.counts_of, board.need, board.open
     polys = []   # (groups of the component, offset, P, per group M)
     for members in comps:
-        counted = count_component([len(cells[g]) for g in members], [counts_of[g] for g in members],
+        counted = component_polynomials([len(cells[g]) for g in members], [counts_of[g] for g in members],
                                   need, open_)
         if counted is None:
             return None
