@@ -138,11 +138,11 @@ def _around(x: int, shape: Shape, cols: int) -> int:
     return ((h + (h << (8 * cols)) + (h >> (8 * cols))) & shape.bytes_full) - x
 
 
-def _bulk(raw: bytes, need16: int, mines: int, live: int, todo: int, shape: Shape,
-          cols: int) -> Optional[Tuple[int, int, int]]:
+def _bulk(raw: bytes, mines: int, live: int, todo: int, shape: Shape, cols: int) -> Optional[Tuple[int, int, int]]:
     """The counts in todo all at once, a byte per cell: (the cells they make safe, those they make mines,
     the counts that decided all their cells); None when one of them cannot be met."""
     n = len(raw)
+    need16 = int.from_bytes(raw.translate(_NEED_16), "little")
     # 16 + the mines each count still needs, and that less its open cells (never below 0: at most 8 each)
     need = need16 - _around(_byte_per_bit(mines & shape.full, n), shape, cols) if mines else need16
     less_open = (need - _around(_byte_per_bit(live, n), shape, cols)).to_bytes(n, "little")
@@ -186,13 +186,12 @@ def settled_frontier(puzzle: Puzzle) -> Optional[Frontier]:
             return None
     elif any(raw[i] - _ZERO != popcount(nb[i] & known) for i in positions(counts & ~near)):
         return None
-    need16 = int.from_bytes(raw.translate(_NEED_16), "little")
     mines, live, done = known, unknown, 0
     zero, count_bits = _ZERO, popcount
     todo = front
     while todo:
         if popcount(todo) > BULK_COUNTS:
-            decided = _bulk(raw, need16, mines, live, todo, shape, cols)
+            decided = _bulk(raw, mines, live, todo, shape, cols)
             if decided is None:
                 return None
             safe, mined, finished = decided

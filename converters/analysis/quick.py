@@ -26,7 +26,7 @@ from ..core.system import LinearSystem, build_system
 from .counting import Count
 from .frontier import FREE, MAX_CLASSES, MINE, components, pair_rule, popcount, positions, settled_frontier
 from .groups import component_polynomials, pack, unpack
-from .polynomials import binomial_window
+from .polynomials import binomial, binomial_window
 
 # boards up to this many cells take the quick path (expert is 480); beyond it the general path's
 # numpy set-up costs less than Python loops over the cells
@@ -183,7 +183,11 @@ def _with_total(polys, F: int, T: int, per_group: List[int], cells: int) -> Tupl
             varying.append(poly)
     if not scale:
         return 0, 0
-    N, n_free = _convolve(varying, F, T, per_group, cells)
+    if varying:
+        N, n_free = _convolve(varying, F, T, per_group, cells)
+    else:   # the free cells take the T mines left: C(F, T) ways, C(F - 1, T - 1) = C(F, T) T / F with one
+        N = binomial(F, T)
+        n_free = N * T // F if F else 0
     if not N:
         return 0, 0
     N *= scale
