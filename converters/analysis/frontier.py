@@ -108,7 +108,7 @@ class Frontier:
         self.cells: List[List[int]] = []           # per group its cells
         self.masks: List[int] = []                 # per group its counts, as a bit mask of their cells
         self.need: Dict[int, int] = {}             # per open count the mines it still needs
-        self.open: Dict[int, int] = {}             # per open count its open cells
+        self.open: Dict[int, int] = {}             # per open count its open cells, once linked
         self.state: List[int] = []                 # per group: 1 mines, 0 safe, -1 open
         self.counts_of: List[List[int]] = []       # per group its counts (cell indices), ascending
         self.con_groups: Dict[int, List[int]] = {}  # per open count its groups, once linked
@@ -240,7 +240,7 @@ def _group(board: Frontier, nb: Tuple[int, ...], front: int, cols: int, not_firs
     active = (spread | spread << cols | spread >> cols) & front    # the counts with an open cell
     if not active:
         return
-    need, open_ = board.need, board.open
+    need = board.need
     edge = active | (active >> 1) & not_last | (active << 1) & not_first
     edge = (edge | edge << cols | edge >> cols) & live
     rest = active
@@ -249,9 +249,7 @@ def _group(board: Frontier, nb: Tuple[int, ...], front: int, cols: int, not_firs
         low = rest & -rest
         c = low.bit_length() - 1
         rest ^= low
-        m = nb[c]
-        need[c] = raw[c] - zero - count_bits(m & mines)
-        open_[c] = count_bits(m & live)
+        need[c] = raw[c] - zero - count_bits(nb[c] & mines)
     by_mask: Dict[int, List[int]] = {}
     while edge:
         low = edge & -edge
@@ -276,11 +274,13 @@ def _group(board: Frontier, nb: Tuple[int, ...], front: int, cols: int, not_firs
 
 
 def link(board: Frontier) -> None:
-    """board's table of each count's groups (for the pair rule)."""
+    """board's tables of each count's groups and open cells (for the pair rule, before it decides any)."""
     con_groups: Dict[int, List[int]] = {c: [] for c in board.need}
-    for g, cs in enumerate(board.counts_of):
+    open_ = board.open
+    for g, (cs, members) in enumerate(zip(board.counts_of, board.cells)):
         for c in cs:
             con_groups[c].append(g)
+            open_[c] = open_.get(c, 0) + len(members)
     board.con_groups = con_groups
 
 

@@ -45,11 +45,11 @@ def _order(sizes: Sequence[int], cons: GroupCons) -> List[int]:
     return order
 
 
-def component_polynomials(sizes: List[int], cons_of: List[List[int]], need: Dict[int, int], open_: Dict[int, int]):
+def component_polynomials(sizes: List[int], cons_of: List[List[int]], need: Dict[int, int]):
     """(offset, P, M) of one component: P[j] the weight of offset + j mines in it, M[g][j] the same with a
     given cell of group g a mine; None past the state budget. Per group its size and its counts (any
-    ids); per count the mines it needs and its open cells, all of them in the component's groups (need
-    and open_ are used as scratch and left as they were)."""
+    ids, each count's open cells all in the component's groups); per count the mines it needs (need is
+    used as scratch and left as it was)."""
     if len(sizes) == 1:   # one group: every count of the component sees exactly its cells
         r = need[cons_of[0][0]]
         if any(need[c] != r for c in cons_of[0]):
@@ -59,7 +59,7 @@ def component_polynomials(sizes: List[int], cons_of: List[List[int]], need: Dict
     if len(sizes) == 2 and CLOSED_FORM:
         return _two(sizes[0], sizes[1], cons_of, need)
     if len(sizes) <= ENUMERATE_GROUPS and math.prod(n + 1 for n in sizes) <= ENUMERATE_BOXES:
-        return _enumerate(sizes, cons_of, need, open_)
+        return _enumerate(sizes, cons_of, need)
     local: Dict[int, List[int]] = {}
     for g, cs in enumerate(cons_of):
         for c in cs:
@@ -140,25 +140,34 @@ def _two(a: int, b: int, cons_of: List[List[int]], need: Dict[int, int]):
     return s, [p], [[ma], [mb]]
 
 
-def _enumerate(sizes: List[int], cons_of: List[List[int]], rem: Dict[int, int], left: Dict[int, int]):
+def _enumerate(sizes: List[int], cons_of: List[List[int]], rem: Dict[int, int]):
     """component_polynomials's answer for a few groups, by visiting every solution over the groups: on small
-    components that costs less than setting up the programme's states. rem and left (per count the mines
-    it still needs and its cells in groups not yet given a number) change as it goes, and are restored."""
+    components that costs less than setting up the programme's states. rem (per count the mines it still
+    needs) changes as it goes and is restored."""
     n = len(sizes)
+    # per group, its counts with how many of their cells lie in the groups after it
+    limits: List[List[Tuple[int, int]]] = [[]] * n
+    after: Dict[int, int] = {}
+    for g in range(n - 1, -1, -1):
+        size = sizes[g]
+        lim = []
+        for c in cons_of[g]:
+            a = after.get(c, 0)
+            lim.append((c, a))
+            after[c] = a + size
+        limits[g] = lim
     vals = [0] * n
     found: List[Tuple[int, int, Tuple[int, ...]]] = []   # (weight, mines, per group mines) per solution
 
     def visit(g: int, w: int, m: int) -> None:
         size = sizes[g]
-        cs = cons_of[g]
         lo, hi = 0, size
-        for c in cs:
+        for c, a in limits[g]:
             r = rem[c]
             if r < hi:
                 hi = r
-            r -= left[c] - size
-            if r > lo:
-                lo = r
+            if r - a > lo:
+                lo = r - a
         if lo > hi:
             return
         binom = BINOMIAL[size]
@@ -167,8 +176,11 @@ def _enumerate(sizes: List[int], cons_of: List[List[int]], rem: Dict[int, int], 
                 vals[g] = v
                 found.append((w * binom[v], m + v, tuple(vals)))
             return
-        for c in cs:
-            left[c] -= size
+        cs = cons_of[g]
+        if not lo:
+            vals[g] = 0
+            visit(g + 1, w, m)
+            lo = 1
         for v in range(lo, hi + 1):
             for c in cs:
                 rem[c] -= v
@@ -176,8 +188,6 @@ def _enumerate(sizes: List[int], cons_of: List[List[int]], rem: Dict[int, int], 
             visit(g + 1, w * binom[v], m + v)
             for c in cs:
                 rem[c] += v
-        for c in cs:
-            left[c] += size
 
     visit(0, 1, 0)
     if not found:

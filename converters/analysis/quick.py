@@ -96,11 +96,10 @@ def quick_count(puzzle: Puzzle, system: LinearSystem) -> Optional[Tuple[Count, O
         if not pair_rule(board):
             return _no_solution(k)
         comps = components(board)
-    cells, state, counts_of, need, open_ = board.cells, board.state, board.counts_of, board.need, board.open
+    cells, state, counts_of, need = board.cells, board.state, board.counts_of, board.need
     polys = []   # (groups of the component, offset, P, per group M)
     for members in comps:
-        counted = component_polynomials([len(cells[g]) for g in members], [counts_of[g] for g in members],
-                                  need, open_)
+        counted = component_polynomials([len(cells[g]) for g in members], [counts_of[g] for g in members], need)
         if counted is None:
             return None
         polys.append((members, *counted))
