@@ -4,7 +4,7 @@ A group is a set of unknown cells touched by the same counts: one variable holdi
 by C(n, j). A component (groups linked through shared counts) is counted by a forward and a backward pass
 over its groups, with the states memoised on the partly filled counts' remaining right-hand sides; a
 component of a few groups is counted solution by solution instead, which costs less than setting up
-states. A count polynomial (coefficient j: the weight of j mines) is one Python int with the coefficients
+states, and one of one or two groups in closed form. A count polynomial (coefficient j: the weight of j mines) is one Python int with the coefficients
 in fixed-width bit slots, so a sum is one addition, one more mine a shift, and a product one big-integer
 multiplication (Kronecker substitution), all in C. `quick` uses it on small boards.
 """
@@ -19,6 +19,8 @@ QUICK_MEMORY = 16 << 20
 ENUMERATE_GROUPS = 10
 # ... and at most this many assignments of mine numbers to the groups (the solutions are fewer)
 ENUMERATE_BOXES = 1 << 12
+# components of two groups are counted in closed form (False: as any other, for the tests)
+CLOSED_FORM = True
 
 BINOMIAL = [[math.comb(n, j) for j in range(n + 1)] for n in range(9)]   # a group has at most 8 cells
 
@@ -43,18 +45,35 @@ def _order(sizes: Sequence[int], cons: GroupCons) -> List[int]:
     return order
 
 
-def count_groups(sizes: List[int], cons: GroupCons):
+def component_polynomials(sizes: List[int], cons_of: List[List[int]], need: Dict[int, int]):
     """(offset, P, M) of one component: P[j] the weight of offset + j mines in it, M[g][j] the same with a
-    given cell of group g a mine; None past the state budget."""
-    cells = sum(sizes)
+    given cell of group g a mine; None past the state budget. Per group its size and its counts (any
+    ids, each count's open cells all in the component's groups); per count the mines it needs (need is
+    used as scratch and left as it was)."""
     if len(sizes) == 1:   # one group: every count of the component sees exactly its cells
-        r = cons[0][1]
-        if any(rc != r for _, rc in cons):
+        r = need[cons_of[0][0]]
+        if any(need[c] != r for c in cons_of[0]):
             return 0, [0], [[0]]
         n = sizes[0]
         return r, [BINOMIAL[n][r]], [[BINOMIAL[n - 1][r - 1] if r else 0]]
+    if len(sizes) == 2 and CLOSED_FORM:
+        return _two(sizes[0], sizes[1], cons_of, need)
     if len(sizes) <= ENUMERATE_GROUPS and math.prod(n + 1 for n in sizes) <= ENUMERATE_BOXES:
-        return _enumerate(sizes, cons)
+        return _enumerate(sizes, cons_of, need)
+    local: Dict[int, List[int]] = {}
+    for g, cs in enumerate(cons_of):
+        for c in cs:
+            if c in local:
+                local[c].append(g)
+            else:
+                local[c] = [g]
+    return count_groups(sizes, [(gs, need[c]) for c, gs in local.items()])
+
+
+def count_groups(sizes: List[int], cons: GroupCons):
+    """component_polynomials's answer by the forward/backward programme, the counts as (the positions of their
+    groups, mines needed)."""
+    cells = sum(sizes)
     order = _order(sizes, cons)
     width = cells + 8          # a slot holds any count of the component's cells times a group's size
     steps = _schedule(order, sizes, cons)
@@ -91,52 +110,99 @@ def count_groups(sizes: List[int], cons: GroupCons):
     return lo, P, M
 
 
-def _enumerate(sizes: List[int], cons: GroupCons):
-    """_count_component's answer for a few groups, by visiting every solution over the groups: on small
-    components that costs less than setting up the programme's states."""
+def _two(a: int, b: int, cons_of: List[List[int]], need: Dict[int, int]):
+    """component_polynomials's answer for two groups of a and b cells, in closed form: some count sees both
+    (they are one component), so x + y = s mines on every solution, and counts that see one group fix it."""
+    both = set(cons_of[0]).intersection(cons_of[1])
+    sums = {need[c] for c in both}
+    x_only = {need[c] for c in cons_of[0] if c not in both}
+    y_only = {need[c] for c in cons_of[1] if c not in both}
+    if len(sums) != 1 or len(x_only) > 1 or len(y_only) > 1:
+        return 0, [0], [[0], [0]]
+    s = sums.pop()
+    lo, hi = max(0, s - b), min(a, s)
+    for x in x_only:
+        lo, hi = max(lo, x), min(hi, x)
+    for y in y_only:
+        lo, hi = max(lo, s - y), min(hi, s - y)
+    ca, cb = BINOMIAL[a], BINOMIAL[b]
+    ca1, cb1 = BINOMIAL[a - 1], BINOMIAL[b - 1]
+    p = ma = mb = 0
+    for x in range(lo, hi + 1):
+        y = s - x
+        p += ca[x] * cb[y]
+        if x:
+            ma += ca1[x - 1] * cb[y]
+        if y:
+            mb += ca[x] * cb1[y - 1]
+    if not p:
+        return 0, [0], [[0], [0]]
+    return s, [p], [[ma], [mb]]
+
+
+def _enumerate(sizes: List[int], cons_of: List[List[int]], rem: Dict[int, int]):
+    """component_polynomials's answer for a few groups, by visiting every solution over the groups: on small
+    components that costs less than setting up the programme's states. rem (per count the mines it still
+    needs) changes as it goes and is restored."""
     n = len(sizes)
-    con_of: List[List[int]] = [[] for _ in sizes]
-    for ci, (gs, _) in enumerate(cons):
-        for g in gs:
-            con_of[g].append(ci)
-    # per group, its counts with how many of their cells come after it
-    limits = [[(ci, sum(sizes[h] for h in cons[ci][0] if h > g)) for ci in con_of[g]] for g in range(n)]
-    rem = [r for _, r in cons]
+    # per group, its counts with how many of their cells lie in the groups after it
+    limits: List[List[Tuple[int, int]]] = [[]] * n
+    after: Dict[int, int] = {}
+    for g in range(n - 1, -1, -1):
+        size = sizes[g]
+        lim = []
+        for c in cons_of[g]:
+            a = after.get(c, 0)
+            lim.append((c, a))
+            after[c] = a + size
+        limits[g] = lim
     vals = [0] * n
-    P: Dict[int, int] = {}
-    M: List[Dict[int, int]] = [{} for _ in sizes]
+    found: List[Tuple[int, int, Tuple[int, ...]]] = []   # (weight, mines, per group mines) per solution
 
     def visit(g: int, w: int, m: int) -> None:
-        if g == n:
-            P[m] = P.get(m, 0) + w
-            for h, v in enumerate(vals):
-                if v:
-                    M[h][m] = M[h].get(m, 0) + w * v
-            return
         size = sizes[g]
         lo, hi = 0, size
-        for ci, cap in limits[g]:
-            r = rem[ci]
+        for c, a in limits[g]:
+            r = rem[c]
             if r < hi:
                 hi = r
-            if r - cap > lo:
-                lo = r - cap
+            if r - a > lo:
+                lo = r - a
+        if lo > hi:
+            return
         binom = BINOMIAL[size]
+        if g == n - 1:
+            for v in range(lo, hi + 1):
+                vals[g] = v
+                found.append((w * binom[v], m + v, tuple(vals)))
+            return
+        cs = cons_of[g]
+        if not lo:
+            vals[g] = 0
+            visit(g + 1, w, m)
+            lo = 1
         for v in range(lo, hi + 1):
-            for ci in con_of[g]:
-                rem[ci] -= v
+            for c in cs:
+                rem[c] -= v
             vals[g] = v
             visit(g + 1, w * binom[v], m + v)
-            for ci in con_of[g]:
-                rem[ci] += v
-        vals[g] = 0
+            for c in cs:
+                rem[c] += v
 
     visit(0, 1, 0)
-    if not P:
+    if not found:
         return 0, [0], [[0]] * n
-    lo, hi = min(P), max(P)
-    return lo, [P.get(j, 0) for j in range(lo, hi + 1)], \
-        [[Mg.get(j, 0) // sizes[g] for j in range(lo, hi + 1)] for g, Mg in enumerate(M)]
+    lo = min(m for _, m, _ in found)
+    d = max(m for _, m, _ in found) - lo + 1
+    P = [0] * d
+    M = [[0] * d for _ in sizes]
+    for w, m, vs in found:
+        m -= lo
+        P[m] += w
+        for g, v in enumerate(vs):
+            if v:
+                M[g][m] += w * v
+    return lo, P, [[x // size for x in Mg] for Mg, size in zip(M, sizes)]
 
 
 Step = Tuple[int, Tuple[int, ...], List[Tuple[int, int]], List[Tuple[int, bool]]]

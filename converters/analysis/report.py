@@ -327,21 +327,15 @@ def analyze(puzzle: Puzzle, mines: Optional[int] = None, level: str = "full", *,
 
 def _quick_analysis(puzzle: Puzzle, mines: Optional[int]) -> Optional[Analysis]:
     """The full level of a small board from its exact count alone (quick.py); None: take the general path."""
-    system, cons, feasible = quick_system(puzzle, mines)
+    system = quick_system(puzzle, mines)
     k = system.num_vars
-    total = system.total
-    counted = None
-    if feasible and (total is None or 0 <= total <= k):
-        counted = quick_count(k, cons, total)
-        if counted is None:
-            return None
-    if counted is None or counted.solutions == 0:
+    counted = quick_count(puzzle, system)
+    if counted is None:
+        return None
+    count, values = counted
+    if values is None:
         return Analysis(puzzle, system, "full", np.full(k, UNDECIDED, dtype=np.int8), 0, (0,) * k)
-    n = counted.solutions
-    # a cell is certain exactly when no solution, or every one, puts a mine on it: the backbone
-    values = np.array([SAFE if x == 0 else MINE if x == n else UNDECIDED for x in counted.mine_solutions or ()],
-                      dtype=np.int8)
-    return Analysis(puzzle, system, "full", values, n, counted.mine_solutions)
+    return Analysis(puzzle, system, "full", values, count.solutions, count.mine_solutions)
 
 
 def _decide_and_count(puzzle: Puzzle, mines: Optional[int], level: str, count: bool, compare_levels: bool,
