@@ -7,6 +7,7 @@ import of numpy, lark, pysat or every notation makes them fail.
 from __future__ import annotations
 
 import argparse
+import os
 import subprocess
 import sys
 from typing import Set
@@ -279,3 +280,25 @@ def test_writing_by_format_name_imports_only_that_writer(tmp_path, fmt):
     assert "mineconv " in out.read_text()
     writers = {m for m in mods if m.startswith("mineconv.formats.models.")}
     assert len(writers) == 1 and not {m for m in mods if m.startswith("mineconv.formats.answers")}
+
+
+BLAS = """
+import os, sys
+from mineconv.cli import main
+try:
+    main(["--version"])
+except SystemExit:
+    pass
+print(os.environ.get("OPENBLAS_NUM_THREADS"))
+"""
+
+
+@pytest.mark.parametrize("given, expected", [(None, "1"), ("3", "3")])
+def test_the_cli_asks_openblas_for_one_thread_unless_the_user_chose(given, expected):
+    # OpenBLAS spins a thread per core up when numpy is imported: ~80 ms of CPU a command, for no BLAS work
+    env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"}
+    if given:
+        env["OPENBLAS_NUM_THREADS"] = given
+    proc = subprocess.run([sys.executable, "-c", BLAS], capture_output=True, text=True, timeout=120, env=env,
+                          check=True)
+    assert proc.stdout.split()[-1] == expected
