@@ -19,7 +19,7 @@ at most 2**18 rows, so every float sum stays below 2**53: exact.
 from __future__ import annotations
 
 import math
-from typing import Dict, List, Sequence
+from typing import Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -34,30 +34,38 @@ def _layer_bytes(layer: Weights) -> int:
     return (16 + int_bytes(top_bits(layer[0][:16]))) * len(layer[0])
 
 
-BIT_LENGTH = np.frompyfunc(int.bit_length, 1, 1)
+def _masks(slots: np.ndarray, bits: int) -> np.ndarray:
+    """Per entry, the mask keeping its lowest `slots` slots of `bits` bits (none for slots <= 0)."""
+    slots = np.maximum(slots, 0)
+    masks = [(1 << (n * bits)) - 1 for n in range(int(slots.max(initial=0)) + 1)]
+    return np.asarray(masks, dtype=object)[slots]
 
 
-def _pull_down(back: Weights, move: Moves, bits: int, fwd: Weights, fbits: int) -> Weights:
-    """This layer's BW from the next layer's, only over the numbers of mines the forward weights hold."""
+def _pull_down(back: Weights, btop: np.ndarray, move: Moves, bits: int, low: np.ndarray,
+               high: np.ndarray) -> Tuple[Weights, np.ndarray]:
+    """This layer's BW (and its top slots, in mines) from the next layer's, only over the numbers of mines
+    the forward weights hold there (low .. high)."""
     vals, offs = back
     idx0, idx1, _ = move
     m0, m1 = idx0 >= 0, idx1 >= 0
-    o0 = np.where(m0, offs[np.maximum(idx0, 0)], NONE)
-    o1 = np.where(m1, offs[np.maximum(idx1, 0)] - 1, NONE)
+    i0, i1 = np.maximum(idx0, 0), np.maximum(idx1, 0)
+    o0 = np.where(m0, offs[i0], NONE)
+    o1 = np.where(m1, offs[i1] - 1, NONE)
     to = np.minimum(o0, o1)
+    top = np.maximum(np.where(m0, btop[i0], -1), np.where(m1, btop[i1] - 1, -1))
     out = np.zeros(len(idx0), dtype=object)
     out[m0] = aligned(vals[idx0[m0]], o0[m0], to[m0], bits)
     out[m1] += aligned(vals[idx1[m1]], o1[m1], to[m1], bits)
-    low = fwd[1]
     cut = np.flatnonzero(to < low)
     if len(cut):
         out[cut] = out[cut] >> ((low[cut] - to[cut]) * bits)
         to[cut] = low[cut]
-    # and above the most: BW's top slot stays where w ends while the forward weights start near 0 mines
-    top = np.asarray(BIT_LENGTH(fwd[0]), dtype=np.int64)
-    slots = np.maximum(low + (top - 1) // fbits - to + 1, 0)
-    masks = np.asarray([(1 << (n * bits)) - 1 for n in range(int(slots.max(initial=0)) + 1)], dtype=object)
-    return out & masks[slots], to
+    # and above the most: BW's top stays near where w ends while the forward weights start near 0 mines
+    over = np.flatnonzero(top > high)
+    if len(over):
+        out[over] = out[over] & _masks(high[over] - to[over] + 1, bits)
+        top[over] = high[over]
+    return (out, to), top
 
 
 def _limbs(values: np.ndarray, nbytes: int, slot: int) -> np.ndarray:
@@ -66,7 +74,7 @@ def _limbs(values: np.ndarray, nbytes: int, slot: int) -> np.ndarray:
     return np.frombuffer(raw, dtype="<u2").reshape(-1, slot // 2)
 
 
-def _dot(fwd: Weights, back_next: Weights, move: Moves, slot: int, bslot: int) -> int:
+def _dot(fwd: Weights, back_next: Weights, btop: np.ndarray, move: Moves, slot: int, bslot: int) -> int:
     """Cell's number: sum over the states t a mine on it leads to of into(t) . BW(t), slot by slot."""
     idx0, idx1, size = move
     into, ito = push(fwd, (np.full(len(idx1), -1, dtype=np.int32), idx1, size), 8 * slot)
@@ -79,7 +87,8 @@ def _dot(fwd: Weights, back_next: Weights, move: Moves, slot: int, bslot: int) -
     b[up] = b[up] << (d[up] * 8 * bslot)
     b[down] = b[down] >> (-d[down] * 8 * bslot)
     width = -(-top_bits(a) // (8 * slot))    # slots of the widest into(t): BW's slots past it meet zeros
-    b = b & ((1 << (width * 8 * bslot)) - 1)
+    over = np.flatnonzero(btop[nz] - ito[nz] >= width)
+    b[over] = b[over] & ((1 << (width * 8 * bslot)) - 1)
     rows_a, rows_b = _limbs(a, width * slot, slot), _limbs(b, width * bslot, bslot)
     acc = np.zeros((slot // 2, bslot // 2), dtype=np.int64)
     for start in range(0, len(rows_a), CHUNK):
@@ -94,31 +103,50 @@ def _dot(fwd: Weights, back_next: Weights, move: Moves, slot: int, bslot: int) -
     return total
 
 
+def _tops(moves: Sequence[Moves]) -> List[np.ndarray]:
+    """Per layer and state, the most mines a way in places (the forward weights' top slot)."""
+    tops = [np.zeros(1, dtype=np.int64)]
+    for idx0, idx1, size in moves:
+        m0, m1 = idx0 >= 0, idx1 >= 0
+        top = np.full(size, -1, dtype=np.int64)
+        np.maximum.at(top, idx0[m0], tops[-1][m0])
+        np.maximum.at(top, idx1[m1], tops[-1][m1] + 1)
+        tops.append(top)
+    return tops
+
+
 class BigComponent:
     """A swept component: its count polynomial P now, its per-cell numbers once w is known.
 
     The backward pass needs every layer's forward weights, which on a 40x40 checkerboard pass the memory
-    budget; P's forward pass keeps one layer in `every` (about the square root of the number of cells),
-    and the backward pass recomputes the layers between two kept ones as it reaches them: one forward
-    pass more for a square root of the memory."""
+    budget. P's forward pass keeps them all while they take less than half the budget; past that it
+    keeps one layer in `every` (about the square root of the number of cells), and the backward pass
+    recomputes the layers between two kept ones as it reaches them: one forward pass more for a square
+    root of the memory. (keep_bytes: that threshold, in estimated bytes.)"""
 
-    def __init__(self, swept: Swept, bounds: Bounds = UNBOUNDED) -> None:
+    def __init__(self, swept: Swept, bounds: Bounds = UNBOUNDED, keep_bytes: Optional[int] = None) -> None:
         self.swept = swept
         self.what = f"counting a component of {len(swept.order)} linked unknown cells"
         self.slot = swept.slot_bytes(even=True)
-        self.every = max(1, math.isqrt(len(swept.moves)))
+        self.every = 1
         self.kept: Dict[int, Weights] = {}
         if swept.log_total == float("-inf"):
             self.P = [0]
             return
         layer: Weights = (np.ones(1, dtype=object), np.zeros(1, dtype=np.int64))
-        held = swept.held
+        self.tops = _tops(swept.moves)
+        sizes: Dict[int, int] = {}
+        if keep_bytes is None:
+            keep_bytes = bounds.memory // 2 if bounds.memory else 1 << 62
         for i, move in enumerate(swept.moves):
             if i % self.every == 0:
-                self.kept[i] = layer
-                held += _layer_bytes(layer)
+                self.kept[i], sizes[i] = layer, _layer_bytes(layer)
+                if self.every == 1 and sum(sizes.values()) > keep_bytes:
+                    self.every = max(1, math.isqrt(len(swept.moves)))
+                    for j in [j for j in self.kept if j % self.every]:
+                        del self.kept[j], sizes[j]
             layer = push(layer, move, 8 * self.slot)
-            bounds.check_memory(held + _layer_bytes(layer), self.what)
+            bounds.check_memory(swept.held + sum(sizes.values()) + _layer_bytes(layer), self.what)
             bounds.check()
         self.P = unpack(layer[0][0], int(layer[1][0]), self.slot)
 
@@ -129,19 +157,20 @@ class BigComponent:
             return {v: [0] for v in self.swept.order}
         return mine_polynomials(self.swept, bounds, self.what)[1]
 
-    def _segment(self, start: int, bounds: Bounds, held: int) -> List[Weights]:
-        """The forward layers start .. start + every - 1, recomputed from the kept one at start."""
-        moves = self.swept.moves
+    def _segment(self, start: int, end: int, bounds: Bounds, held: int) -> List[Weights]:
+        """The forward layers start .. end - 1, recomputed from the kept one at start."""
         layers = [self.kept.pop(start)]
-        for i in range(start, min(start + self.every, len(moves)) - 1):
-            layers.append(push(layers[-1], moves[i], 8 * self.slot))
+        for i in range(start, end - 1):
+            layers.append(push(layers[-1], self.swept.moves[i], 8 * self.slot))
             held += _layer_bytes(layers[-1])
             bounds.check_memory(held, self.what)
             bounds.check()
         return layers
 
     def weighted_mines(self, w: Sequence[int], bounds: Bounds = UNBOUNDED) -> Dict[int, int]:
-        """{v: sum_j M[v][j] * w[j]}: each cell's solutions with a mine there, weighted by w[mines]."""
+        """{v: sum_j M[v][j] * w[j]}: each cell's solutions with a mine there, weighted by w[mines].
+
+        Once only: it gives the kept forward layers back as it goes."""
         swept, slot = self.swept, self.slot
         if swept.log_total == float("-inf") or not any(w):
             return {v: 0 for v in swept.order}
@@ -150,13 +179,15 @@ class BigComponent:
         low = next(j for j, x in enumerate(w) if x)
         packed = sum(int(x) << (8 * bslot * (j - low)) for j, x in enumerate(w) if j >= low)
         back: Weights = (np.asarray([packed], dtype=object), np.asarray([low], dtype=np.int64))
+        btop = np.asarray([len(w) - 1 - next(j for j, x in enumerate(reversed(w)) if x)], dtype=np.int64)
         out: Dict[int, int] = {}
-        for start in sorted(self.kept, reverse=True):
-            held = swept.held + sum(_layer_bytes(layer) for layer in self.kept.values())
-            layers = self._segment(start, bounds, held)
+        starts = sorted(self.kept)
+        for start, end in reversed(list(zip(starts, starts[1:] + [len(swept.moves)]))):
+            held = swept.held + (sum(_layer_bytes(layer) for layer in self.kept.values()) if self.every > 1 else 0)
+            layers = self._segment(start, end, bounds, held)
             for i in range(start + len(layers) - 1, start - 1, -1):
                 fwd = layers.pop()
-                out[swept.order[i]] = _dot(fwd, back, swept.moves[i], slot, bslot)
-                back = _pull_down(back, swept.moves[i], 8 * bslot, fwd, 8 * slot)
+                out[swept.order[i]] = _dot(fwd, back, btop, swept.moves[i], slot, bslot)
+                back, btop = _pull_down(back, btop, swept.moves[i], 8 * bslot, fwd[1], self.tops[i])
                 bounds.check()
         return out
