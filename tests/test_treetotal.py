@@ -32,8 +32,9 @@ BOARDS = [(9, 9, 0.4, "checker", 1), (10, 12, 0.3, "lattice", 2), (12, 12, 0.35,
 @pytest.mark.parametrize("rows,cols,density,pattern,seed", BOARDS)
 @pytest.mark.parametrize("window", ["all", "narrow", "one"])
 def test_weighted_mines_are_the_polynomials_applied_to_w(rows, cols, density, pattern, seed, window, monkeypatch):
-    # small chunks, so that one layer's dot products take several matrix products
+    # small chunks and parts, so that one layer's dot products take several matrix products
     monkeypatch.setattr(treetotal, "CHUNK", 7)
+    monkeypatch.setattr(treetotal, "TARGETS", 3)
     comps, system = open_components(board(rows, cols, density, pattern, seed))
     rng = random.Random(seed)
     tried = 0

@@ -27,11 +27,13 @@ from ..core.bounds import UNBOUNDED, Bounds, int_bytes
 from .treecount import NONE, Moves, Swept, Weights, aligned, mine_polynomials, push, top_bits, unpack
 
 CHUNK = 1 << 18   # rows of the limb matrices multiplied at once (exactness needs at most 2**21)
+TARGETS = 1 << 13  # states whose dot products are taken together
 
 
 def _layer_bytes(layer: Weights) -> int:
-    """Estimated bytes of a layer of packed weights (judged by its first states)."""
-    return (16 + int_bytes(top_bits(layer[0][:16]))) * len(layer[0])
+    """Estimated bytes of a layer of packed weights (judged by the biggest of 16 states across it)."""
+    vals = layer[0]
+    return (16 + int_bytes(top_bits(vals[::max(1, len(vals) // 16)]))) * len(vals)
 
 
 def _masks(slots: np.ndarray, bits: int) -> np.ndarray:
@@ -74,20 +76,17 @@ def _limbs(values: np.ndarray, nbytes: int, slot: int) -> np.ndarray:
     return np.frombuffer(raw, dtype="<u2").reshape(-1, slot // 2)
 
 
-def _dot(fwd: Weights, back_next: Weights, btop: np.ndarray, move: Moves, slot: int, bslot: int) -> int:
-    """Cell's number: sum over the states t a mine on it leads to of into(t) . BW(t), slot by slot."""
-    idx0, idx1, size = move
-    into, ito = push(fwd, (np.full(len(idx1), -1, dtype=np.int32), idx1, size), 8 * slot)
-    bvals, boffs = back_next
-    nz = np.flatnonzero((into != 0) & (bvals != 0))
-    if not len(nz):
-        return 0
-    a, b, d = into[nz], bvals[nz].copy(), boffs[nz] - ito[nz]
+def _dot_part(a: np.ndarray, aoff: np.ndarray, atop: np.ndarray, b: np.ndarray, boff: np.ndarray,
+              btop: np.ndarray, slot: int, bslot: int) -> np.ndarray:
+    """sum over k, l of A.T @ B for some states: into's slots (a, first at aoff, last at most atop) against
+    BW's (b, first at boff, last at btop) over the same numbers of mines, as 16-bit limbs."""
+    d = boff - aoff
+    b = b.copy()
     up, down = np.flatnonzero(d > 0), np.flatnonzero(d < 0)
     b[up] = b[up] << (d[up] * 8 * bslot)
     b[down] = b[down] >> (-d[down] * 8 * bslot)
-    width = -(-top_bits(a) // (8 * slot))    # slots of the widest into(t): BW's slots past it meet zeros
-    over = np.flatnonzero(btop[nz] - ito[nz] >= width)
+    width = int((atop - aoff).max()) + 1   # slots of the widest into(t): BW's slots past it meet zeros
+    over = np.flatnonzero(btop - aoff >= width)
     b[over] = b[over] & ((1 << (width * 8 * bslot)) - 1)
     rows_a, rows_b = _limbs(a, width * slot, slot), _limbs(b, width * bslot, bslot)
     acc = np.zeros((slot // 2, bslot // 2), dtype=np.int64)
@@ -95,6 +94,25 @@ def _dot(fwd: Weights, back_next: Weights, btop: np.ndarray, move: Moves, slot: 
         part_a = rows_a[start:start + CHUNK].astype(np.float64)
         part_b = rows_b[start:start + CHUNK].astype(np.float64)
         acc += (part_a.T @ part_b).astype(np.int64)
+    return acc
+
+
+def _dot(fwd: Weights, back_next: Weights, btop: np.ndarray, ftop: np.ndarray, move: Moves, slot: int,
+         bslot: int) -> int:
+    """Cell's number: sum over the states t a mine on it leads to of into(t) . BW(t), slot by slot.
+
+    The states go in parts of TARGETS, sorted by their span of mines: the limb rows of a part are padded
+    to its widest state only, and a wide layer's rows are never all in memory at once."""
+    idx0, idx1, size = move
+    into, ito = push(fwd, (np.full(len(idx1), -1, dtype=np.int32), idx1, size), 8 * slot)
+    bvals, boffs = back_next
+    nz = np.flatnonzero((into != 0) & (bvals != 0))
+    nz = nz[np.argsort(ftop[nz] - ito[nz], kind="stable")]
+    acc = np.zeros((slot // 2, bslot // 2), dtype=object)
+    for start in range(0, len(nz), TARGETS):
+        part = nz[start:start + TARGETS]
+        acc += _dot_part(into[part], ito[part], ftop[part], bvals[part], boffs[part], btop[part], slot,
+                         bslot).astype(object)
     total = 0
     for k, row in enumerate(acc.tolist()):
         for ell, c in enumerate(row):
@@ -103,26 +121,32 @@ def _dot(fwd: Weights, back_next: Weights, btop: np.ndarray, move: Moves, slot: 
     return total
 
 
-def _tops(moves: Sequence[Moves]) -> List[np.ndarray]:
-    """Per layer and state, the most mines a way in places (the forward weights' top slot)."""
-    tops = [np.zeros(1, dtype=np.int64)]
+def _extent(moves: Sequence[Moves]) -> Tuple[List[np.ndarray], List[np.ndarray]]:
+    """Per layer and state, the fewest and the most mines a way in places (the forward weights' first
+    and last slots)."""
+    lows, tops = [np.zeros(1, dtype=np.int64)], [np.zeros(1, dtype=np.int64)]
     for idx0, idx1, size in moves:
         m0, m1 = idx0 >= 0, idx1 >= 0
+        low = np.full(size, NONE, dtype=np.int64)
         top = np.full(size, -1, dtype=np.int64)
-        np.maximum.at(top, idx0[m0], tops[-1][m0])
-        np.maximum.at(top, idx1[m1], tops[-1][m1] + 1)
+        for m, idx, mine in ((m0, idx0, 0), (m1, idx1, 1)):
+            np.minimum.at(low, idx[m], lows[-1][m] + mine)
+            np.maximum.at(top, idx[m], tops[-1][m] + mine)
+        lows.append(low)
         tops.append(top)
-    return tops
+    return lows, tops
 
 
 class BigComponent:
     """A swept component: its count polynomial P now, its per-cell numbers once w is known.
 
     The backward pass needs every layer's forward weights, which on a 40x40 checkerboard pass the memory
-    budget. P's forward pass keeps them all while they take less than half the budget; past that it
-    keeps one layer in `every` (about the square root of the number of cells), and the backward pass
-    recomputes the layers between two kept ones as it reaches them: one forward pass more for a square
-    root of the memory. (keep_bytes: that threshold, in estimated bytes.)"""
+    budget. When a bound of their bytes (every state's span of mines times the slot) passes half the
+    budget (or keep_bytes), P's forward pass keeps one layer in `every` (about the square root of the
+    number of cells) and the backward pass recomputes the layers between two kept ones as it reaches them:
+    one forward pass more for a square root of the memory. Deciding before the pass, not when the kept
+    layers pass the bound, matters: layers freed halfway left their memory to the heap (2.3 GB RSS).
+    """
 
     def __init__(self, swept: Swept, bounds: Bounds = UNBOUNDED, keep_bytes: Optional[int] = None) -> None:
         self.swept = swept
@@ -133,20 +157,21 @@ class BigComponent:
         if swept.log_total == float("-inf"):
             self.P = [0]
             return
-        layer: Weights = (np.ones(1, dtype=object), np.zeros(1, dtype=np.int64))
-        self.tops = _tops(swept.moves)
-        sizes: Dict[int, int] = {}
+        lows, self.tops = _extent(swept.moves)
+        # every layer's slots, each a Python int (~56 bytes besides its digits) behind 16 bytes of arrays
         if keep_bytes is None:
             keep_bytes = bounds.memory // 2 if bounds.memory else 1 << 62
+        bound = sum(int(((top - low + 1) * self.slot).sum()) + 72 * len(top) for low, top in zip(lows, self.tops))
+        if swept.held + bound > keep_bytes:
+            self.every = max(1, math.isqrt(len(swept.moves)))
+        layer: Weights = (np.ones(1, dtype=object), np.zeros(1, dtype=np.int64))
+        held = swept.held
         for i, move in enumerate(swept.moves):
             if i % self.every == 0:
-                self.kept[i], sizes[i] = layer, _layer_bytes(layer)
-                if self.every == 1 and sum(sizes.values()) > keep_bytes:
-                    self.every = max(1, math.isqrt(len(swept.moves)))
-                    for j in [j for j in self.kept if j % self.every]:
-                        del self.kept[j], sizes[j]
+                self.kept[i] = layer
+                held += _layer_bytes(layer)
             layer = push(layer, move, 8 * self.slot)
-            bounds.check_memory(swept.held + sum(sizes.values()) + _layer_bytes(layer), self.what)
+            bounds.check_memory(held + _layer_bytes(layer), self.what)
             bounds.check()
         self.P = unpack(layer[0][0], int(layer[1][0]), self.slot)
 
@@ -187,7 +212,7 @@ class BigComponent:
             layers = self._segment(start, end, bounds, held)
             for i in range(start + len(layers) - 1, start - 1, -1):
                 fwd = layers.pop()
-                out[swept.order[i]] = _dot(fwd, back, btop, swept.moves[i], slot, bslot)
+                out[swept.order[i]] = _dot(fwd, back, btop, self.tops[i + 1], swept.moves[i], slot, bslot)
                 back, btop = _pull_down(back, btop, swept.moves[i], 8 * bslot, fwd[1], self.tops[i])
                 bounds.check()
         return out
