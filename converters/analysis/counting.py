@@ -373,13 +373,14 @@ def count_solutions(system: LinearSystem, values: Optional[np.ndarray] = None,
     free = sorted(open_vars - in_comp)
     weighted = system.total is not None
     polys: List[Tuple[List[int], Poly, Any]] = []
-    for vs, cis in comps:
+    big = [n for n, (vs, _) in enumerate(comps) if weighted and len(vs) >= BIG_COMPONENT]
+    for n, (vs, cis) in enumerate(comps):
         ccons = [cons[ci] for ci in cis]
-        if weighted and len(vs) >= BIG_COMPONENT:
+        if n in big:
             # with a total, a big component gives P first and its per-cell numbers once the rest of the
-            # board's weights are known (_count_with_total)
+            # board's weights are known (_count_with_total); only the last keeps its forward layers
             swept = prepare(vs, ccons, system.var_rc, bounds, max_states * STATES_PER_CAP)
-            comp = BigComponent(swept, bounds)
+            comp = BigComponent(swept, bounds, keep=n == big[-1])
             polys.append((vs, comp.P, comp))
         else:
             P, M = count_component(vs, ccons, system.var_rc, weighted, max_states, bounds)
