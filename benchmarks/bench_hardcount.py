@@ -118,6 +118,8 @@ def main(argv: Optional[List[str]] = None) -> int:
     ap.add_argument("--timeout", type=float, default=60.0, help="mineconv analyze --timeout (s)")
     ap.add_argument("--d4-timeout", type=float, default=120.0, help="seconds before d4 is killed")
     ap.add_argument("--no-d4", action="store_true", help="skip d4")
+    ap.add_argument("--total-only", action="store_true",
+                    help="analyse only with the total (the no-total cell says skipped); implies --no-d4")
     args = ap.parse_args(argv)
     print("| board | unknown | with total: status, digits, s, MB | no total: status, digits, s, MB "
           "| d4 (no total): outcome, s, MB | same count |")
@@ -129,14 +131,15 @@ def main(argv: Optional[List[str]] = None) -> int:
                 path = os.path.join(tmp, f"{name}-{total}.txt")
                 with open(path, "w") as f:
                     f.write(board_text(name, total))
-                cells.append(mineconv_row(path, args.timeout))
+                skip = args.total_only and not total
+                cells.append(("skipped", "-", 0.0, 0.0) if skip else mineconv_row(path, args.timeout))
             notot = os.path.join(tmp, f"{name}-False.txt")
             with open(notot) as f:
                 text = f.read()
             unknown = text.count("?")
             d4 = ("skipped", "-", 0.0, 0.0)
             same = "-"
-            if not args.no_d4:
+            if not (args.no_d4 or args.total_only):
                 cnf = os.path.join(tmp, f"{name}.cnf")
                 write_cnf(text, cnf)
                 d4 = d4_row(cnf, args.d4_timeout)

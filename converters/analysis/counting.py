@@ -24,7 +24,8 @@ from ..core.system import LinearSystem
 from .marginals import approx_marginals
 from .polynomials import Poly, binomial_bits, binomial_window, oadd, oplain, pdiv_exact, pmul
 from .propagation import MINE, SAFE, UNDECIDED
-from .treecount import BIG_COMPONENT, STATES_PER_CAP, count_big_component
+from .treecount import BIG_COMPONENT, STATES_PER_CAP, count_big_component, prepare
+from .treetotal import BigComponent
 
 DEFAULT_MAX_STATES = 200_000
 
@@ -371,10 +372,19 @@ def count_solutions(system: LinearSystem, values: Optional[np.ndarray] = None,
     in_comp = set(x for vs, _ in comps for x in vs)
     free = sorted(open_vars - in_comp)
     weighted = system.total is not None
-    polys = []
-    for vs, cis in comps:
-        P, M = count_component(vs, [cons[ci] for ci in cis], system.var_rc, weighted, max_states, bounds)
-        polys.append((vs, P, M))
+    polys: List[Tuple[List[int], Poly, Any]] = []
+    big = [n for n, (vs, _) in enumerate(comps) if weighted and len(vs) >= BIG_COMPONENT]
+    for n, (vs, cis) in enumerate(comps):
+        ccons = [cons[ci] for ci in cis]
+        if n in big:
+            # with a total, a big component gives P first and its per-cell numbers once the rest of the
+            # board's weights are known (_count_with_total); only the last keeps its forward layers
+            swept = prepare(vs, ccons, system.var_rc, bounds, max_states * STATES_PER_CAP)
+            comp = BigComponent(swept, bounds, keep=n == big[-1])
+            polys.append((vs, comp.P, comp))
+        else:
+            P, M = count_component(vs, ccons, system.var_rc, weighted, max_states, bounds)
+            polys.append((vs, P, M))
     fixed = np.flatnonzero(val[1:] == MINE).tolist()
     if system.total is None:
         return _count_without_total(polys, free, fixed, k)
@@ -423,6 +433,7 @@ def _count_with_total(polys, free: List[int], fixed: List[int], k: int, T: int, 
     g_words = max(1, max(g.bit_length() for g in G) // 64)
     work = sum(len(P) for P in distinct) * D * g_words
     if work > exact_budget:
+        polys = [(vs, P, M.polynomials(bounds) if isinstance(M, BigComponent) else M) for vs, P, M in polys]
         return Count(N, None, approx_marginals(polys, P_all, G, free, T, k, fixed))
     per_var = [0] * k
     weights: Dict[Tuple[int, ...], List[int]] = {}
@@ -433,6 +444,11 @@ def _count_with_total(polys, free: List[int], fixed: List[int], k: int, T: int, 
             weights[key] = [sum(o * G[j + kk] for kk, o in enumerate(others) if o and j + kk < D)
                             for j in range(len(P))]
         w = weights[key]
+        if isinstance(M, BigComponent):
+            numbers = M.weighted_mines(w, bounds)
+            for x in vs:
+                per_var[x - 1] = numbers[x]
+            continue
         for x in vs:
             per_var[x - 1] = sum(m * w[j] for j, m in enumerate(M[x]) if m and j < len(w))
     if F:

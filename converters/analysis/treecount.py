@@ -215,7 +215,7 @@ Weights = Tuple[np.ndarray, np.ndarray]   # per state: packed weight (object int
 NONE = np.iinfo(np.int64).max              # the offset of a state nothing reaches
 
 
-def _aligned(vals: np.ndarray, offs: np.ndarray, to: np.ndarray, bits: int) -> np.ndarray:
+def aligned(vals: np.ndarray, offs: np.ndarray, to: np.ndarray, bits: int) -> np.ndarray:
     """vals * x**(offs - to): weights brought down to a common offset (`to` <= offs)."""
     if not bits:
         return vals
@@ -226,7 +226,7 @@ def _aligned(vals: np.ndarray, offs: np.ndarray, to: np.ndarray, bits: int) -> n
     return out
 
 
-def _push(layer: Weights, move: Moves, bits: int) -> Weights:
+def push(layer: Weights, move: Moves, bits: int) -> Weights:
     """The next layer's forward weights (and offsets) from this layer's."""
     vals, offs = layer
     idx0, idx1, size = move
@@ -237,7 +237,7 @@ def _push(layer: Weights, move: Moves, bits: int) -> Weights:
     to = np.full(size, NONE, dtype=np.int64)
     np.minimum.at(to, target, o)
     out = np.zeros(size, dtype=object)
-    np.add.at(out, target, _aligned(v, o, to[target], bits))
+    np.add.at(out, target, aligned(v, o, to[target], bits))
     to[to == NONE] = 0
     return out, to
 
@@ -252,8 +252,8 @@ def _pull(back: Weights, move: Moves, bits: int) -> Weights:
     to = np.minimum(o0, o1)
     to[to == NONE] = 0
     out = np.zeros(len(idx0), dtype=object)
-    out[m0] = _aligned(vals[idx0[m0]], o0[m0], to[m0], bits)
-    out[m1] += _aligned(vals[idx1[m1]], o1[m1], to[m1], bits)
+    out[m0] = aligned(vals[idx0[m0]], o0[m0], to[m0], bits)
+    out[m1] += aligned(vals[idx1[m1]], o1[m1], to[m1], bits)
     return out, to
 
 
@@ -267,7 +267,7 @@ def _mine_weight(fwd: Weights, back_next: Weights, move: Moves, bits: int) -> Tu
     to = np.full(size, NONE, dtype=np.int64)
     np.minimum.at(to, target, o)
     into = np.zeros(size, dtype=object)
-    np.add.at(into, target, _aligned(v, o, to[target], bits))
+    np.add.at(into, target, aligned(v, o, to[target], bits))
     back, boffs = back_next
     nz = np.flatnonzero((into != 0) & (back != 0))
     if not len(nz):
@@ -277,10 +277,10 @@ def _mine_weight(fwd: Weights, back_next: Weights, move: Moves, bits: int) -> Tu
     one = 1 if bits else 0
     # multiply first, then shift: shifting a factor first would make Karatsuba multiply its zero slots too
     products = into[nz] * back[nz]
-    return _aligned(products, prod_off, np.full(len(nz), low), bits).sum(), low + one
+    return aligned(products, prod_off, np.full(len(nz), low), bits).sum(), low + one
 
 
-def _bits(layer: np.ndarray) -> int:
+def top_bits(layer: np.ndarray) -> int:
     """Bits of the largest weight of a layer (weights are non-negative)."""
     return int(layer.max()).bit_length() if len(layer) else 0
 
@@ -293,9 +293,9 @@ def weigh(moves: Sequence[Moves], bits: int, bounds: Bounds = UNBOUNDED, what: s
     fwd = [one]
     kept = held
     for move in moves:
-        fwd.append(_push(fwd[-1], move, bits))
+        fwd.append(push(fwd[-1], move, bits))
         vals = fwd[-1][0]
-        kept += 16 * len(vals) + int_bytes(_bits(vals[:16])) * len(vals)
+        kept += 16 * len(vals) + int_bytes(top_bits(vals[:16])) * len(vals)
         bounds.check_memory(kept, what)
         bounds.check()
     if not len(fwd[-1][0]):
@@ -422,9 +422,26 @@ def _crt(primes: List[int]):
     return rebuild
 
 
-def count_big_component(vars_: Sequence[int], cons: Cons, var_rc: np.ndarray, weighted: bool = True,
-                        bounds: Bounds = UNBOUNDED, max_states: int = 1 << 62):
-    """The same answer as counting.count_component: (P, {v: M[v]}), polynomials when weighted, else ints.
+class Swept(NamedTuple):
+    """A component swept: its cells in order, the pruned moves, their bytes, and log2 of the plain count and
+    of the largest plain forward or backward weight (-inf count: no solution)."""
+
+    order: List[int]
+    moves: List[Moves]
+    held: int
+    log_total: float
+    log_top: float
+
+    def slot_bytes(self, even: bool = False) -> int:
+        """Bytes per coefficient of a packed polynomial: no coefficient exceeds the plain weight it is part
+        of, so slots wider than the largest cannot overflow (even: a whole number of 16-bit limbs)."""
+        slot = (int(max(self.log_top, self.log_total)) + 4 + 7) // 8
+        return slot + (slot & 1) if even else slot
+
+
+def prepare(vars_: Sequence[int], cons: Cons, var_rc: np.ndarray, bounds: Bounds = UNBOUNDED,
+            max_states: int = 1 << 62) -> Swept:
+    """The sweep of a component (order, pruned moves) and the plain counts' sizes, before any weighing.
 
     Raises CountingLimitError when the sweep would keep more than MAX_WIDTH counts open or a layer would
     pass max_states states, CountingMemoryError past the memory budget of `bounds`."""
@@ -436,13 +453,28 @@ def count_big_component(vars_: Sequence[int], cons: Cons, var_rc: np.ndarray, we
     moves = prune(sweep(schedule(order, cons), bounds, what, max_states))
     held = sum(16 * len(idx0) for idx0, _, _ in moves)
     log_total, log_top = _log_pass(moves)
-    if log_total == float("-inf"):
+    return Swept(order, moves, held, log_total, log_top)
+
+
+def count_big_component(vars_: Sequence[int], cons: Cons, var_rc: np.ndarray, weighted: bool = True,
+                        bounds: Bounds = UNBOUNDED, max_states: int = 1 << 62):
+    """The same answer as counting.count_component: (P, {v: M[v]}), polynomials when weighted, else ints.
+
+    Raises as prepare() does."""
+    what = f"counting a component of {len(vars_)} linked unknown cells"
+    swept = prepare(vars_, cons, var_rc, bounds, max_states)
+    order, moves, held = swept.order, swept.moves, swept.held
+    if swept.log_total == float("-inf"):
         zero: object = [0] if weighted else 0
         return zero, {v: zero for v in vars_}
     if not weighted:
-        total, marg = modular_weigh(moves, int(log_total) + 4, bounds, what, held)
+        total, marg = modular_weigh(moves, int(swept.log_total) + 4, bounds, what, held)
         return total, dict(zip(order, marg))
-    # no coefficient exceeds the plain weight it is part of: slots wider than the largest cannot overflow
-    slot = (int(max(log_top, log_total)) + 4 + 7) // 8
-    wtotal, wmarg = weigh(moves, 8 * slot, bounds, what, held)
-    return unpack(*wtotal, slot), {v: unpack(*m, slot) for v, m in zip(order, wmarg)}
+    return mine_polynomials(swept, bounds, what)
+
+
+def mine_polynomials(swept: Swept, bounds: Bounds = UNBOUNDED, what: str = "a component"):
+    """(P, {v: M[v]}) of a swept component with at least one solution, as coefficient lists by mines."""
+    slot = swept.slot_bytes()
+    wtotal, wmarg = weigh(swept.moves, 8 * slot, bounds, what, swept.held)
+    return unpack(*wtotal, slot), {v: unpack(*m, slot) for v, m in zip(swept.order, wmarg)}

@@ -1,0 +1,227 @@
+"""A swept component's per-cell numbers under a total mine count, the total's weights applied as it goes.
+
+With a total, counting uses a component's per-cell polynomials only through sum_j M[v][j] * w[j], where
+w[j] is the number of ways the rest of the board (the other components and the free cells) takes the
+remaining mines when this component holds j. So once the component's count polynomial P is known (a
+forward pass, `BigComponent`) and counting has w, the backward pass carries w applied: per state s
+BW(s)[a] = sum_b back(s)[b] * w[a + b], a vector by the number of mines placed *before* s, packed in one
+integer like the forward weights. It needs additions only: BW(s) = BW(next without a mine) + BW(next with
+a mine) one slot down (a mine more before it); slots below the fewest mines that reach s are dropped.
+
+Cell v's number is then the sum, over the states t a mine on v leads to, of the dot product of into(t)
+(the forward weight arriving at t with that mine) with BW(t), slot by slot: no product of polynomials.
+weigh() paid one big-integer product per such state (four fifths of the time on a 30x30 checkerboard);
+here a whole layer's dot products are one float64 matrix product of the slots' 16-bit limbs: row r of
+A (limbs of into's slots) and of B (limbs of BW's slots, aligned to the same number of mines) meet in
+A.T @ B, whose entry (k, l) is summed back at bit 16 (k + l). Each term is below 2**32 and a chunk has
+at most 2**18 rows, so every float sum stays below 2**53: exact.
+"""
+from __future__ import annotations
+
+import math
+from typing import Dict, List, Optional, Sequence, Tuple
+
+import numpy as np
+
+from ..core.bounds import UNBOUNDED, Bounds, int_bytes
+from .treecount import NONE, Moves, Swept, Weights, aligned, mine_polynomials, push, top_bits, unpack
+
+CHUNK = 1 << 18   # rows of the limb matrices multiplied at once (exactness needs at most 2**21)
+TARGETS = 1 << 13  # states whose dot products are taken together
+
+
+def _layer_bytes(layer: Weights) -> int:
+    """Estimated bytes of a layer of packed weights (judged by the biggest of 16 states across it)."""
+    vals = layer[0]
+    return (16 + int_bytes(top_bits(vals[::max(1, len(vals) // 16)]))) * len(vals)
+
+
+def _masks(slots: np.ndarray, bits: int) -> np.ndarray:
+    """Per entry, the mask keeping its lowest `slots` slots of `bits` bits (none for slots <= 0)."""
+    slots = np.maximum(slots, 0)
+    masks = [(1 << (n * bits)) - 1 for n in range(int(slots.max(initial=0)) + 1)]
+    return np.asarray(masks, dtype=object)[slots]
+
+
+def _pull_down(back: Weights, btop: np.ndarray, move: Moves, bits: int, low: np.ndarray,
+               high: np.ndarray) -> Tuple[Weights, np.ndarray]:
+    """This layer's BW (and its top slots, in mines) from the next layer's, only over the numbers of mines
+    the forward weights hold there (low .. high)."""
+    vals, offs = back
+    idx0, idx1, _ = move
+    m0, m1 = idx0 >= 0, idx1 >= 0
+    i0, i1 = np.maximum(idx0, 0), np.maximum(idx1, 0)
+    o0 = np.where(m0, offs[i0], NONE)
+    o1 = np.where(m1, offs[i1] - 1, NONE)
+    to = np.minimum(o0, o1)
+    top = np.maximum(np.where(m0, btop[i0], -1), np.where(m1, btop[i1] - 1, -1))
+    out = np.zeros(len(idx0), dtype=object)
+    out[m0] = aligned(vals[idx0[m0]], o0[m0], to[m0], bits)
+    out[m1] += aligned(vals[idx1[m1]], o1[m1], to[m1], bits)
+    cut = np.flatnonzero(to < low)
+    if len(cut):
+        out[cut] = out[cut] >> ((low[cut] - to[cut]) * bits)
+        to[cut] = low[cut]
+    # and above the most: BW's top stays near where w ends while the forward weights start near 0 mines
+    over = np.flatnonzero(top > high)
+    if len(over):
+        out[over] = out[over] & _masks(high[over] - to[over] + 1, bits)
+        top[over] = high[over]
+    return (out, to), top
+
+
+def _limbs(values: np.ndarray, nbytes: int, slot: int) -> np.ndarray:
+    """Rows of 16-bit limbs: each value as nbytes little-endian bytes, a row per slot of `slot` bytes."""
+    raw = b"".join(int(x).to_bytes(nbytes, "little") for x in values)
+    return np.frombuffer(raw, dtype="<u2").reshape(-1, slot // 2)
+
+
+def _dot_part(a: np.ndarray, aoff: np.ndarray, atop: np.ndarray, b: np.ndarray, boff: np.ndarray,
+              btop: np.ndarray, slot: int, bslot: int) -> np.ndarray:
+    """sum over k, l of A.T @ B for some states: into's slots (a, first at aoff, last at most atop) against
+    BW's (b, first at boff, last at btop) over the same numbers of mines, as 16-bit limbs."""
+    d = boff - aoff
+    b = b.copy()
+    up, down = np.flatnonzero(d > 0), np.flatnonzero(d < 0)
+    b[up] = b[up] << (d[up] * 8 * bslot)
+    b[down] = b[down] >> (-d[down] * 8 * bslot)
+    width = int((atop - aoff).max()) + 1   # slots of the widest into(t): BW's slots past it meet zeros
+    over = np.flatnonzero(btop - aoff >= width)
+    b[over] = b[over] & ((1 << (width * 8 * bslot)) - 1)
+    rows_a, rows_b = _limbs(a, width * slot, slot), _limbs(b, width * bslot, bslot)
+    acc = np.zeros((slot // 2, bslot // 2), dtype=np.int64)
+    for start in range(0, len(rows_a), CHUNK):
+        part_a = rows_a[start:start + CHUNK].astype(np.float64)
+        part_b = rows_b[start:start + CHUNK].astype(np.float64)
+        acc += (part_a.T @ part_b).astype(np.int64)
+    return acc
+
+
+def _dot(fwd: Weights, back_next: Weights, btop: np.ndarray, ftop: np.ndarray, move: Moves, slot: int,
+         bslot: int) -> int:
+    """Cell's number: sum over the states t a mine on it leads to of into(t) . BW(t), slot by slot.
+
+    The states go in parts of TARGETS, sorted by their span of mines: the limb rows of a part are padded
+    to its widest state only, and a wide layer's rows are never all in memory at once."""
+    idx0, idx1, size = move
+    into, ito = push(fwd, (np.full(len(idx1), -1, dtype=np.int32), idx1, size), 8 * slot)
+    bvals, boffs = back_next
+    nz = np.flatnonzero((into != 0) & (bvals != 0))
+    nz = nz[np.argsort(ftop[nz] - ito[nz], kind="stable")]
+    acc = np.zeros((slot // 2, bslot // 2), dtype=object)
+    for start in range(0, len(nz), TARGETS):
+        part = nz[start:start + TARGETS]
+        acc += _dot_part(into[part], ito[part], ftop[part], bvals[part], boffs[part], btop[part], slot,
+                         bslot).astype(object)
+    total = 0
+    for k, row in enumerate(acc.tolist()):
+        for ell, c in enumerate(row):
+            if c:
+                total += c << (16 * (k + ell))
+    return total
+
+
+def _extent(moves: Sequence[Moves]) -> Tuple[List[np.ndarray], List[np.ndarray]]:
+    """Per layer and state, the fewest and the most mines a way in places (the forward weights' first
+    and last slots)."""
+    lows, tops = [np.zeros(1, dtype=np.int64)], [np.zeros(1, dtype=np.int64)]
+    for idx0, idx1, size in moves:
+        m0, m1 = idx0 >= 0, idx1 >= 0
+        low = np.full(size, NONE, dtype=np.int64)
+        top = np.full(size, -1, dtype=np.int64)
+        for m, idx, mine in ((m0, idx0, 0), (m1, idx1, 1)):
+            np.minimum.at(low, idx[m], lows[-1][m] + mine)
+            np.maximum.at(top, idx[m], tops[-1][m] + mine)
+        lows.append(low)
+        tops.append(top)
+    return lows, tops
+
+
+class BigComponent:
+    """A swept component: its count polynomial P now, its per-cell numbers once w is known.
+
+    The backward pass needs every layer's forward weights, which on a 40x40 checkerboard pass the memory
+    budget. When a bound of their bytes (every state's span of mines times the slot) passes half the
+    budget (or keep_bytes), P's forward pass keeps one layer in `every` (about the square root of the
+    number of cells) and the backward pass recomputes the layers between two kept ones as it reaches them:
+    one forward pass more for a square root of the memory. Deciding before the pass, not when the kept
+    layers pass the bound, matters: layers freed halfway left their memory to the heap (2.3 GB RSS).
+    """
+
+    def __init__(self, swept: Swept, bounds: Bounds = UNBOUNDED, keep_bytes: Optional[int] = None,
+                 keep: bool = True) -> None:
+        self.swept = swept
+        self.what = f"counting a component of {len(swept.order)} linked unknown cells"
+        self.slot = swept.slot_bytes(even=True)
+        self.every = 1
+        self.kept: Dict[int, Weights] = {}
+        if swept.log_total == float("-inf"):
+            self.P = [0]
+            return
+        n = len(swept.moves)
+        lows, self.tops = _extent(swept.moves)
+        # every layer's slots, each a Python int (~56 bytes besides its digits) behind 16 bytes of arrays
+        if keep_bytes is None:
+            keep_bytes = bounds.memory // 2 if bounds.memory else 1 << 62
+        bound = sum(int(((top - low + 1) * self.slot).sum()) + 72 * len(top) for low, top in zip(lows, self.tops))
+        if swept.held + bound > keep_bytes:
+            self.every = max(1, math.isqrt(n))
+        elif not keep:
+            self.every = max(1, n)   # all recomputed in weighted_mines: two components never hold theirs together
+        layer: Weights = (np.ones(1, dtype=object), np.zeros(1, dtype=np.int64))
+        held = swept.held
+        for i, move in enumerate(swept.moves):
+            if i % self.every == 0:
+                self.kept[i] = layer
+                held += _layer_bytes(layer)
+            layer = push(layer, move, 8 * self.slot)
+            bounds.check_memory(held + _layer_bytes(layer), self.what)
+            bounds.check()
+        self.P = unpack(layer[0][0], int(layer[1][0]), self.slot)
+
+    def polynomials(self, bounds: Bounds = UNBOUNDED) -> Dict[int, List[int]]:
+        """{v: M[v]}: the per-cell polynomials themselves (weigh(), one product per state)."""
+        self.kept = {}
+        if self.swept.log_total == float("-inf"):
+            return {v: [0] for v in self.swept.order}
+        return mine_polynomials(self.swept, bounds, self.what)[1]
+
+    def _segment(self, start: int, end: int, bounds: Bounds, held: int) -> List[Weights]:
+        """The forward layers start .. end - 1, recomputed from the kept one at start."""
+        layers = [self.kept.pop(start)]
+        for i in range(start, end - 1):
+            layers.append(push(layers[-1], self.swept.moves[i], 8 * self.slot))
+            held += _layer_bytes(layers[-1])
+            bounds.check_memory(held, self.what)
+            bounds.check()
+        return layers
+
+    def weighted_mines(self, w: Sequence[int], bounds: Bounds = UNBOUNDED) -> Dict[int, int]:
+        """{v: sum_j M[v][j] * w[j]}: each cell's solutions with a mine there, weighted by w[mines].
+
+        Once only: it gives the kept forward layers back as it goes. When w's numbers are wider than a
+        forward slot, BW's slots would be too (on checker-100x100-0.3 a 457-cell component with 470-bit
+        weights took 62 s this way against 6 s for the products): then the polynomials are applied."""
+        swept, slot = self.swept, self.slot
+        if swept.log_total == float("-inf") or not any(w):
+            return {v: 0 for v in swept.order}
+        if max(int(x).bit_length() for x in w) > 8 * slot:
+            M = self.polynomials(bounds)
+            return {v: sum(m * w[j] for j, m in enumerate(M[v]) if m and j < len(w)) for v in swept.order}
+        top = int(swept.log_top) + 4 + max(int(x).bit_length() for x in w)   # BW(s)[a] <= back(s) * max w
+        bslot = (top + 15) // 16 * 2
+        low = next(j for j, x in enumerate(w) if x)
+        packed = sum(int(x) << (8 * bslot * (j - low)) for j, x in enumerate(w) if j >= low)
+        back: Weights = (np.asarray([packed], dtype=object), np.asarray([low], dtype=np.int64))
+        btop = np.asarray([len(w) - 1 - next(j for j, x in enumerate(reversed(w)) if x)], dtype=np.int64)
+        out: Dict[int, int] = {}
+        starts = sorted(self.kept)
+        for start, end in reversed(list(zip(starts, starts[1:] + [len(swept.moves)]))):
+            held = swept.held + (sum(_layer_bytes(layer) for layer in self.kept.values()) if self.every > 1 else 0)
+            layers = self._segment(start, end, bounds, held)
+            for i in range(start + len(layers) - 1, start - 1, -1):
+                fwd = layers.pop()
+                out[swept.order[i]] = _dot(fwd, back, btop, self.tops[i + 1], swept.moves[i], slot, bslot)
+                back, btop = _pull_down(back, btop, swept.moves[i], 8 * bslot, fwd[1], self.tops[i])
+                bounds.check()
+        return out
