@@ -28,6 +28,10 @@ from .treecount import NONE, Moves, Swept, Weights, aligned, mine_polynomials, p
 
 CHUNK = 1 << 18   # rows of the limb matrices multiplied at once (exactness needs at most 2**21)
 TARGETS = 1 << 13  # states whose dot products are taken together
+# a step's peak beside what is held: the layer it reads, the shifted copies of its weights and the layer it
+# makes (push and _pull_down); counting the new layer once let checker-40x40-0.4 reach 2.5 GB of RSS under a
+# 2 GB budget, whose estimate stayed below it
+WORKING = 4
 
 
 def _layer_bytes(layer: Weights) -> int:
@@ -175,7 +179,7 @@ class BigComponent:
                 self.kept[i] = layer
                 held += _layer_bytes(layer)
             layer = push(layer, move, 8 * self.slot)
-            bounds.check_memory(held + _layer_bytes(layer), self.what)
+            bounds.check_memory(held + WORKING * _layer_bytes(layer), self.what)
             bounds.check()
         self.P = unpack(layer[0][0], int(layer[1][0]), self.slot)
 
@@ -192,7 +196,7 @@ class BigComponent:
         for i in range(start, end - 1):
             layers.append(push(layers[-1], self.swept.moves[i], 8 * self.slot))
             held += _layer_bytes(layers[-1])
-            bounds.check_memory(held, self.what)
+            bounds.check_memory(held + (WORKING - 1) * _layer_bytes(layers[-1]), self.what)
             bounds.check()
         return layers
 
@@ -219,9 +223,13 @@ class BigComponent:
         for start, end in reversed(list(zip(starts, starts[1:] + [len(swept.moves)]))):
             held = swept.held + (sum(_layer_bytes(layer) for layer in self.kept.values()) if self.every > 1 else 0)
             layers = self._segment(start, end, bounds, held)
+            sizes = [_layer_bytes(layer) for layer in layers]
+            held += sum(sizes)
             for i in range(start + len(layers) - 1, start - 1, -1):
                 fwd = layers.pop()
+                held -= sizes.pop()
                 out[swept.order[i]] = _dot(fwd, back, btop, self.tops[i + 1], swept.moves[i], slot, bslot)
                 back, btop = _pull_down(back, btop, swept.moves[i], 8 * bslot, fwd[1], self.tops[i])
+                bounds.check_memory(held + WORKING * _layer_bytes(back), self.what)
                 bounds.check()
         return out
