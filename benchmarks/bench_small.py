@@ -12,7 +12,10 @@ cells is open; what the player sees then is the board.
 
 Each board's time is the best of --rounds rounds of --calls calls (the per-call mean of a round), in CPU
 seconds of the process (--clock wall for wall-clock time): on a machine shared with other work, wall
-time mostly measures the waiting, and the best round is the one disturbed least. Both sides are single
+time mostly measures the waiting, and the best round is the one disturbed least. The two sides' rounds
+alternate, board by board (ms-toollib's round, mineconv's, ms-toollib's, ...): timed one side after the
+other, the peer's best round of the same board moved by up to 1.7x from one run to the next as the load
+changed, which no best-of-rounds removes (--batched times them that way still). Both sides are single
 threaded (ms-toollib's CPU time stays below its wall time). mineconv runs in this
 process; ms-toollib runs in a child process (it aborts the whole process on some inputs), which times its
 calls the same way and prints them with its probabilities, one board per line. The probabilities of both
@@ -77,13 +80,15 @@ def best_time(call, calls: int, rounds: int) -> float:
     return best
 
 
-def time_mineconv(board: Board, calls: int, rounds: int) -> Tuple[float, List[Optional[float]]]:
+def time_mineconv(board: Board, calls: int, rounds: int, want: bool = True) -> Tuple[float, List[Optional[float]]]:
     """(seconds per analyze call, the probability of each cell row-major, None off the unknown cells)."""
     from mineconv import Puzzle, analyze
 
     rows, cols, mines, cells = board
     puzzle = Puzzle(rows, cols, cells, mines=mines)
     seconds = best_time(lambda: analyze(puzzle), calls, rounds)
+    if not want:
+        return seconds, []
     a = analyze(puzzle)
     probs: List[Optional[float]] = [None] * (rows * cols)
     for (r, c), p in zip(a.system.var_rc.tolist(), a.probabilities or ()):
@@ -91,22 +96,30 @@ def time_mineconv(board: Board, calls: int, rounds: int) -> Tuple[float, List[Op
     return seconds, probs
 
 
-def time_toollib(board: Board, calls: int, rounds: int) -> Tuple[float, List[Optional[float]]]:
+def time_toollib(board: Board, calls: int, rounds: int, want: bool = True) -> Tuple[float, List[Optional[float]]]:
     """The same for ms-toollib (10 an unknown cell, 0-8 a count); its probabilities off the unknowns dropped."""
     import ms_toollib
 
     rows, cols, mines, cells = board
     grid = [[10 if ch == "?" else int(ch) for ch in cells[r * cols:(r + 1) * cols]] for r in range(rows)]
     seconds = best_time(lambda: ms_toollib.cal_probability_onboard(grid, mines), calls, rounds)
+    if not want:
+        return seconds, []
     table = ms_toollib.cal_probability_onboard(grid, mines)[0]
     return seconds, [float(table[i // cols][i % cols]) if ch == "?" else None for i, ch in enumerate(cells)]
 
 
 def child(which: str, calls: int, rounds: int) -> int:
-    """Child mode: boards as JSON lines on stdin, one JSON line per board on stdout (seconds, probabilities)."""
+    """Child mode: boards as JSON lines on stdin, one JSON line per board on stdout (seconds, probabilities).
+    With --interleave, a line is [board, calls, want probabilities] and the answer is one round's time."""
     timer = time_toollib if which == "toollib" else time_mineconv
     for line in sys.stdin:
-        seconds, probs = timer(tuple(json.loads(line)), calls, rounds)   # type: ignore[arg-type]
+        request = json.loads(line)
+        if isinstance(request[-1], bool):   # one round, interleaved with the parent's
+            board, n, want = request
+            seconds, probs = timer(tuple(board), n, 1, want)   # type: ignore[arg-type]
+        else:
+            seconds, probs = timer(tuple(request), calls, rounds)   # type: ignore[arg-type]
         print(json.dumps([seconds, probs]), flush=True)
     return 0
 
@@ -127,6 +140,70 @@ def in_child(python: str, which: str, boards: Sequence[Board], calls: int,
     return out
 
 
+class Peer:
+    """ms-toollib in a long-lived child process, asked for one round at a time (so that its rounds and
+    this process's alternate, and a change of load hits both alike); restarted when a board kills it."""
+
+    def __init__(self, calls: int) -> None:
+        self.calls = calls
+        self.proc: Optional[subprocess.Popen] = None
+
+    def round(self, board: Board, want: bool) -> Optional[Tuple[float, Optional[List[Optional[float]]]]]:
+        """(seconds per call of one round, probabilities when wanted); None when the board kills the child."""
+        if self.proc is None:
+            self.proc = subprocess.Popen([sys.executable, __file__, "--child", "toollib",
+                                          "--clock", "cpu" if clock is time.process_time else "wall"],
+                                         stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        assert self.proc.stdin is not None and self.proc.stdout is not None
+        try:
+            self.proc.stdin.write(json.dumps([board, self.calls, want]) + "\n")
+            self.proc.stdin.flush()
+            line = self.proc.stdout.readline()
+        except BrokenPipeError:
+            line = ""
+        if not line:
+            self.proc.wait()
+            self.proc = None
+            return None
+        seconds, probs = json.loads(line)
+        return seconds, probs
+
+    def close(self) -> None:
+        """End the child."""
+        if self.proc is not None:
+            assert self.proc.stdin is not None
+            self.proc.stdin.close()
+            self.proc.wait()
+
+
+def interleaved(boards: Sequence[Board], calls: int, rounds: int) -> Tuple[
+        List[Optional[Tuple[float, List[Optional[float]]]]], List[Tuple[float, List[Optional[float]]]]]:
+    """Per board, ms-toollib's and mineconv's best round, their rounds taken in turn: peer, this, peer, ..."""
+    peer = Peer(calls)
+    theirs: List[Optional[Tuple[float, List[Optional[float]]]]] = []
+    ours: List[Tuple[float, List[Optional[float]]]] = []
+    try:
+        for board in boards:
+            best_peer: Optional[float] = float("inf")
+            peer_probs: List[Optional[float]] = []
+            best_ours, our_probs = float("inf"), []
+            for r in range(rounds):
+                got = peer.round(board, r == 0) if best_peer is not None else None
+                if got is None:
+                    best_peer = None
+                else:
+                    best_peer = min(best_peer, got[0])   # type: ignore[type-var]
+                    peer_probs = got[1] or peer_probs
+                seconds, probs = time_mineconv(board, calls, 1, r == 0)
+                best_ours = min(best_ours, seconds)
+                our_probs = probs or our_probs
+            theirs.append(None if best_peer is None else (best_peer, peer_probs))
+            ours.append((best_ours, our_probs))
+    finally:
+        peer.close()
+    return theirs, ours
+
+
 def agree(a: List[Optional[float]], b: List[Optional[float]]) -> bool:
     """True when two probability lists have the same unknown cells and differ by at most 1e-9 on each."""
     return all((x is None) == (y is None) and (x is None or abs(x - y) <= 1e-9) for x, y in zip(a, b))  # type: ignore[operator]
@@ -141,6 +218,8 @@ def main(argv: Optional[List[str]] = None) -> int:
     ap.add_argument("--seed", type=int, default=0, help="first seed (default 0)")
     ap.add_argument("--before", metavar="PYTHON", help="also time the mineconv this interpreter imports")
     ap.add_argument("--clock", choices=tuple(CLOCK), default="cpu", help="what a call's time is (default cpu)")
+    ap.add_argument("--batched", action="store_true",
+                    help="time all of ms-toollib's rounds, then all of mineconv's (before 2026-11-25: the default)")
     ap.add_argument("--child", choices=("toollib", "mineconv"), help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     global clock
@@ -152,8 +231,11 @@ def main(argv: Optional[List[str]] = None) -> int:
     ok = True
     for rows, cols, mines in SIZES:
         boards = [game_position(rows, cols, mines, args.seed + i) for i in range(args.positions)]
-        peer = in_child(sys.executable, "toollib", boards, args.calls, args.rounds)
-        ours = [time_mineconv(b, args.calls, args.rounds) for b in boards]
+        if args.batched:
+            peer = in_child(sys.executable, "toollib", boards, args.calls, args.rounds)
+            ours = [time_mineconv(b, args.calls, args.rounds) for b in boards]
+        else:
+            peer, ours = interleaved(boards, args.calls, args.rounds)
         before = in_child(args.before, "mineconv", boards, args.calls, args.rounds) if args.before else []
         same = sum(1 for p, o in zip(peer, ours) if p is not None and agree(p[1], o[1]))
         compared = sum(1 for p in peer if p is not None)
