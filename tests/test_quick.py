@@ -158,3 +158,22 @@ def test_the_callers_state_cap_and_memory_budget_keep_the_general_path(monkeypat
             assert full.to_json() == general(p).to_json()
             quick_taken.clear()
     assert partial >= 2
+
+
+def test_the_quick_analysis_has_every_field_the_constructor_sets():
+    """The quick path makes its Analysis without the dataclass's __init__: the same fields, the same values
+    and defaults as Analysis(...) gives, and still frozen (a field added to Analysis must be added there)."""
+    import dataclasses
+
+    from mineconv.analysis.report import Analysis
+
+    p = Puzzle(3, 3, "1?1?????1", mines=2)
+    quick_made = analyze(p)
+    by_init = Analysis(quick_made.puzzle, quick_made.system, "full", quick_made.values, quick_made.solutions,
+                       quick_made.mine_solutions)
+    names = [f.name for f in dataclasses.fields(Analysis)]
+    assert sorted(vars(quick_made)) == sorted(vars(by_init)) == sorted(names)
+    for name in names:
+        assert np.array_equal(getattr(quick_made, name), getattr(by_init, name)), name
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        quick_made.level = "gac"   # type: ignore[misc]

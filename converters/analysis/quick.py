@@ -47,10 +47,8 @@ class QuickSystem(LinearSystem):
     _k: int
 
     def __init__(self, puzzle: Puzzle, mines: Optional[int], k: int, total: Optional[int]) -> None:
-        object.__setattr__(self, "puzzle", puzzle)
-        object.__setattr__(self, "total", total)
-        object.__setattr__(self, "_mines", mines)
-        object.__setattr__(self, "_k", k)
+        # the dataclass is frozen: its fields go in through __dict__ (one call, not four __setattr__s)
+        self.__dict__.update(puzzle=puzzle, total=total, _mines=mines, _k=k)
 
     def built(self) -> LinearSystem:
         """The system build_system makes, made once."""
