@@ -13,7 +13,7 @@ from test_treecount import board, d4_count, write_cnf
 
 from mineconv.analysis import counting, treetotal
 from mineconv.analysis.counting import components, count_component, count_solutions
-from mineconv.analysis.treecount import prepare
+from mineconv.analysis.treecount import mine_polynomials, prepare
 from mineconv.analysis.treetotal import BigComponent
 from mineconv.core.system import build_system
 
@@ -92,3 +92,43 @@ def test_no_solution_and_zero_weights():
     big = BigComponent(prepare([1, 2, 3], cons[:2], var_rc))
     assert big.P == [0, 1, 1] and big.weighted_mines([0, 0, 0]) == {1: 0, 2: 0, 3: 0}
     assert big.weighted_mines([0, 5, 7]) == {1: 7, 2: 5, 3: 7}
+
+
+@pytest.mark.parametrize("rows,cols,density,pattern,seed", BOARDS)
+def test_the_path_is_chosen_before_the_forward_pass(rows, cols, density, pattern, seed, monkeypatch):
+    # a component given BW's path never finds w wider than its slot afterwards (then P's pass would have
+    # been spent before the products), and the products' path gives the same numbers as the plain counter
+    system = build_system(board(rows, cols, density, pattern, seed))
+    seen = {"narrow": 0, "wide": 0}
+    weighted_mines = BigComponent.weighted_mines
+
+    def checked(self, w, bounds=treetotal.UNBOUNDED):
+        assert max(int(x).bit_length() for x in w) <= 8 * self.slot
+        seen["narrow"] += 1
+        return weighted_mines(self, w, bounds)
+
+    def polynomials(swept, bounds, what):
+        seen["wide"] += 1
+        return mine_polynomials(swept, bounds, what)
+
+    monkeypatch.setattr(BigComponent, "weighted_mines", checked)
+    monkeypatch.setattr(treetotal, "mine_polynomials", polynomials)
+    monkeypatch.setattr(counting, "BIG_COMPONENT", 4)
+    swept = count_solutions(system)
+    monkeypatch.setattr(counting, "BIG_COMPONENT", 10 ** 9)
+    plain = count_solutions(system)
+    assert swept.solutions == plain.solutions > 0 and swept.mine_solutions == plain.mine_solutions
+    assert seen["narrow"] + seen["wide"] > 0
+
+
+def test_both_paths_are_taken():
+    # a chain of 5 cells (2 solutions, 2-byte slots): alone, its w fits a slot; beside 40 free cells holding
+    # about half of the mines, the binomials alone pass 16 bits
+    cons = [((j, j + 1), 1) for j in range(1, 5)]
+    var_rc = np.array([[0, j] for j in range(5)])
+    sweeps = {0: prepare([1, 2, 3, 4, 5], cons, var_rc)}
+    P, M = treetotal.big_components(sweeps, [], 40, 22, 5)[0]
+    assert isinstance(M, dict) and P == [0, 0, 1, 1]
+    assert M == {1: [0, 0, 0, 1], 2: [0, 0, 1], 3: [0, 0, 0, 1], 4: [0, 0, 1], 5: [0, 0, 0, 1]}
+    P, M = treetotal.big_components(sweeps, [], 0, 2, 5)[0]
+    assert isinstance(M, BigComponent) and P == [0, 0, 1, 1]

@@ -382,12 +382,11 @@ def count_solutions(system: LinearSystem, values: Optional[np.ndarray] = None,
             P, M = count_component(vs, [cons[ci] for ci in cis], system.var_rc, weighted, max_states, bounds)
             polys.append((vs, P, M))
     fixed = np.flatnonzero(val[1:] == MINE).tolist()
-    if sweeps:
-        big = big_components(sweeps, [P for _, P, _ in polys], len(free), system.total - len(fixed),
-                             len(in_comp), bounds)
-        polys += [(comps[n][0], P, M) for n, (P, M) in big.items()]
     if system.total is None:
         return _count_without_total(polys, free, fixed, k)
+    big = big_components(sweeps, [P for _, P, _ in polys], len(free), system.total - len(fixed), len(in_comp),
+                         bounds)
+    polys += [(comps[n][0], P, M) for n, (P, M) in big.items()]
     return _count_with_total(polys, free, fixed, k, system.total - len(fixed), exact_budget, bounds)
 
 
