@@ -31,7 +31,9 @@ BOARDS = [(9, 9, 0.4, "checker", 1), (10, 12, 0.3, "lattice", 2), (12, 12, 0.35,
 
 @pytest.mark.parametrize("rows,cols,density,pattern,seed", BOARDS)
 @pytest.mark.parametrize("window", ["all", "narrow", "one"])
-def test_weighted_mines_are_the_polynomials_applied_to_w(rows, cols, density, pattern, seed, window, monkeypatch):
+@pytest.mark.parametrize("backward", [False, True])
+def test_weighted_mines_are_the_polynomials_applied_to_w(rows, cols, density, pattern, seed, window, backward,
+                                                         monkeypatch):
     # small chunks and parts, so that one layer's dot products take several matrix products
     monkeypatch.setattr(treetotal, "CHUNK", 7)
     monkeypatch.setattr(treetotal, "TARGETS", 3)
@@ -44,8 +46,9 @@ def test_weighted_mines_are_the_polynomials_applied_to_w(rows, cols, density, pa
             continue
         P, M = count_component(vs, cons, system.var_rc, weighted=True, max_states=10 ** 9)
         # keep_bytes=0: one forward layer in sqrt(n) kept, the others recomputed in the backward pass
-        big = BigComponent(prepare(vs, cons, system.var_rc), keep_bytes=0 if window != "all" else None)
-        assert big.P == P and (big.every > 1) == (window != "all")
+        big = BigComponent(prepare(vs, cons, system.var_rc), keep_bytes=0 if window != "all" else None,
+                           backward=backward)
+        assert big.P == P and (big.every > 1) == (window != "all") and big.backward == backward
         nz = [j for j, c in enumerate(P) if c]
         lo, hi = {"all": (0, len(P)), "narrow": (nz[len(nz) // 3], nz[2 * len(nz) // 3]),
                   "one": (nz[-1], nz[-1])}[window]

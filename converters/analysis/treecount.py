@@ -242,7 +242,7 @@ def push(layer: Weights, move: Moves, bits: int) -> Weights:
     return out, to
 
 
-def _pull(back: Weights, move: Moves, bits: int) -> Weights:
+def pull(back: Weights, move: Moves, bits: int) -> Weights:
     """This layer's backward weights (ways to finish from each state) from the next layer's."""
     vals, offs = back
     idx0, idx1, _ = move
@@ -305,7 +305,7 @@ def weigh(moves: Sequence[Moves], bits: int, bounds: Bounds = UNBOUNDED, what: s
     marg: List[Tuple[object, int]] = [(0, 0)] * len(moves)
     for i in range(len(moves) - 1, -1, -1):
         marg[i] = _mine_weight(fwd[i], back, moves[i], bits)
-        back = _pull(back, moves[i], bits)
+        back = pull(back, moves[i], bits)
         fwd[i + 1] = one   # no longer needed: give it back while the marginals grow
         bounds.check()
     return total, marg

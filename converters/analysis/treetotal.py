@@ -19,13 +19,14 @@ at most 2**18 rows, so every float sum stays below 2**53: exact.
 from __future__ import annotations
 
 import math
+from functools import partial
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
 from ..core.bounds import UNBOUNDED, Bounds, int_bytes
 from .polynomials import binomial_bits
-from .treecount import NONE, Moves, Swept, Weights, aligned, mine_polynomials, push, top_bits, unpack
+from .treecount import NONE, Moves, Swept, Weights, aligned, mine_polynomials, pull, push, top_bits, unpack
 
 CHUNK = 1 << 18   # rows of the limb matrices multiplied at once (exactness needs at most 2**21)
 # OpenBLAS runs a product of m x n x k multiply-adds up to 2**18 on one thread; past it, it starts threads
@@ -81,7 +82,7 @@ def _pull_down(back: Weights, btop: np.ndarray, move: Moves, bits: int, low: np.
 
 def _limbs(values: np.ndarray, nbytes: int, slot: int) -> np.ndarray:
     """Rows of 16-bit limbs: each value as nbytes little-endian bytes, a row per slot of `slot` bytes."""
-    raw = b"".join(int(x).to_bytes(nbytes, "little") for x in values)
+    raw = b"".join(map(partial(int.to_bytes, length=nbytes, byteorder="little"), values.tolist()))
     return np.frombuffer(raw, dtype="<u2").reshape(-1, slot // 2)
 
 
@@ -126,12 +127,90 @@ def _dot(fwd: Weights, back_next: Weights, btop: np.ndarray, ftop: np.ndarray, m
         part = nz[start:start + TARGETS]
         acc += _dot_part(into[part], ito[part], ftop[part], bvals[part], boffs[part], btop[part], slot,
                          bslot).astype(object)
+    return _collect(acc)
+
+
+def _collect(acc: np.ndarray) -> int:
+    """The number whose 16-bit limb products are summed in acc: entry (k, l) is worth 2**(16 (k + l))."""
     total = 0
     for k, row in enumerate(acc.tolist()):
         for ell, c in enumerate(row):
             if c:
                 total += c << (16 * (k + ell))
     return total
+
+
+def _push_down(fw: Weights, ftop: np.ndarray, move: Moves, bits: int, low: np.ndarray, high: np.ndarray,
+               mine: bool) -> Tuple[Weights, np.ndarray]:
+    """Half of the next layer's FW (and top slots, in mines) from this layer's: FW(t)[b] sums FW(s)[b]
+    over the safe moves s -> t and FW(s)[b + 1] over the mine moves (mine: this half), kept to the mines a
+    way on from t places (low .. high). Offsets where nothing arrives are NONE."""
+    vals, offs = fw
+    idx0, idx1, size = move
+    none = np.zeros(len(idx0), dtype=bool)
+    m0, m1 = (none, idx1 >= 0) if mine else (idx0 >= 0, none)
+    target = np.concatenate([idx0[m0], idx1[m1]])
+    o = np.concatenate([offs[m0], offs[m1] - 1])
+    t = np.concatenate([ftop[m0], ftop[m1] - 1])
+    to = np.full(size, NONE, dtype=np.int64)
+    np.minimum.at(to, target, o)
+    top = np.full(size, -1, dtype=np.int64)
+    np.maximum.at(top, target, t)
+    out = np.zeros(size, dtype=object)
+    np.add.at(out, target, aligned(np.concatenate([vals[m0], vals[m1]]), o, to[target], bits))
+    cut = np.flatnonzero(to < low)
+    if len(cut):
+        out[cut] = out[cut] >> ((low[cut] - to[cut]) * bits)
+        to[cut] = low[cut]
+    over = np.flatnonzero(top > high)
+    if len(over):
+        out[over] = out[over] & _masks(high[over] - to[over] + 1, bits)
+        top[over] = high[over]
+    return (out, to), top
+
+
+def _join(safe: Weights, stop: np.ndarray, mine: Weights, mtop: np.ndarray, bits: int) -> Tuple[Weights, np.ndarray]:
+    """FW of the next layer from its two halves (_push_down's), brought to a common offset."""
+    (svals, soffs), (mvals, moffs) = safe, mine
+    to = np.minimum(soffs, moffs)
+    has_safe, has_mine = soffs != NONE, moffs != NONE
+    out = np.where(has_safe, svals, mvals)   # one half only: its weights as they are (no copies)
+    both = np.flatnonzero(has_safe & has_mine)
+    out[both] = aligned(svals[both], soffs[both], to[both], bits) + aligned(mvals[both], moffs[both], to[both], bits)
+    return (out, np.where(to == NONE, 0, to)), np.maximum(stop, mtop)
+
+
+def _dot_back(into: Weights, itop: np.ndarray, back_next: Weights, btop: np.ndarray, slot: int, bslot: int) -> int:
+    """Cell's number when the forward pass carries w: sum over the states t a mine on it leads to of
+    B(t) . into(t) (the FW a mine brings into t), slot by slot (in parts of TARGETS states, as _dot)."""
+    bvals, boffs = back_next
+    into_vals, ito = into
+    nz = np.flatnonzero((into_vals != 0) & (bvals != 0))
+    nz = nz[np.argsort(btop[nz] - boffs[nz], kind="stable")]
+    acc = np.zeros((slot // 2, bslot // 2), dtype=object)
+    for start in range(0, len(nz), TARGETS):
+        part = nz[start:start + TARGETS]
+        acc += _dot_part(bvals[part], boffs[part], btop[part], into_vals[part], ito[part], itop[part], slot,
+                         bslot).astype(object)
+    return _collect(acc)
+
+
+def _back_extent(moves: Sequence[Moves]) -> Tuple[List[np.ndarray], List[np.ndarray]]:
+    """Per layer and state, the fewest and the most mines a way on from it places (the backward weights'
+    first and last slots)."""
+    lows, tops = [np.zeros(1, dtype=np.int64)], [np.zeros(1, dtype=np.int64)]
+    for idx0, idx1, _ in reversed(moves):
+        m0, m1 = idx0 >= 0, idx1 >= 0
+        i0, i1 = np.maximum(idx0, 0), np.maximum(idx1, 0)
+        lows.append(np.minimum(np.where(m0, lows[-1][i0], NONE), np.where(m1, lows[-1][i1] + 1, NONE)))
+        tops.append(np.maximum(np.where(m0, tops[-1][i0], -1), np.where(m1, tops[-1][i1] + 1, -1)))
+    return lows[::-1], tops[::-1]
+
+
+def _bound(lows: Sequence[np.ndarray], tops: Sequence[np.ndarray], slot: int) -> int:
+    """Bytes of every layer's weights: their slots, each a Python int (~56 bytes besides its digits) behind
+    16 bytes of arrays."""
+    return sum(int(((top - low + 1) * slot).sum()) + 72 * len(top) for low, top in zip(lows, tops))
 
 
 def _extent(moves: Sequence[Moves]) -> Tuple[List[np.ndarray], List[np.ndarray]]:
@@ -153,44 +232,64 @@ def _extent(moves: Sequence[Moves]) -> Tuple[List[np.ndarray], List[np.ndarray]]
 class BigComponent:
     """A swept component: its count polynomial P now, its per-cell numbers once w is known.
 
-    The backward pass needs every layer's forward weights, which on a 40x40 checkerboard pass the memory
-    budget. When a bound of their bytes (every state's span of mines times the slot) passes half the
-    budget (or keep_bytes), P's forward pass keeps one layer in `every` (about the square root of the
-    number of cells) and the backward pass recomputes the layers between two kept ones as it reaches them:
-    one forward pass more for a square root of the memory. Deciding before the pass, not when the kept
-    layers pass the bound, matters: layers freed halfway left their memory to the heap (2.3 GB RSS).
+    Two ways, the one whose kept weights take fewer bytes (both bounds are known before any pass, from
+    each state's span of mines): forward first, P's forward pass keeps the forward layers and the backward
+    pass carries w (BW, by mines before a state); or backward first, P's backward pass keeps the backward
+    layers B and the forward pass carries w (FW(s)[b] = sum_a F(s)[a] * w[a + b], by mines after s).
+    The widest layers of a sweep come where a way has the most cells behind it or the most ahead: on
+    checker-40x40-0.4 they come 680 cells into 766, where a forward weight spans 65 numbers of mines and a
+    backward one 9 (forward layers 14.6 GB in all, backward ones 3.9 GB; on 30x30 0.57 GB against 0.97).
+
+    When the bound passes half the budget (or keep_bytes), P's pass keeps one layer in `every` (about the
+    square root of the number of cells) and the second pass recomputes the layers between two kept ones as
+    it reaches them: one pass more for a square root of the memory. Deciding before the pass, not when the
+    kept layers pass the bound, matters: layers freed halfway left their memory to the heap (2.3 GB RSS).
     """
 
     def __init__(self, swept: Swept, bounds: Bounds = UNBOUNDED, keep_bytes: Optional[int] = None,
-                 keep: bool = True) -> None:
+                 keep: bool = True, backward: Optional[bool] = None) -> None:
         self.swept = swept
         self.what = f"counting a component of {len(swept.order)} linked unknown cells"
         self.slot = swept.slot_bytes(even=True)
         self.every = 1
         self.kept: Dict[int, Weights] = {}
+        self.backward = bool(backward)
         if swept.log_total == float("-inf"):
             self.P = [0]
             return
         n = len(swept.moves)
-        lows, self.tops = _extent(swept.moves)
-        # every layer's slots, each a Python int (~56 bytes besides its digits) behind 16 bytes of arrays
+        self.lows, self.tops = _extent(swept.moves)
+        blows, btops = _back_extent(swept.moves)
+        bound = _bound(self.lows, self.tops, self.slot)
+        bbound = _bound(blows, btops, self.slot)
+        self.backward = bbound < bound if backward is None else backward
+        if self.backward:
+            self.lows, self.tops, bound = blows, btops, bbound
+        else:
+            self.lows = []   # BW is clipped to the forward layers' own offsets: only their tops are needed
         if keep_bytes is None:
             keep_bytes = bounds.memory // 2 if bounds.memory else 1 << 62
-        bound = sum(int(((top - low + 1) * self.slot).sum()) + 72 * len(top) for low, top in zip(lows, self.tops))
         if swept.held + bound > keep_bytes:
             self.every = max(1, math.isqrt(n))
         elif not keep:
             self.every = max(1, n)   # all recomputed in weighted_mines: two components never hold theirs together
+        layer = self._first_pass(bounds)
+        self.P = unpack(layer[0][0], int(layer[1][0]), self.slot)
+
+    def _first_pass(self, bounds: Bounds) -> Weights:
+        """P's pass (forward, or backward from the end), keeping one layer in `every` (and the last one
+        backward, where the second pass starts recomputing)."""
         layer: Weights = (np.ones(1, dtype=object), np.zeros(1, dtype=np.int64))
-        held = swept.held
-        for i, move in enumerate(swept.moves):
-            if i % self.every == 0:
+        moves, n = self.swept.moves, len(self.swept.moves)
+        held = self.swept.held
+        for i in (range(n, 0, -1) if self.backward else range(n)):
+            if i % self.every == 0 or i == n:
                 self.kept[i] = layer
                 held += _layer_bytes(layer)
-            layer = push(layer, move, 8 * self.slot)
+            layer = pull(layer, moves[i - 1], 8 * self.slot) if self.backward else push(layer, moves[i], 8 * self.slot)
             bounds.check_memory(held + WORKING * _layer_bytes(layer), self.what)
             bounds.check()
-        self.P = unpack(layer[0][0], int(layer[1][0]), self.slot)
+        return layer
 
     def polynomials(self, bounds: Bounds = UNBOUNDED) -> Dict[int, List[int]]:
         """{v: M[v]}: the per-cell polynomials themselves (weigh(), one product per state)."""
@@ -200,10 +299,12 @@ class BigComponent:
         return mine_polynomials(self.swept, bounds, self.what)[1]
 
     def _segment(self, start: int, end: int, bounds: Bounds, held: int) -> List[Weights]:
-        """The forward layers start .. end - 1, recomputed from the kept one at start."""
-        layers = [self.kept.pop(start)]
-        for i in range(start, end - 1):
-            layers.append(push(layers[-1], self.swept.moves[i], 8 * self.slot))
+        """The kept pass's layers start .. end - 1 (forward: recomputed from the kept one at start), or
+        end .. start + 1 (backward: from the kept one at end); the second pass takes them from the end."""
+        moves, bits = self.swept.moves, 8 * self.slot
+        layers = [self.kept.pop(end if self.backward else start)]
+        for i in (range(end, start + 1, -1) if self.backward else range(start, end - 1)):
+            layers.append(pull(layers[-1], moves[i - 1], bits) if self.backward else push(layers[-1], moves[i], bits))
             held += _layer_bytes(layers[-1])
             bounds.check_memory(held + (WORKING - 1) * _layer_bytes(layers[-1]), self.what)
             bounds.check()
@@ -212,21 +313,34 @@ class BigComponent:
     def weighted_mines(self, w: Sequence[int], bounds: Bounds = UNBOUNDED) -> Dict[int, int]:
         """{v: sum_j M[v][j] * w[j]}: each cell's solutions with a mine there, weighted by w[mines].
 
-        Once only: it gives the kept forward layers back as it goes. When w's numbers are wider than a
-        forward slot, BW's slots would be too (on checker-100x100-0.3 a 457-cell component with 470-bit
-        weights took 62 s this way against 6 s for the products): then the polynomials are applied."""
+        Once only: it gives the kept layers back as it goes. When w's numbers are wider than a forward
+        slot, BW's (FW's) slots would be too (big_components sends such components to the products first;
+        this is the same fallback for a w it did not foresee): then the polynomials are applied."""
         swept, slot = self.swept, self.slot
         if swept.log_total == float("-inf") or not any(w):
             return {v: 0 for v in swept.order}
         if max(int(x).bit_length() for x in w) > 8 * slot:
             M = self.polynomials(bounds)
             return {v: sum(m * w[j] for j, m in enumerate(M[v]) if m and j < len(w)) for v in swept.order}
-        top = int(swept.log_top) + 4 + max(int(x).bit_length() for x in w)   # BW(s)[a] <= back(s) * max w
+        # BW(s)[a] <= back(s) * max w, FW(s)[b] <= forward(s) * max w
+        top = int(swept.log_top) + 4 + max(int(x).bit_length() for x in w)
         bslot = (top + 15) // 16 * 2
         low = next(j for j, x in enumerate(w) if x)
-        packed = sum(int(x) << (8 * bslot * (j - low)) for j, x in enumerate(w) if j >= low)
-        back: Weights = (np.asarray([packed], dtype=object), np.asarray([low], dtype=np.int64))
-        btop = np.asarray([len(w) - 1 - next(j for j, x in enumerate(reversed(w)) if x)], dtype=np.int64)
+        high = len(w) - 1 - next(j for j, x in enumerate(reversed(w)) if x)
+        if self.backward:
+            low, high = max(low, int(self.lows[0][0])), min(high, int(self.tops[0][0]))
+            if low > high:
+                return {v: 0 for v in swept.order}
+        packed = sum(int(w[j]) << (8 * bslot * (j - low)) for j in range(low, high + 1))
+        carried: Weights = (np.asarray([packed], dtype=object), np.asarray([low], dtype=np.int64))
+        ctop = np.asarray([high], dtype=np.int64)
+        if self.backward:
+            return self._carry_forward(carried, ctop, bslot, bounds)
+        return self._carry_backward(carried, ctop, bslot, bounds)
+
+    def _carry_backward(self, back: Weights, btop: np.ndarray, bslot: int, bounds: Bounds) -> Dict[int, int]:
+        """weighted_mines forward first: BW from the end, each cell's dots against the forward layers."""
+        swept, slot = self.swept, self.slot
         out: Dict[int, int] = {}
         starts = sorted(self.kept)
         for start, end in reversed(list(zip(starts, starts[1:] + [len(swept.moves)]))):
@@ -240,6 +354,28 @@ class BigComponent:
                 out[swept.order[i]] = _dot(fwd, back, btop, self.tops[i + 1], swept.moves[i], slot, bslot)
                 back, btop = _pull_down(back, btop, swept.moves[i], 8 * bslot, fwd[1], self.tops[i])
                 bounds.check_memory(held + WORKING * _layer_bytes(back), self.what)
+                bounds.check()
+        return out
+
+    def _carry_forward(self, fw: Weights, ftop: np.ndarray, bslot: int, bounds: Bounds) -> Dict[int, int]:
+        """weighted_mines backward first: FW from the start, each cell's dots against the backward layers."""
+        swept, slot = self.swept, self.slot
+        out: Dict[int, int] = {}
+        ends = sorted(self.kept)
+        for start, end in zip([0] + ends[:-1], ends):
+            held = swept.held + (sum(_layer_bytes(layer) for layer in self.kept.values()) if self.every > 1 else 0)
+            layers = self._segment(start, end, bounds, held)
+            sizes = [_layer_bytes(layer) for layer in layers]
+            held += sum(sizes)
+            for i in range(start, end):
+                back = layers.pop()   # B at layer i + 1, where the cell's moves lead
+                held -= sizes.pop()
+                move, low, high = swept.moves[i], self.lows[i + 1], self.tops[i + 1]
+                into, itop = _push_down(fw, ftop, move, 8 * bslot, low, high, mine=True)
+                out[swept.order[i]] = _dot_back(into, itop, back, high, slot, bslot)
+                safe, stop = _push_down(fw, ftop, move, 8 * bslot, low, high, mine=False)
+                fw, ftop = _join(safe, stop, into, itop, 8 * bslot)
+                bounds.check_memory(held + WORKING * _layer_bytes(fw), self.what)
                 bounds.check()
         return out
 
