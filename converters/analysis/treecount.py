@@ -226,6 +226,30 @@ def aligned(vals: np.ndarray, offs: np.ndarray, to: np.ndarray, bits: int) -> np
     return out
 
 
+def scatter(size: int, target: np.ndarray, vals: np.ndarray) -> np.ndarray:
+    """out[t] = the sum of vals[k] over target[k] == t, as an object array of `size`.
+
+    The first value reaching each t is put there as it is: np.add.at alone would copy each one (0 + v)
+    before adding the rest, a big integer copied per state and layer."""
+    out = np.zeros(size, dtype=object)
+    _, first = np.unique(target, return_index=True)
+    out[target[first]] = vals[first]
+    rest = np.ones(len(target), dtype=bool)
+    rest[first] = False
+    if rest.any():
+        np.add.at(out, target[rest], vals[rest])
+    return out
+
+
+def join(vals0: np.ndarray, vals1: np.ndarray, m0: np.ndarray, m1: np.ndarray) -> np.ndarray:
+    """vals0 where m0, plus vals1 where m1 (object arrays of one length): the values themselves where only
+    one is there, no copies."""
+    out = np.where(m0, vals0, vals1)
+    both = np.flatnonzero(m0 & m1)
+    out[both] = vals0[both] + vals1[both]
+    return out
+
+
 def push(layer: Weights, move: Moves, bits: int) -> Weights:
     """The next layer's forward weights (and offsets) from this layer's."""
     vals, offs = layer
@@ -236,8 +260,7 @@ def push(layer: Weights, move: Moves, bits: int) -> Weights:
     o = np.concatenate([offs[m0], offs[m1] + (1 if bits else 0)])
     to = np.full(size, NONE, dtype=np.int64)
     np.minimum.at(to, target, o)
-    out = np.zeros(size, dtype=object)
-    np.add.at(out, target, aligned(v, o, to[target], bits))
+    out = scatter(size, target, aligned(v, o, to[target], bits))
     to[to == NONE] = 0
     return out, to
 
@@ -251,10 +274,17 @@ def pull(back: Weights, move: Moves, bits: int) -> Weights:
     o1 = np.where(m1, offs[idx1] + (1 if bits else 0), NONE)
     to = np.minimum(o0, o1)
     to[to == NONE] = 0
-    out = np.zeros(len(idx0), dtype=object)
-    out[m0] = aligned(vals[idx0[m0]], o0[m0], to[m0], bits)
-    out[m1] += aligned(vals[idx1[m1]], o1[m1], to[m1], bits)
-    return out, to
+    return pull_both(vals, idx0, idx1, o0, o1, to, bits), to
+
+
+def pull_both(vals: np.ndarray, idx0: np.ndarray, idx1: np.ndarray, o0: np.ndarray, o1: np.ndarray, to: np.ndarray,
+          bits: int) -> np.ndarray:
+    """Per state, the sum of the next layer's weights its two moves lead to, brought to offset `to`."""
+    m0, m1 = idx0 >= 0, idx1 >= 0
+    a0, a1 = np.zeros(len(idx0), dtype=object), np.zeros(len(idx0), dtype=object)
+    a0[m0] = aligned(vals[idx0[m0]], o0[m0], to[m0], bits)
+    a1[m1] = aligned(vals[idx1[m1]], o1[m1], to[m1], bits)
+    return join(a0, a1, m0, m1)
 
 
 def _mine_weight(fwd: Weights, back_next: Weights, move: Moves, bits: int) -> Tuple[object, int]:

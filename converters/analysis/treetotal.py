@@ -26,7 +26,20 @@ import numpy as np
 
 from ..core.bounds import UNBOUNDED, Bounds, int_bytes
 from .polynomials import binomial_bits
-from .treecount import NONE, Moves, Swept, Weights, aligned, mine_polynomials, pull, push, top_bits, unpack
+from .treecount import (
+    NONE,
+    Moves,
+    Swept,
+    Weights,
+    aligned,
+    mine_polynomials,
+    pull,
+    pull_both,
+    push,
+    scatter,
+    top_bits,
+    unpack,
+)
 
 CHUNK = 1 << 18   # rows of the limb matrices multiplied at once (exactness needs at most 2**21)
 # OpenBLAS runs a product of m x n x k multiply-adds up to 2**18 on one thread; past it, it starts threads
@@ -65,9 +78,7 @@ def _pull_down(back: Weights, btop: np.ndarray, move: Moves, bits: int, low: np.
     o1 = np.where(m1, offs[i1] - 1, NONE)
     to = np.minimum(o0, o1)
     top = np.maximum(np.where(m0, btop[i0], -1), np.where(m1, btop[i1] - 1, -1))
-    out = np.zeros(len(idx0), dtype=object)
-    out[m0] = aligned(vals[idx0[m0]], o0[m0], to[m0], bits)
-    out[m1] += aligned(vals[idx1[m1]], o1[m1], to[m1], bits)
+    out = pull_both(vals, idx0, idx1, o0, o1, to, bits)
     cut = np.flatnonzero(to < low)
     if len(cut):
         out[cut] = out[cut] >> ((low[cut] - to[cut]) * bits)
@@ -156,8 +167,7 @@ def _push_down(fw: Weights, ftop: np.ndarray, move: Moves, bits: int, low: np.nd
     np.minimum.at(to, target, o)
     top = np.full(size, -1, dtype=np.int64)
     np.maximum.at(top, target, t)
-    out = np.zeros(size, dtype=object)
-    np.add.at(out, target, aligned(np.concatenate([vals[m0], vals[m1]]), o, to[target], bits))
+    out = scatter(size, target, aligned(np.concatenate([vals[m0], vals[m1]]), o, to[target], bits))
     cut = np.flatnonzero(to < low)
     if len(cut):
         out[cut] = out[cut] >> ((low[cut] - to[cut]) * bits)
