@@ -98,7 +98,7 @@ def _limbs(values: np.ndarray, nbytes: int, slot: int) -> np.ndarray:
 
 
 def _dot_part(a: np.ndarray, aoff: np.ndarray, atop: np.ndarray, b: np.ndarray, boff: np.ndarray,
-              btop: np.ndarray, slot: int, bslot: int) -> np.ndarray:
+              btop: np.ndarray, slot: int, bslot: int, abits: int) -> np.ndarray:
     """sum over k, l of A.T @ B for some states: into's slots (a, first at aoff, last at most atop) against
     BW's (b, first at boff, last at btop) over the same numbers of mines, as 16-bit limbs."""
     d = boff - aoff
@@ -111,14 +111,17 @@ def _dot_part(a: np.ndarray, aoff: np.ndarray, atop: np.ndarray, b: np.ndarray, 
     b[over] = b[over] & ((1 << (width * 8 * bslot)) - 1)
     rows_a, rows_b = _limbs(a, width * slot, slot), _limbs(b, width * bslot, bslot)
     acc = np.zeros((slot // 2, bslot // 2), dtype=np.int64)
-    serial = max(1, SERIAL // (slot // 2 * bslot // 2))
+    # a's slots hold numbers of at most abits bits: the products skip their high limbs (always zero)
+    ka, kb = min(slot // 2, (abits + 15) // 16), bslot // 2
+    rows_a = rows_a[:, :ka]
+    serial = max(1, SERIAL // (ka * kb))
     for start in range(0, len(rows_a), CHUNK):
         part_a = rows_a[start:start + CHUNK].astype(np.float64)
         part_b = rows_b[start:start + CHUNK].astype(np.float64)
-        prod = np.zeros(acc.shape)
+        prod = np.zeros((ka, kb))
         for at in range(0, len(part_a), serial):
             prod += part_a[at:at + serial].T @ part_b[at:at + serial]
-        acc += prod.astype(np.int64)
+        acc[:ka, :kb] += prod.astype(np.int64)
     return acc
 
 
@@ -137,7 +140,7 @@ def _dot(fwd: Weights, back_next: Weights, btop: np.ndarray, ftop: np.ndarray, m
     for start in range(0, len(nz), TARGETS):
         part = nz[start:start + TARGETS]
         acc += _dot_part(into[part], ito[part], ftop[part], bvals[part], boffs[part], btop[part], slot,
-                         bslot).astype(object)
+                         bslot, 8 * slot).astype(object)
     return _collect(acc)
 
 
@@ -190,9 +193,11 @@ def _join(safe: Weights, stop: np.ndarray, mine: Weights, mtop: np.ndarray, bits
     return (out, np.where(to == NONE, 0, to)), np.maximum(stop, mtop)
 
 
-def _dot_back(into: Weights, itop: np.ndarray, back_next: Weights, btop: np.ndarray, slot: int, bslot: int) -> int:
+def _dot_back(into: Weights, itop: np.ndarray, back_next: Weights, btop: np.ndarray, slot: int, bslot: int,
+              bbits: int) -> int:
     """Cell's number when the forward pass carries w: sum over the states t a mine on it leads to of
-    B(t) . into(t) (the FW a mine brings into t), slot by slot (in parts of TARGETS states, as _dot)."""
+    B(t) . into(t) (the FW a mine brings into t), slot by slot (in parts of TARGETS states, as _dot);
+    B's numbers have at most bbits bits."""
     bvals, boffs = back_next
     into_vals, ito = into
     nz = np.flatnonzero((into_vals != 0) & (bvals != 0))
@@ -201,7 +206,7 @@ def _dot_back(into: Weights, itop: np.ndarray, back_next: Weights, btop: np.ndar
     for start in range(0, len(nz), TARGETS):
         part = nz[start:start + TARGETS]
         acc += _dot_part(bvals[part], boffs[part], btop[part], into_vals[part], ito[part], itop[part], slot,
-                         bslot).astype(object)
+                         bslot, bbits).astype(object)
     return _collect(acc)
 
 
@@ -215,6 +220,21 @@ def _back_extent(moves: Sequence[Moves]) -> Tuple[List[np.ndarray], List[np.ndar
         lows.append(np.minimum(np.where(m0, lows[-1][i0], NONE), np.where(m1, lows[-1][i1] + 1, NONE)))
         tops.append(np.maximum(np.where(m0, tops[-1][i0], -1), np.where(m1, tops[-1][i1] + 1, -1)))
     return lows[::-1], tops[::-1]
+
+
+def _log_back(moves: Sequence[Moves]) -> List[float]:
+    """Per layer, log2 of its largest plain backward weight (scaled floats, as treecount's log pass)."""
+    back, scale, logs = np.ones(1), 0.0, [0.0]
+    for idx0, idx1, _ in reversed(moves):
+        m0, m1 = idx0 >= 0, idx1 >= 0
+        out = np.zeros(len(idx0))
+        out[m0] = back[idx0[m0]]
+        out[m1] += back[idx1[m1]]
+        peak = float(out.max(initial=0.0))
+        back = out / peak if peak > 0 else out
+        scale += float(np.log2(peak)) if peak > 0 else 0.0
+        logs.append(scale)
+    return logs[::-1]
 
 
 def _bound(lows: Sequence[np.ndarray], tops: Sequence[np.ndarray], slot: int) -> int:
@@ -264,6 +284,7 @@ class BigComponent:
         self.every = 1
         self.kept: Dict[int, Weights] = {}
         self.backward = bool(backward)
+        self.logs: List[float] = []   # backward first: log2 of each layer's largest plain backward weight
         if swept.log_total == float("-inf"):
             self.P = [0]
             return
@@ -275,6 +296,7 @@ class BigComponent:
         self.backward = bbound < bound if backward is None else backward
         if self.backward:
             self.lows, self.tops, bound = blows, btops, bbound
+            self.logs = _log_back(swept.moves)
         else:
             self.lows = []   # BW is clipped to the forward layers' own offsets: only their tops are needed
         if keep_bytes is None:
@@ -382,7 +404,8 @@ class BigComponent:
                 held -= sizes.pop()
                 move, low, high = swept.moves[i], self.lows[i + 1], self.tops[i + 1]
                 into, itop = _push_down(fw, ftop, move, 8 * bslot, low, high, mine=True)
-                out[swept.order[i]] = _dot_back(into, itop, back, high, slot, bslot)
+                bbits = int(self.logs[i + 1]) + 2   # no coefficient of B(t) passes the plain count from t
+                out[swept.order[i]] = _dot_back(into, itop, back, high, slot, bslot, bbits)
                 safe, stop = _push_down(fw, ftop, move, 8 * bslot, low, high, mine=False)
                 fw, ftop = _join(safe, stop, into, itop, 8 * bslot)
                 bounds.check_memory(held + WORKING * _layer_bytes(fw), self.what)
