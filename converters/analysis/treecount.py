@@ -227,26 +227,13 @@ def aligned(vals: np.ndarray, offs: np.ndarray, to: np.ndarray, bits: int) -> np
 
 
 def scatter(size: int, target: np.ndarray, vals: np.ndarray) -> np.ndarray:
-    """out[t] = the sum of vals[k] over target[k] == t, as an object array of `size`.
-
-    The first value reaching each t is put there as it is: np.add.at alone would copy each one (0 + v)
-    before adding the rest, a big integer copied per state and layer."""
+    """out[t] = the sum of vals[k] over target[k] == t (an object array of `size`). The first value reaching
+    each t is put there as it is: np.add.at alone copies each one (0 + v), a big integer per state."""
     out = np.zeros(size, dtype=object)
     _, first = np.unique(target, return_index=True)
     out[target[first]] = vals[first]
-    rest = np.ones(len(target), dtype=bool)
-    rest[first] = False
-    if rest.any():
-        np.add.at(out, target[rest], vals[rest])
-    return out
-
-
-def join(vals0: np.ndarray, vals1: np.ndarray, m0: np.ndarray, m1: np.ndarray) -> np.ndarray:
-    """vals0 where m0, plus vals1 where m1 (object arrays of one length): the values themselves where only
-    one is there, no copies."""
-    out = np.where(m0, vals0, vals1)
-    both = np.flatnonzero(m0 & m1)
-    out[both] = vals0[both] + vals1[both]
+    rest = np.setdiff1d(np.arange(len(target)), first, assume_unique=True)
+    np.add.at(out, target[rest], vals[rest])
     return out
 
 
@@ -278,13 +265,16 @@ def pull(back: Weights, move: Moves, bits: int) -> Weights:
 
 
 def pull_both(vals: np.ndarray, idx0: np.ndarray, idx1: np.ndarray, o0: np.ndarray, o1: np.ndarray, to: np.ndarray,
-          bits: int) -> np.ndarray:
-    """Per state, the sum of the next layer's weights its two moves lead to, brought to offset `to`."""
+              bits: int) -> np.ndarray:
+    """Per state, the sum of the next layer's weights its two moves lead to, brought to offset `to` (one
+    move only: that weight as it is, not copied by 0 + v)."""
     m0, m1 = idx0 >= 0, idx1 >= 0
-    a0, a1 = np.zeros(len(idx0), dtype=object), np.zeros(len(idx0), dtype=object)
-    a0[m0] = aligned(vals[idx0[m0]], o0[m0], to[m0], bits)
-    a1[m1] = aligned(vals[idx1[m1]], o1[m1], to[m1], bits)
-    return join(a0, a1, m0, m1)
+    out = np.zeros(len(idx0), dtype=object)
+    out[m0] = aligned(vals[idx0[m0]], o0[m0], to[m0], bits)
+    for m, add in ((m1 & ~m0, False), (m1 & m0, True)):
+        more = aligned(vals[idx1[m]], o1[m], to[m], bits)
+        out[m] = out[m] + more if add else more
+    return out
 
 
 def _mine_weight(fwd: Weights, back_next: Weights, move: Moves, bits: int) -> Tuple[object, int]:
@@ -346,13 +336,9 @@ def unpack(value, offset: int, slot_bytes: int) -> List[int]:
     value = int(value)
     if value == 0:
         return [0]
-    return [0] * offset + _slots(value, slot_bytes)
-
-
-def _slots(value: int, slot_bytes: int) -> List[int]:
     raw = value.to_bytes((value.bit_length() + 7) // 8 + slot_bytes, "little")
     n = (value.bit_length() - 1) // (8 * slot_bytes) + 1
-    return [int.from_bytes(raw[j * slot_bytes:(j + 1) * slot_bytes], "little") for j in range(n)]
+    return [0] * offset + [int.from_bytes(raw[j * slot_bytes:(j + 1) * slot_bytes], "little") for j in range(n)]
 
 
 def _log_pass(moves: Sequence[Moves]) -> Tuple[float, float]:
