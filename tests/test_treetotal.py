@@ -60,10 +60,12 @@ def test_weighted_mines_are_the_polynomials_applied_to_w(rows, cols, density, pa
 
 
 @pytest.mark.parametrize("rows,cols,density,pattern,seed", BOARDS)
-def test_probabilities_in_floats_from_the_swept_polynomials(rows, cols, density, pattern, seed, monkeypatch):
-    # exact_budget=0: the big components hand counting their polynomials (approx_marginals needs them)
+@pytest.mark.parametrize("big", [1, 6])
+def test_probabilities_in_floats_from_the_swept_polynomials(rows, cols, density, pattern, seed, big, monkeypatch):
+    # exact_budget=0: the big components hand counting their polynomials (approx_marginals needs them);
+    # big=6: swept and small components mixed, summed in the components' order to the last bit
     system = build_system(board(rows, cols, density, pattern, seed))
-    monkeypatch.setattr(counting, "BIG_COMPONENT", 1)
+    monkeypatch.setattr(counting, "BIG_COMPONENT", big)
     swept = count_solutions(system, exact_budget=0)
     monkeypatch.setattr(counting, "BIG_COMPONENT", 10 ** 9)
     plain = count_solutions(system, exact_budget=0)

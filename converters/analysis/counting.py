@@ -372,21 +372,22 @@ def count_solutions(system: LinearSystem, values: Optional[np.ndarray] = None,
     in_comp = set(x for vs, _ in comps for x in vs)
     free = sorted(open_vars - in_comp)
     weighted = system.total is not None
-    polys: List[Tuple[List[int], Poly, Any]] = []
     # with a total, a big component is swept first; it gives P, and its per-cell numbers once the rest of
     # the board's weights are known (_count_with_total), or its polynomials when those may be too wide
     sweeps = {n: prepare(vs, [cons[ci] for ci in cis], system.var_rc, bounds, max_states * STATES_PER_CAP)
               for n, (vs, cis) in enumerate(comps) if weighted and len(vs) >= BIG_COMPONENT}
+    parts: Dict[int, Tuple[Poly, Any]] = {}
     for n, (vs, cis) in enumerate(comps):
         if n not in sweeps:
-            P, M = count_component(vs, [cons[ci] for ci in cis], system.var_rc, weighted, max_states, bounds)
-            polys.append((vs, P, M))
+            parts[n] = count_component(vs, [cons[ci] for ci in cis], system.var_rc, weighted, max_states, bounds)
     fixed = np.flatnonzero(val[1:] == MINE).tolist()
+    if system.total is not None:
+        parts.update(big_components(sweeps, [P for P, _ in parts.values()], len(free), system.total - len(fixed),
+                                    len(in_comp), bounds))
+    # in the components' order: the probabilities in floats sum over them in it, to the last bit
+    polys = [(vs, parts[n][0], parts[n][1]) for n, (vs, _) in enumerate(comps)]
     if system.total is None:
         return _count_without_total(polys, free, fixed, k)
-    big = big_components(sweeps, [P for _, P, _ in polys], len(free), system.total - len(fixed), len(in_comp),
-                         bounds)
-    polys += [(comps[n][0], P, M) for n, (P, M) in big.items()]
     return _count_with_total(polys, free, fixed, k, system.total - len(fixed), exact_budget, bounds)
 
 
