@@ -237,10 +237,34 @@ def _log_back(moves: Sequence[Moves]) -> List[float]:
     return logs[::-1]
 
 
-def _bound(lows: Sequence[np.ndarray], tops: Sequence[np.ndarray], slot: int) -> int:
+def _bound(lows: Sequence[np.ndarray], tops: Sequence[np.ndarray], slots: Sequence[int]) -> int:
     """Bytes of every layer's weights: their slots, each a Python int (~56 bytes besides its digits) behind
     16 bytes of arrays."""
-    return sum(int(((top - low + 1) * slot).sum()) + 72 * len(top) for low, top in zip(lows, tops))
+    return sum(int(((top - low + 1) * slot).sum()) + 72 * len(top) for low, top, slot in zip(lows, tops, slots))
+
+
+def _slots(logs: Sequence[float], most: int) -> List[int]:
+    """Per layer, bytes per slot of the backward weights: whole 16-bit limbs over the layer's largest plain
+    weight, growing from the end (a layer's pull can widen what it reads, never narrow it)."""
+    out, cur = [], 2
+    for log in reversed(logs):
+        cur = min(most, max(cur, (int(log) + 4 + 15) // 16 * 2))
+        out.append(cur)
+    return out[::-1]
+
+
+def _repack(vals: np.ndarray, a: int, b: int) -> np.ndarray:
+    """Packed weights from slots of a bytes to slots of b >= a bytes, each coefficient kept."""
+    if a == b or not len(vals):
+        return vals
+    n = max(1, (top_bits(vals) + 8 * a - 1) // (8 * a))
+    raw = b"".join(map(partial(int.to_bytes, length=n * a, byteorder="little"), vals.tolist()))
+    wide = np.zeros((len(vals), n, b), dtype=np.uint8)
+    wide[:, :, :a] = np.frombuffer(raw, dtype=np.uint8).reshape(len(vals), n, a)
+    data, width = wide.tobytes(), n * b
+    out = np.empty(len(vals), dtype=object)
+    out[:] = [int.from_bytes(data[r * width:(r + 1) * width], "little") for r in range(len(vals))]
+    return out
 
 
 def _extent(moves: Sequence[Moves]) -> Tuple[List[np.ndarray], List[np.ndarray]]:
@@ -284,19 +308,21 @@ class BigComponent:
         self.every = 1
         self.kept: Dict[int, Weights] = {}
         self.backward = bool(backward)
-        self.logs: List[float] = []   # backward first: log2 of each layer's largest plain backward weight
+        self.logs: List[float] = []   # log2 of each layer's largest plain backward weight
+        self.slots: List[int] = []    # backward first: each layer's bytes per slot (forward: self.slot)
         if swept.log_total == float("-inf"):
             self.P = [0]
             return
         n = len(swept.moves)
         self.lows, self.tops = _extent(swept.moves)
         blows, btops = _back_extent(swept.moves)
-        bound = _bound(self.lows, self.tops, self.slot)
-        bbound = _bound(blows, btops, self.slot)
+        self.logs = _log_back(swept.moves)
+        self.slots = _slots(self.logs, self.slot)
+        bound = _bound(self.lows, self.tops, [self.slot] * (n + 1))
+        bbound = _bound(blows, btops, self.slots)
         self.backward = bbound < bound if backward is None else backward
         if self.backward:
             self.lows, self.tops, bound = blows, btops, bbound
-            self.logs = _log_back(swept.moves)
         else:
             self.lows = []   # BW is clipped to the forward layers' own offsets: only their tops are needed
         if keep_bytes is None:
@@ -306,7 +332,7 @@ class BigComponent:
         elif not keep:
             self.every = max(1, n)   # all recomputed in weighted_mines: two components never hold theirs together
         layer = self._first_pass(bounds)
-        self.P = unpack(layer[0][0], int(layer[1][0]), self.slot)
+        self.P = unpack(layer[0][0], int(layer[1][0]), self.slots[0] if self.backward else self.slot)
 
     def _first_pass(self, bounds: Bounds) -> Weights:
         """P's pass (forward, or backward from the end), keeping one layer in `every` (and the last one
@@ -318,10 +344,15 @@ class BigComponent:
             if i % self.every == 0 or i == n:
                 self.kept[i] = layer
                 held += _layer_bytes(layer)
-            layer = pull(layer, moves[i - 1], 8 * self.slot) if self.backward else push(layer, moves[i], 8 * self.slot)
+            layer = self._pull_to(layer, i - 1) if self.backward else push(layer, moves[i], 8 * self.slot)
             bounds.check_memory(held + WORKING * _layer_bytes(layer), self.what)
             bounds.check()
         return layer
+
+    def _pull_to(self, layer: Weights, i: int) -> Weights:
+        """The backward layer i from layer i + 1, widened first where layer i's slots are wider."""
+        vals = _repack(layer[0], self.slots[i + 1], self.slots[i])
+        return pull((vals, layer[1]), self.swept.moves[i], 8 * self.slots[i])
 
     def polynomials(self, bounds: Bounds = UNBOUNDED) -> Dict[int, List[int]]:
         """{v: M[v]}: the per-cell polynomials themselves (weigh(), one product per state)."""
@@ -336,7 +367,7 @@ class BigComponent:
         moves, bits = self.swept.moves, 8 * self.slot
         layers = [self.kept.pop(end if self.backward else start)]
         for i in (range(end, start + 1, -1) if self.backward else range(start, end - 1)):
-            layers.append(pull(layers[-1], moves[i - 1], bits) if self.backward else push(layers[-1], moves[i], bits))
+            layers.append(self._pull_to(layers[-1], i - 1) if self.backward else push(layers[-1], moves[i], bits))
             held += _layer_bytes(layers[-1])
             bounds.check_memory(held + (WORKING - 1) * _layer_bytes(layers[-1]), self.what)
             bounds.check()
@@ -391,7 +422,7 @@ class BigComponent:
 
     def _carry_forward(self, fw: Weights, ftop: np.ndarray, bslot: int, bounds: Bounds) -> Dict[int, int]:
         """weighted_mines backward first: FW from the start, each cell's dots against the backward layers."""
-        swept, slot = self.swept, self.slot
+        swept = self.swept
         out: Dict[int, int] = {}
         ends = sorted(self.kept)
         for start, end in zip([0] + ends[:-1], ends):
@@ -405,7 +436,7 @@ class BigComponent:
                 move, low, high = swept.moves[i], self.lows[i + 1], self.tops[i + 1]
                 into, itop = _push_down(fw, ftop, move, 8 * bslot, low, high, mine=True)
                 bbits = int(self.logs[i + 1]) + 2   # no coefficient of B(t) passes the plain count from t
-                out[swept.order[i]] = _dot_back(into, itop, back, high, slot, bslot, bbits)
+                out[swept.order[i]] = _dot_back(into, itop, back, high, self.slots[i + 1], bslot, bbits)
                 safe, stop = _push_down(fw, ftop, move, 8 * bslot, low, high, mine=False)
                 fw, ftop = _join(safe, stop, into, itop, 8 * bslot)
                 bounds.check_memory(held + WORKING * _layer_bytes(fw), self.what)
