@@ -13,7 +13,7 @@ from test_treecount import board, d4_count, write_cnf
 
 from mineconv.analysis import counting, treetotal
 from mineconv.analysis.counting import components, count_component, count_solutions
-from mineconv.analysis.treecount import prepare
+from mineconv.analysis.treecount import mine_polynomials, prepare
 from mineconv.analysis.treetotal import BigComponent
 from mineconv.core.system import build_system
 
@@ -31,10 +31,13 @@ BOARDS = [(9, 9, 0.4, "checker", 1), (10, 12, 0.3, "lattice", 2), (12, 12, 0.35,
 
 @pytest.mark.parametrize("rows,cols,density,pattern,seed", BOARDS)
 @pytest.mark.parametrize("window", ["all", "narrow", "one"])
-def test_weighted_mines_are_the_polynomials_applied_to_w(rows, cols, density, pattern, seed, window, monkeypatch):
+@pytest.mark.parametrize("backward", [False, True])
+def test_weighted_mines_are_the_polynomials_applied_to_w(rows, cols, density, pattern, seed, window, backward,
+                                                         monkeypatch):
     # small chunks and parts, so that one layer's dot products take several matrix products
     monkeypatch.setattr(treetotal, "CHUNK", 7)
     monkeypatch.setattr(treetotal, "TARGETS", 3)
+    monkeypatch.setattr(treetotal, "SERIAL", 1)   # and each product a row at a time
     comps, system = open_components(board(rows, cols, density, pattern, seed))
     rng = random.Random(seed)
     tried = 0
@@ -43,8 +46,9 @@ def test_weighted_mines_are_the_polynomials_applied_to_w(rows, cols, density, pa
             continue
         P, M = count_component(vs, cons, system.var_rc, weighted=True, max_states=10 ** 9)
         # keep_bytes=0: one forward layer in sqrt(n) kept, the others recomputed in the backward pass
-        big = BigComponent(prepare(vs, cons, system.var_rc), keep_bytes=0 if window != "all" else None)
-        assert big.P == P and (big.every > 1) == (window != "all")
+        big = BigComponent(prepare(vs, cons, system.var_rc), keep_bytes=0 if window != "all" else None,
+                           backward=backward)
+        assert big.P == P and (big.every > 1) == (window != "all") and big.backward == backward
         nz = [j for j, c in enumerate(P) if c]
         lo, hi = {"all": (0, len(P)), "narrow": (nz[len(nz) // 3], nz[2 * len(nz) // 3]),
                   "one": (nz[-1], nz[-1])}[window]
@@ -56,10 +60,12 @@ def test_weighted_mines_are_the_polynomials_applied_to_w(rows, cols, density, pa
 
 
 @pytest.mark.parametrize("rows,cols,density,pattern,seed", BOARDS)
-def test_probabilities_in_floats_from_the_swept_polynomials(rows, cols, density, pattern, seed, monkeypatch):
-    # exact_budget=0: the big components hand counting their polynomials (approx_marginals needs them)
+@pytest.mark.parametrize("big", [1, 6])
+def test_probabilities_in_floats_from_the_swept_polynomials(rows, cols, density, pattern, seed, big, monkeypatch):
+    # exact_budget=0: the big components hand counting their polynomials (approx_marginals needs them);
+    # big=6: swept and small components mixed, summed in the components' order to the last bit
     system = build_system(board(rows, cols, density, pattern, seed))
-    monkeypatch.setattr(counting, "BIG_COMPONENT", 1)
+    monkeypatch.setattr(counting, "BIG_COMPONENT", big)
     swept = count_solutions(system, exact_budget=0)
     monkeypatch.setattr(counting, "BIG_COMPONENT", 10 ** 9)
     plain = count_solutions(system, exact_budget=0)
@@ -92,3 +98,43 @@ def test_no_solution_and_zero_weights():
     big = BigComponent(prepare([1, 2, 3], cons[:2], var_rc))
     assert big.P == [0, 1, 1] and big.weighted_mines([0, 0, 0]) == {1: 0, 2: 0, 3: 0}
     assert big.weighted_mines([0, 5, 7]) == {1: 7, 2: 5, 3: 7}
+
+
+@pytest.mark.parametrize("rows,cols,density,pattern,seed", BOARDS)
+def test_the_path_is_chosen_before_the_forward_pass(rows, cols, density, pattern, seed, monkeypatch):
+    # a component given BW's path never finds w wider than its slot afterwards (then P's pass would have
+    # been spent before the products), and the products' path gives the same numbers as the plain counter
+    system = build_system(board(rows, cols, density, pattern, seed))
+    seen = {"narrow": 0, "wide": 0}
+    weighted_mines = BigComponent.weighted_mines
+
+    def checked(self, w, bounds=treetotal.UNBOUNDED):
+        assert max(int(x).bit_length() for x in w) <= 8 * self.slot
+        seen["narrow"] += 1
+        return weighted_mines(self, w, bounds)
+
+    def polynomials(swept, bounds, what):
+        seen["wide"] += 1
+        return mine_polynomials(swept, bounds, what)
+
+    monkeypatch.setattr(BigComponent, "weighted_mines", checked)
+    monkeypatch.setattr(treetotal, "mine_polynomials", polynomials)
+    monkeypatch.setattr(counting, "BIG_COMPONENT", 4)
+    swept = count_solutions(system)
+    monkeypatch.setattr(counting, "BIG_COMPONENT", 10 ** 9)
+    plain = count_solutions(system)
+    assert swept.solutions == plain.solutions > 0 and swept.mine_solutions == plain.mine_solutions
+    assert seen["narrow"] + seen["wide"] > 0
+
+
+def test_both_paths_are_taken():
+    # a chain of 5 cells (2 solutions, 2-byte slots): alone, its w fits a slot; beside 40 free cells holding
+    # about half of the mines, the binomials alone pass 16 bits
+    cons = [((j, j + 1), 1) for j in range(1, 5)]
+    var_rc = np.array([[0, j] for j in range(5)])
+    sweeps = {0: prepare([1, 2, 3, 4, 5], cons, var_rc)}
+    P, M = treetotal.big_components(sweeps, [], 40, 22, 5)[0]
+    assert isinstance(M, dict) and P == [0, 0, 1, 1]
+    assert M == {1: [0, 0, 0, 1], 2: [0, 0, 1], 3: [0, 0, 0, 1], 4: [0, 0, 1], 5: [0, 0, 0, 1]}
+    P, M = treetotal.big_components(sweeps, [], 0, 2, 5)[0]
+    assert isinstance(M, BigComponent) and P == [0, 0, 1, 1]

@@ -25,7 +25,7 @@ from .marginals import approx_marginals
 from .polynomials import Poly, binomial_bits, binomial_window, oadd, oplain, pdiv_exact, pmul
 from .propagation import MINE, SAFE, UNDECIDED
 from .treecount import BIG_COMPONENT, STATES_PER_CAP, count_big_component, prepare
-from .treetotal import BigComponent
+from .treetotal import BigComponent, big_components
 
 DEFAULT_MAX_STATES = 200_000
 
@@ -372,20 +372,20 @@ def count_solutions(system: LinearSystem, values: Optional[np.ndarray] = None,
     in_comp = set(x for vs, _ in comps for x in vs)
     free = sorted(open_vars - in_comp)
     weighted = system.total is not None
-    polys: List[Tuple[List[int], Poly, Any]] = []
-    big = [n for n, (vs, _) in enumerate(comps) if weighted and len(vs) >= BIG_COMPONENT]
+    # with a total, a big component is swept first; it gives P, and its per-cell numbers once the rest of
+    # the board's weights are known (_count_with_total), or its polynomials when those may be too wide
+    sweeps = {n: prepare(vs, [cons[ci] for ci in cis], system.var_rc, bounds, max_states * STATES_PER_CAP)
+              for n, (vs, cis) in enumerate(comps) if weighted and len(vs) >= BIG_COMPONENT}
+    parts: Dict[int, Tuple[Poly, Any]] = {}
     for n, (vs, cis) in enumerate(comps):
-        ccons = [cons[ci] for ci in cis]
-        if n in big:
-            # with a total, a big component gives P first and its per-cell numbers once the rest of the
-            # board's weights are known (_count_with_total); only the last keeps its forward layers
-            swept = prepare(vs, ccons, system.var_rc, bounds, max_states * STATES_PER_CAP)
-            comp = BigComponent(swept, bounds, keep=n == big[-1])
-            polys.append((vs, comp.P, comp))
-        else:
-            P, M = count_component(vs, ccons, system.var_rc, weighted, max_states, bounds)
-            polys.append((vs, P, M))
+        if n not in sweeps:
+            parts[n] = count_component(vs, [cons[ci] for ci in cis], system.var_rc, weighted, max_states, bounds)
     fixed = np.flatnonzero(val[1:] == MINE).tolist()
+    if system.total is not None:
+        parts.update(big_components(sweeps, [P for P, _ in parts.values()], len(free), system.total - len(fixed),
+                                    len(in_comp), bounds))
+    # in the components' order: the probabilities in floats sum over them in it, to the last bit
+    polys = [(vs, parts[n][0], parts[n][1]) for n, (vs, _) in enumerate(comps)]
     if system.total is None:
         return _count_without_total(polys, free, fixed, k)
     return _count_with_total(polys, free, fixed, k, system.total - len(fixed), exact_budget, bounds)

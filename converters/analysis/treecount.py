@@ -226,6 +226,17 @@ def aligned(vals: np.ndarray, offs: np.ndarray, to: np.ndarray, bits: int) -> np
     return out
 
 
+def scatter(size: int, target: np.ndarray, vals: np.ndarray) -> np.ndarray:
+    """out[t] = the sum of vals[k] over target[k] == t (an object array of `size`). The first value reaching
+    each t is put there as it is: np.add.at alone copies each one (0 + v), a big integer per state."""
+    out = np.zeros(size, dtype=object)
+    _, first = np.unique(target, return_index=True)
+    out[target[first]] = vals[first]
+    rest = np.setdiff1d(np.arange(len(target)), first, assume_unique=True)
+    np.add.at(out, target[rest], vals[rest])
+    return out
+
+
 def push(layer: Weights, move: Moves, bits: int) -> Weights:
     """The next layer's forward weights (and offsets) from this layer's."""
     vals, offs = layer
@@ -236,13 +247,12 @@ def push(layer: Weights, move: Moves, bits: int) -> Weights:
     o = np.concatenate([offs[m0], offs[m1] + (1 if bits else 0)])
     to = np.full(size, NONE, dtype=np.int64)
     np.minimum.at(to, target, o)
-    out = np.zeros(size, dtype=object)
-    np.add.at(out, target, aligned(v, o, to[target], bits))
+    out = scatter(size, target, aligned(v, o, to[target], bits))
     to[to == NONE] = 0
     return out, to
 
 
-def _pull(back: Weights, move: Moves, bits: int) -> Weights:
+def pull(back: Weights, move: Moves, bits: int) -> Weights:
     """This layer's backward weights (ways to finish from each state) from the next layer's."""
     vals, offs = back
     idx0, idx1, _ = move
@@ -251,10 +261,20 @@ def _pull(back: Weights, move: Moves, bits: int) -> Weights:
     o1 = np.where(m1, offs[idx1] + (1 if bits else 0), NONE)
     to = np.minimum(o0, o1)
     to[to == NONE] = 0
+    return pull_both(vals, idx0, idx1, o0, o1, to, bits), to
+
+
+def pull_both(vals: np.ndarray, idx0: np.ndarray, idx1: np.ndarray, o0: np.ndarray, o1: np.ndarray, to: np.ndarray,
+              bits: int) -> np.ndarray:
+    """Per state, the sum of the next layer's weights its two moves lead to, brought to offset `to` (one
+    move only: that weight as it is, not copied by 0 + v)."""
+    m0, m1 = idx0 >= 0, idx1 >= 0
     out = np.zeros(len(idx0), dtype=object)
     out[m0] = aligned(vals[idx0[m0]], o0[m0], to[m0], bits)
-    out[m1] += aligned(vals[idx1[m1]], o1[m1], to[m1], bits)
-    return out, to
+    for m, add in ((m1 & ~m0, False), (m1 & m0, True)):
+        more = aligned(vals[idx1[m]], o1[m], to[m], bits)
+        out[m] = out[m] + more if add else more
+    return out
 
 
 def _mine_weight(fwd: Weights, back_next: Weights, move: Moves, bits: int) -> Tuple[object, int]:
@@ -305,7 +325,7 @@ def weigh(moves: Sequence[Moves], bits: int, bounds: Bounds = UNBOUNDED, what: s
     marg: List[Tuple[object, int]] = [(0, 0)] * len(moves)
     for i in range(len(moves) - 1, -1, -1):
         marg[i] = _mine_weight(fwd[i], back, moves[i], bits)
-        back = _pull(back, moves[i], bits)
+        back = pull(back, moves[i], bits)
         fwd[i + 1] = one   # no longer needed: give it back while the marginals grow
         bounds.check()
     return total, marg
@@ -316,13 +336,9 @@ def unpack(value, offset: int, slot_bytes: int) -> List[int]:
     value = int(value)
     if value == 0:
         return [0]
-    return [0] * offset + _slots(value, slot_bytes)
-
-
-def _slots(value: int, slot_bytes: int) -> List[int]:
     raw = value.to_bytes((value.bit_length() + 7) // 8 + slot_bytes, "little")
     n = (value.bit_length() - 1) // (8 * slot_bytes) + 1
-    return [int.from_bytes(raw[j * slot_bytes:(j + 1) * slot_bytes], "little") for j in range(n)]
+    return [0] * offset + [int.from_bytes(raw[j * slot_bytes:(j + 1) * slot_bytes], "little") for j in range(n)]
 
 
 def _log_pass(moves: Sequence[Moves]) -> Tuple[float, float]:
