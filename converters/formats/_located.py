@@ -1,7 +1,6 @@
 """Helpers the puzzle-notation readers share: errors that point at an offset of the input text."""
 from __future__ import annotations
 
-import json
 import re
 from typing import Any, Dict, List, Optional, Tuple, Type
 
@@ -91,6 +90,8 @@ def is_whole(value: Any) -> bool:
 
 def load_json(text: str, source: Optional[str]) -> Any:
     """json.loads with located errors: bad JSON, a key given twice, nesting too deep."""
+    import json  # here: every notation's reader imports this module, few read JSON (~2-6 ms at start-up)
+
     try:
         return json.loads(text, object_pairs_hook=unique_keys)
     except DuplicateKey as exc:

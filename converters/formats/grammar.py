@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 from functools import lru_cache
-from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Type
 
@@ -16,6 +15,10 @@ if TYPE_CHECKING:   # Lark is imported when a grammar is first used, not with ev
 
 def grammar_text(name: str) -> str:
     """The text of grammars/<name>.lark (from the wheel, or from the source tree)."""
+    # imported here: importlib.resources brings tempfile and its neighbours (~3-8 ms), and most commands
+    # read a notation that needs no grammar
+    from importlib import resources
+
     try:
         return resources.files("mineconv.grammars").joinpath(f"{name}.lark").read_text("utf-8")
     except (ModuleNotFoundError, FileNotFoundError):
