@@ -79,16 +79,21 @@ def _pull_down(back: Weights, btop: np.ndarray, move: Moves, bits: int, low: np.
     to = np.minimum(o0, o1)
     top = np.maximum(np.where(m0, btop[i0], -1), np.where(m1, btop[i1] - 1, -1))
     out = pull_both(vals, idx0, idx1, o0, o1, to, bits)
+    _clip(out, to, top, low, high, bits)
+    return (out, to), top
+
+
+def _clip(out: np.ndarray, to: np.ndarray, top: np.ndarray, low: np.ndarray, high: np.ndarray, bits: int) -> None:
+    """Drop, in place, each state's slots below `low` mines and above `high` (the other pass's weights are
+    zero there): BW's top stays near where w ends while the forward weights start near 0 mines."""
     cut = np.flatnonzero(to < low)
     if len(cut):
         out[cut] = out[cut] >> ((low[cut] - to[cut]) * bits)
         to[cut] = low[cut]
-    # and above the most: BW's top stays near where w ends while the forward weights start near 0 mines
     over = np.flatnonzero(top > high)
     if len(over):
         out[over] = out[over] & _masks(high[over] - to[over] + 1, bits)
         top[over] = high[over]
-    return (out, to), top
 
 
 def _limbs(values: np.ndarray, nbytes: int, slot: int) -> np.ndarray:
@@ -134,13 +139,20 @@ def _dot(fwd: Weights, back_next: Weights, btop: np.ndarray, ftop: np.ndarray, m
     idx0, idx1, size = move
     into, ito = push(fwd, (np.full(len(idx1), -1, dtype=np.int32), idx1, size), 8 * slot)
     bvals, boffs = back_next
-    nz = np.flatnonzero((into != 0) & (bvals != 0))
-    nz = nz[np.argsort(ftop[nz] - ito[nz], kind="stable")]
+    return _dots(into, ito, ftop, bvals, boffs, btop, slot, bslot, 8 * slot)
+
+
+def _dots(avals: np.ndarray, aoff: np.ndarray, atop: np.ndarray, bvals: np.ndarray, boff: np.ndarray,
+          btop: np.ndarray, slot: int, bslot: int, abits: int) -> int:
+    """The sum of _dot_part over the states where both sides are non-zero, in parts of TARGETS states
+    sorted by the first side's span of mines (a's numbers have at most abits bits)."""
+    nz = np.flatnonzero((avals != 0) & (bvals != 0))
+    nz = nz[np.argsort(atop[nz] - aoff[nz], kind="stable")]
     acc = np.zeros((slot // 2, bslot // 2), dtype=object)
     for start in range(0, len(nz), TARGETS):
         part = nz[start:start + TARGETS]
-        acc += _dot_part(into[part], ito[part], ftop[part], bvals[part], boffs[part], btop[part], slot,
-                         bslot, 8 * slot).astype(object)
+        acc += _dot_part(avals[part], aoff[part], atop[part], bvals[part], boff[part], btop[part], slot,
+                         bslot, abits).astype(object)
     return _collect(acc)
 
 
@@ -171,14 +183,7 @@ def _push_down(fw: Weights, ftop: np.ndarray, move: Moves, bits: int, low: np.nd
     top = np.full(size, -1, dtype=np.int64)
     np.maximum.at(top, target, t)
     out = scatter(size, target, aligned(np.concatenate([vals[m0], vals[m1]]), o, to[target], bits))
-    cut = np.flatnonzero(to < low)
-    if len(cut):
-        out[cut] = out[cut] >> ((low[cut] - to[cut]) * bits)
-        to[cut] = low[cut]
-    over = np.flatnonzero(top > high)
-    if len(over):
-        out[over] = out[over] & _masks(high[over] - to[over] + 1, bits)
-        top[over] = high[over]
+    _clip(out, to, top, low, high, bits)
     return (out, to), top
 
 
@@ -200,14 +205,7 @@ def _dot_back(into: Weights, itop: np.ndarray, back_next: Weights, btop: np.ndar
     B's numbers have at most bbits bits."""
     bvals, boffs = back_next
     into_vals, ito = into
-    nz = np.flatnonzero((into_vals != 0) & (bvals != 0))
-    nz = nz[np.argsort(btop[nz] - boffs[nz], kind="stable")]
-    acc = np.zeros((slot // 2, bslot // 2), dtype=object)
-    for start in range(0, len(nz), TARGETS):
-        part = nz[start:start + TARGETS]
-        acc += _dot_part(bvals[part], boffs[part], btop[part], into_vals[part], ito[part], itop[part], slot,
-                         bslot, bbits).astype(object)
-    return _collect(acc)
+    return _dots(bvals, boffs, btop, into_vals, ito, itop, slot, bslot, bbits)
 
 
 def _back_extent(moves: Sequence[Moves]) -> Tuple[List[np.ndarray], List[np.ndarray]]:
