@@ -25,6 +25,7 @@ from ..core.errors import InputError, SolutionSyntaxError, VerificationError
 from ..core.fileio import line_of
 from ..core.lazy import LazyModule
 from ..core.naming import VAR_FORM, VAR_RE, var_name
+from ..core.outcome import AnswerJson
 from ..core.puzzle import CODE_MINE, Puzzle
 from ..core.system import LinearSystem, build_system, check_assignment
 from ..core.wording import plural
@@ -84,7 +85,7 @@ class Answer:
 
 
 @dataclass(frozen=True)
-class Decoded:
+class Decoded(AnswerJson):
     """An answer mapped onto the grid and verified: the status and, when solved, where the mines are."""
 
     puzzle: Puzzle
@@ -109,14 +110,6 @@ class Decoded:
         if self.status != "solved":
             return None
         return svg_picture(self.solved_puzzle())
-
-    def to_json(self, **extra) -> dict:
-        """The JSON contract: {"status", "mines"} plus extra keys."""
-        out = {"status": self.status, "mines": list(self.mines)}
-        if self.why:
-            out["why"] = self.why
-        out.update(extra)
-        return out
 
 
 def round_binary(values: np.ndarray, answer: Answer,

@@ -11,13 +11,14 @@ from typing import List, Optional
 
 from ..core._compat import callable_list
 from ..core.errors import InputError, VerificationError
+from ..core.outcome import AnswerJson
 from ..core.puzzle import UNKNOWN, Puzzle
 from ..encode.small import check_mines
 from .embedded import SMALL_SOLVE, EmbeddedSolver, card_too_slow
 from .process import Deadline
 
 
-class SmallDecoded:
+class SmallDecoded(AnswerJson):
     """The part of a Decoded the CLI shows (status, why, unique, mines, the solved grid), built without numpy."""
 
     def __init__(self, puzzle: Puzzle, status: str, mine_cells: Optional[List[int]] = None, why: str = "",
@@ -38,14 +39,6 @@ class SmallDecoded:
             raise InputError("no solution to show")
         cells, C = self.puzzle.cells, self.puzzle.cols
         return self.puzzle.with_mines_at(divmod(i, C) for i in self.mine_cells if cells[i] == UNKNOWN)
-
-    def to_json(self, **extra) -> dict:
-        """Decoded.to_json: {"status", "mines"} plus extra keys."""
-        out = {"status": self.status, "mines": list(self.mines)}
-        if self.why:
-            out["why"] = self.why
-        out.update(extra)
-        return out
 
 
 def solve_small(puzzle: Puzzle, deadline: Deadline) -> Optional[SmallDecoded]:
