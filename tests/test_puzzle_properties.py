@@ -124,3 +124,34 @@ def test_mutated_valid_inputs(fmt, data):
 @pytest.mark.parametrize("fmt", sorted(SEEDS))
 def test_seeds_parse(fmt):
     assert isinstance(get_format(fmt).reader(SEEDS[fmt].read_text(), str(SEEDS[fmt])), Puzzle)
+
+
+def _first_over_plain(rows: int, cols: int, cells: str):
+    """The first count (row-major) above its cell's neighbours, counted one by one (the reference)."""
+    for i, ch in enumerate(cells):
+        if ch in "012345678":
+            r, c = divmod(i, cols)
+            limit = sum(1 for dr in (-1, 0, 1) for dc in (-1, 0, 1)
+                        if (dr or dc) and 0 <= r + dr < rows and 0 <= c + dc < cols)
+            if int(ch) > limit:
+                return (r, c)
+    return None
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(1, 6), st.integers(1, 6), st.data())
+def test_count_limit_checked_on_the_border_only(rows, cols, data):
+    """The bulk check (only border cells can show more mines than they have neighbours) names the same first
+    cell as counting each cell's neighbours, on every shape down to 1 x 1."""
+    cells = data.draw(st.text("?*.012345678", min_size=rows * cols, max_size=rows * cols))
+    want = _first_over_plain(rows, cols, cells)
+    from mineconv.core.puzzle import _over_limit
+    import numpy as np
+    codes = np.array([-1 if ch == "?" else 9 if ch == "*" else 10 if ch == "." else int(ch) for ch in cells],
+                     dtype=np.int8).reshape(rows, cols)
+    assert _over_limit(codes) == want
+    if want is None:
+        assert Puzzle(rows, cols, cells).cells == cells
+    else:
+        with pytest.raises(MineconvError, match=rf"cell \({want[0]}, {want[1]}\) shows"):
+            Puzzle(rows, cols, cells)

@@ -39,16 +39,19 @@ def _checked_in_bulk(cells: int) -> bool:
     return cells > SMALL_BOARD or "numpy" in sys.modules
 
 
+_NOT_A_SYMBOL = (-2 & 0xFF).to_bytes(1, "little")   # the code byte of any byte that is no cell symbol
+
+
 @lru_cache(maxsize=None)
-def _code_table() -> np.ndarray:
-    """int8 code of each byte: the cell symbols' codes, -2 for any other byte."""
-    table = np.full(256, -2, dtype=np.int8)
+def _code_bytes() -> bytes:
+    """A bytes.translate table: each cell symbol's int8 code as a byte, -2 for any other byte."""
+    table = [-2] * 256
     for d in range(9):
         table[ord(str(d))] = d
     table[ord(UNKNOWN)] = CODE_UNKNOWN
     table[ord(MINE)] = CODE_MINE
     table[ord(SAFE)] = CODE_SAFE
-    return table
+    return bytes(x & 0xFF for x in table)
 
 
 NEIGHBOUR_OFFSETS: Tuple[Tuple[int, int], ...] = (
@@ -66,19 +69,26 @@ def neighbour_count(mask: np.ndarray) -> np.ndarray:
     return count
 
 
-@lru_cache(maxsize=64)
-def neighbour_limit(rows: int, cols: int) -> np.ndarray:
-    """How many neighbours each cell of a rows x cols grid has (8 inside, 5 on an edge, 3 in a corner).
+def _over_limit(codes: np.ndarray) -> Optional[Tuple[int, int]]:
+    """The first cell (row-major) whose count exceeds its number of neighbours, or None.
 
-    Cached per shape (batches validate thousands of same-sized boards); the array is read-only.
+    Inside the board every cell has 8 neighbours and no count exceeds 8, so only the border is looked at: the
+    top and bottom rows and the two side columns, in row-major order (on a 1000 x 1000 board, 4,000 cells
+    instead of every cell compared with a whole grid of limits).
     """
-    r = np.arange(rows)
-    c = np.arange(cols)
-    nr = np.minimum(r + 1, rows - 1) - np.maximum(r - 1, 0) + 1
-    nc = np.minimum(c + 1, cols - 1) - np.maximum(c - 1, 0) + 1
-    out = (nr[:, None] * nc[None, :] - 1).astype(np.int8)
-    out.flags.writeable = False
-    return out
+    R, C = codes.shape
+    mid = np.arange(1, R - 1) * C
+    # row-major: the top row, then each middle row's first and last cell, then the bottom row (a board of one
+    # row or column lists some cells twice: the first violation is still the first listed)
+    border = np.concatenate([np.arange(C), np.stack([mid, mid + C - 1], axis=1).ravel(), (R - 1) * C + np.arange(C)])
+    r, c = np.divmod(border, C)
+    limit = ((np.minimum(r + 1, R - 1) - np.maximum(r - 1, 0) + 1)
+             * (np.minimum(c + 1, C - 1) - np.maximum(c - 1, 0) + 1) - 1)
+    shown = codes.ravel().take(border)
+    bad = np.flatnonzero((shown >= 0) & (shown <= 8) & (shown > limit))
+    if not bad.size:
+        return None
+    return int(r[bad[0]]), int(c[bad[0]])
 
 
 @dataclass(frozen=True)
@@ -119,7 +129,7 @@ class Puzzle:
         if not rows:
             raise PuzzleError("the grid is empty")
         width = len(rows[0])
-        for i, row in enumerate(rows):
+        for i, row in enumerate(rows if set(map(len, rows)) != {width} else ()):
             if len(row) != width:
                 raise PuzzleError(f"row {i + 1} has {plural(len(row), 'cell')}, expected {width} (the grid must be "
                                   "rectangular)", cell=(i, min(len(row), width)))
@@ -176,15 +186,15 @@ class Puzzle:
             raw = self.cells.encode("ascii")
         except UnicodeEncodeError:
             raw = b""
-        codes = _code_table()[np.frombuffer(raw, dtype=np.uint8)] if raw else None
-        if codes is None or (codes == -2).any():
+        # each symbol's code byte by bytes.translate (a fancy-index lookup of a million cells costs ~10x more);
+        # the array is read-only, as it is kept
+        coded = raw.translate(_code_bytes())
+        if not raw or _NOT_A_SYMBOL in coded:
             raise self._bad_symbol()
-        codes = codes.reshape(self.rows, self.cols)
-        over = (codes >= 0) & (codes <= 8) & (codes > neighbour_limit(self.rows, self.cols))
-        if over.any():
-            r, c = (int(v) for v in np.argwhere(over)[0])
-            raise self._too_many(r, c, int(codes[r, c]))
-        codes.flags.writeable = False
+        codes = np.frombuffer(coded, dtype=np.int8).reshape(self.rows, self.cols)
+        over = _over_limit(codes)
+        if over is not None:
+            raise self._too_many(*over, int(codes[over]))
         object.__setattr__(self, "_codes", callable_array(codes, "Puzzle.codes"))
         return codes
 
