@@ -155,3 +155,26 @@ def test_count_limit_checked_on_the_border_only(rows, cols, data):
     else:
         with pytest.raises(MineconvError, match=rf"cell \({want[0]}, {want[1]}\) shows"):
             Puzzle(rows, cols, cells)
+
+
+# the generic grids' signatures look at the first line only: random near-misses of each notation (its own
+# symbols, separators, labels, comments, quotes, Unicode digits and blanks) never pass a text the signature turns away
+GRID_ALPHABET = "?012345678*.#%xX \t\r\n\ufeff\f[]{},;:+-\"'`/Field=mapn\u0663\u0130"
+GENERIC = {"blog_text": "blog-text", "contest_fields": "contest-fields", "dots": "dots", "int_matrix": "int-matrix",
+           "kata": "kata"}
+
+
+@pytest.mark.parametrize("module", sorted(GENERIC))
+@settings(max_examples=1000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(text=st.one_of(st.text(GRID_ALPHABET, max_size=60),
+                      st.lists(st.sampled_from(["1 2", "...", "? ? 0", "x 1 ?", "*.*", "Field #1:", "# c", "// c",
+                                                "[[1, -1]]", "1,2,-1", "map =", "n = 3", "\"..\",", "12", "", " ",
+                                                "0 0", "mine_count = 2", "`? 1`;", "*1", "board: ? 1", "let map:"]),
+                               max_size=4).map("\n".join)))
+def test_a_generic_grid_signature_turns_away_only_what_its_detector_refuses(module, text):
+    from mineconv.formats.detection import detect_score
+    from mineconv.formats.signatures import SIGNATURES
+    could = SIGNATURES[module].could
+    assert could is not None
+    if not could(text):
+        assert detect_score(get_format(GENERIC[module]), text) == 0, (module, text)

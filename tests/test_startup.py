@@ -67,7 +67,8 @@ def test_a_small_solve_imports_what_it_needs_only(tmp_path):
     assert unwanted & mods == set()
     # detection's light first pass imports only the notations a plain grid of '?' and digits could be
     for notation in ("mbf", "avf", "evf", "rmv", "mvf", "dzn", "essence", "mineconv_json", "ms_board", "pzprv3",
-                     "asp_facts", "leetcode", "quoted_rows", "ascii_grid", "rawvf", "exercism", "mathprog_dat"):
+                     "asp_facts", "leetcode", "quoted_rows", "ascii_grid", "rawvf", "exercism", "mathprog_dat",
+                     "blog_text", "contest_fields", "dots", "int_matrix", "kata"):
         assert f"mineconv.formats.notations.{notation}" not in mods
 
 

@@ -5,7 +5,8 @@ Importing every notation module to run its detector costs more than a small solv
 each notation's `could` here, and imports (and runs the real detector of) only the notations it lets through.
 `could(content)` must say True whenever the notation's detector could answer more than NO (a necessary
 condition, never a guess): a notation it wrongly turns away would change detection. None means "always ask
-the detector" (the generic grids, which nearly any text could be).
+the detector" (the native notation, which nearly any text could be). The generic grids (blog text, dots, integer
+matrices, kata maps, contest fields) each say no on their first line unless it fits, so theirs look there.
 
 Adding a notation: add its module's line below (tests/test_startup.py fails until every registered puzzle
 notation has one whose names, extensions and flags match its register_format calls, and checks that the light
@@ -15,7 +16,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any, Callable, Dict, Optional, Tuple
+from typing import Any, Callable, Dict, List, Optional, Tuple
 
 Could = Callable[[Any], bool]   # content (text, or bytes for a binary notation) -> may the detector say yes
 
@@ -60,6 +61,67 @@ def _leetcode(text: str) -> bool:
     return _LEETCODE_ROW.fullmatch(first) is not None
 
 
+def _lines(content: str, upto: int) -> List[str]:
+    """The lines of the content's first `upto` characters, split as the detectors split them (a leading BOM
+    dropped, CRLF and lone CR as LF: grammar.normalise_newlines)."""
+    head = content[:upto]
+    if head.startswith("\ufeff"):
+        head = head[1:]
+    return head.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+
+
+def _first(lines: List[str], comments: Tuple[str, ...] = (), strip: Optional[str] = None) -> str:
+    """The first line that is not blank (line.strip(strip) empty) nor a comment, stripped; "" when none."""
+    for line in lines:
+        s = line.strip(strip)
+        if s and not (comments and line.lstrip().startswith(comments)):
+            return s
+    return ""
+
+
+def _blog_text(text: str) -> bool:
+    # the first non-blank line is a row of counts, '.', '*' and '#' (trailing blanks aside)
+    first = next((ln for ln in _lines(text, 8000) if ln.strip()), "")
+    return bool(first) and not first.rstrip(" \t").strip("012345678.*#")
+
+
+def _contest(text: str) -> bool:
+    # 'n m' (any Unicode digits, as \d) or 'Field #k:' (any case) first
+    first = _first(_lines(text, 4000))
+    return first[:1].isdecimal() or first[:1] in ("f", "F")
+
+
+def _dots(text: str) -> bool:
+    # a count or a row of '.' and counts first (or a quoted one)
+    first = _first(_lines(text, 1 << 16), ("#", "%"), " \t")
+    return bool(first) and (first[0] == '"' or not first.strip(".0123456789"))
+
+
+def _int_matrix(text: str) -> bool:
+    # a bracketed matrix, or a first line (comments aside) of numbers and separators
+    head = text[:4000]
+    if "[" in head or "{" in head:
+        return True
+    first = _first(_lines(text, 4000), ("#", "//", "%"))
+    return bool(first) and not first.strip(" \t+-0123456789.,;")
+
+
+_KATA_WORDS = ("map", "result", "board", "field", "solution")   # its labels (a row may follow one on its line)
+
+
+def _kata_label(line: str) -> bool:
+    # what kata's _LABEL matches at the start of a line: [const|let|var] <word> '=' or ':'
+    t = line.lstrip(" \t")
+    heads = [t] + [t[len(k):].lstrip(" \t") for k in ("const", "let", "var") if t.startswith(k)]
+    return any(h.startswith(w) and h[len(w):].lstrip(" \t")[:1] in ("=", ":") for h in heads for w in _KATA_WORDS)
+
+
+def _kata(text: str) -> bool:
+    # a labelled line, or a row of cells with a space between two (quotes, backticks and ';' around)
+    return any(_kata_label(ln) or (" " in ln.strip() and not ln.strip(" \t`\"';?xX012345678"))
+               for ln in _lines(text, 8000))
+
+
 _SIZE_X_SIZE = re.compile(r"[0-9]x[0-9]")
 _REVEAL = ("reveal_from",)
 
@@ -71,9 +133,9 @@ SIGNATURES: Dict[str, Signature] = {
                            read_options=("order",)),
     "avf": Signature(("avf", "arbiter"), (".avf",), lambda raw: len(raw) >= 6 and 3 <= raw[5] <= 6, binary=True,
                      read_options=_REVEAL),
-    "blog_text": Signature(("blog-text", "blog"), (".blog",)),
-    "contest_fields": Signature(("contest-fields", "uva10189"), (".uva",), read_options=("puzzle",)),
-    "dots": Signature(("dots", "gecode", "hakank"), (".dots",)),
+    "blog_text": Signature(("blog-text", "blog"), (".blog",), _blog_text),
+    "contest_fields": Signature(("contest-fields", "uva10189"), (".uva",), _contest, read_options=("puzzle",)),
+    "dots": Signature(("dots", "gecode", "hakank"), (".dots",), _dots),
     "dzn": Signature(("dzn", "minizinc-data", "zinc"), (".dzn",), _any("array2d", "[|"), read_options=_REVEAL),
     "essence": Signature(("essence", "essence-param", "eprime", "savile-row"),
                          (".param", ".eprime-param", ".essence-param"), _any("letting", "param")),
@@ -83,9 +145,9 @@ SIGNATURES: Dict[str, Signature] = {
                           _any('"exercise"', '"cases"', upto=2000),
                           read_options=("puzzle",)),
     "int_matrix": Signature(("int-csv", "int-matrix", "matrix", "numpy"), (".csv", ".matrix.json", ".matrix"),
-                            read_options=("codes",)),
+                            _int_matrix, read_options=("codes",)),
     "jsmines": Signature(("mine", "jsminesweeper"), (".mine",), lambda text: text[:20000].lstrip(" \t")[:1].isdigit()),
-    "kata": Signature(("kata", "codewars"), (".kata",)),
+    "kata": Signature(("kata", "codewars"), (".kata",), _kata),
     "leetcode": Signature(("leetcode",), (".leetcode",), _leetcode, read_options=("puzzle",)),
     "level_xml": Signature(("level-xml", "app-levels", "levels-xml"), (".levels.xml",),
                            lambda text: "<level" in text[:1 << 16].casefold(), read_options=("puzzle",)),
