@@ -14,9 +14,10 @@ import math
 import re
 import sys
 import time
-from typing import Callable, Iterable, Iterator, Optional, Set
+from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Optional, Set
 
-import numpy as np
+if TYPE_CHECKING:   # for the annotations only: a convert imports gc_paused before any board needs numpy
+    import numpy as np
 
 from .errors import InputError, MineconvError
 
@@ -164,13 +165,21 @@ def stderr_progress_wanted(quiet: bool) -> bool:
 
 
 @contextlib.contextmanager
-def gc_paused() -> Iterator[None]:
+def gc_paused(freeze: bool = False) -> Iterator[None]:
     """No cyclic garbage collection inside: building a million small lists or tuples (numpy's tolist(), a
-    cell list) after a long analysis spent ten times its own time in the collector."""
+    cell list) after a long analysis spent ten times its own time in the collector.
+
+    With freeze, every object alive at the end is moved out of the collector's sight (gc.freeze) before it
+    runs again: without, the first allocation after the pause collects everything made inside it at once.
+    Meant for what lives as long as the process (the CLI's imports) or what it ends with (one conversion);
+    a reference cycle made inside is then never collected.
+    """
     enabled = gc.isenabled()
     gc.disable()
     try:
         yield
     finally:
+        if freeze:
+            gc.freeze()
         if enabled:
             gc.enable()
