@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 import weakref
-from typing import TYPE_CHECKING, Any, Iterable, List, Optional, Tuple
+from typing import TYPE_CHECKING, Any, Iterable, Iterator, List, Optional, Tuple, Union
 
 from ..core.about import version
 from ..core.errors import SolutionSyntaxError
@@ -35,9 +35,11 @@ PREFIXES = ("c", "\\", "*", "#", ";")
 _FIRST = re.compile(r"(c|\\|\*|#|;) mineconv (\S+)")
 
 
-def header_text(puzzle: Puzzle, system: LinearSystem, prefix: str, title: str,
-                extra: Iterable[str] = ()) -> str:
-    """The comment block for the top of a solver file (ends with a newline)."""
+def header_pieces(puzzle: Puzzle, system: LinearSystem, prefix: str, title: str,
+                  extra: Iterable[str] = ()) -> Iterator[Union[str, bytes]]:
+    """The comment block for the top of a solver file in pieces: the comment lines as one str, then a big
+    board's variable map as ASCII bytes, a chunk at a time (a million-cell map is never one str, nor decoded
+    and encoded again on its way to the file)."""
     p = prefix + " "
     lines = [f"{p}mineconv {version()} {title}"]
     if puzzle.name is not None:
@@ -45,19 +47,37 @@ def header_text(puzzle: Puzzle, system: LinearSystem, prefix: str, title: str,
     total = puzzle.mines if system.total is None else system.total + puzzle.known_mine_count
     if total is not None:
         lines.append(f"{p}mines: {total}")
-    lines.extend(p + "grid " + row for row in puzzle.grid_lines)
+    grid = p + "grid "
+    lines.append(grid + ("\n" + grid).join(puzzle.grid_lines))
     k = system.num_vars
     lines.append(f"{p}vars: {k} cell variables, ids 1..{k} in row-major order over the unknown cells; "
                  f"name {VAR_FORM}, 0-based")
     lines.extend(p + line for line in extra)
     head = "\n".join(lines) + "\n"
-    if k:
-        shape = (puzzle.rows, puzzle.cols)
-        if k <= engine.CHUNK:
-            return head + _var_map(p, system.var_rc, shape)
-        for start, stop in engine.chunks(k):
-            head += _var_lines(p, system.var_rc[start:stop], start + 1, shape)
-    return head
+    shape = (puzzle.rows, puzzle.cols)
+    if k <= engine.CHUNK:
+        yield head + _var_map(p, system.var_rc, shape) if k else head
+        return
+    yield head
+    for start, stop in engine.chunks(k):
+        yield _var_bytes(p, system.var_rc[start:stop], start + 1, shape)
+
+
+def header_text(puzzle: Puzzle, system: LinearSystem, prefix: str, title: str,
+                extra: Iterable[str] = ()) -> str:
+    """The comment block for the top of a solver file (ends with a newline)."""
+    return "".join(piece if isinstance(piece, str) else piece.decode("ascii")
+                   for piece in header_pieces(puzzle, system, prefix, title, extra))
+
+
+def write_header(out: Any, puzzle: Puzzle, system: LinearSystem, prefix: str, title: str,
+                 extra: Iterable[str] = ()) -> None:
+    """Write header_text's comment block to a writer's output, the variable map's bytes as they are made."""
+    for piece in header_pieces(puzzle, system, prefix, title, extra):
+        if isinstance(piece, str):
+            out.write(piece)
+        else:
+            engine.emit(out, piece)
 
 
 # the last variable map made: (weak reference to the system's var_rc, board shape, prefix, text). A batch
@@ -81,11 +101,16 @@ def _var_map(p: str, rc: np.ndarray, shape: Tuple[int, int]) -> str:
 
 def _var_lines(p: str, rc: np.ndarray, first: int, shape: Tuple[int, int]) -> str:
     """'<p>var <id> <row> <col> x<row>_<col>' lines for variables first.. at these cells of a board."""
+    return _var_bytes(p, rc, first, shape).decode("ascii")
+
+
+def _var_bytes(p: str, rc: np.ndarray, first: int, shape: Tuple[int, int]) -> bytes:
+    """_var_lines as ASCII bytes."""
     # built in bulk (numpy items): a Python loop or np.char costs seconds on a million cells
     n = rc.shape[0]
     ids = engine.number_items(np.arange(first, first + n), prefix=(p + "var ").encode("ascii"))
     cells = engine.cell_items(shape, (b" ", "r", b" ", "c") + name_pieces(VAR_PREFIX, " ", "\n"), rc[:, 0], rc[:, 1])
-    return engine.join(n, [ids, cells]).decode("ascii")
+    return engine.join(n, [ids, cells])
 
 
 def read_header(text: str, source: str = "<string>") -> Optional[Puzzle]:

@@ -12,7 +12,7 @@ from typing import Any, List, Optional, TextIO
 
 from ...core.puzzle import CODE_MINE, CODE_SAFE, Puzzle
 from ...core.system import build_system
-from ..header import header_text
+from ..header import write_header
 from ..registry import register_format
 from .mzn import comment_safe
 
@@ -43,7 +43,7 @@ def write_asp(puzzle: Puzzle, out: TextIO, *, mines: Optional[int] = None, **_: 
              + "; #show mine/2 prints every mine",
              "run: clingo FILE.asp (or gringo FILE.asp | clasp)"]
     out.write("%*\n")
-    out.write(header_text(comment_safe(puzzle, "*%", "* %"), system, "*", TITLE, extra))
+    write_header(out, comment_safe(puzzle, "*%", "* %"), system, "*", TITLE, extra)
     out.write("*%\n")
     lines: List[str] = [f"#const r = {puzzle.rows}.", f"#const c = {puzzle.cols}."]
     if total is not None:

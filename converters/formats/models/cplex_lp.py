@@ -17,7 +17,7 @@ from ...core.system import LinearSystem
 from ...encode import engine
 from ...encode.engine import emit
 from ...encode.linear import EMPTY_ROW, PLACEHOLDER, LinearModel, linear_model, rows_prose
-from ..header import header_text
+from ..header import write_header
 from ..registry import register_format
 
 TERMS_PER_LINE = 8    # '+ 0 x3999_3999' is 14 characters: 8 terms stay far below 255 on any board
@@ -63,7 +63,7 @@ def write_lp(puzzle: Puzzle, out: TextIO, *, mines: Optional[int] = None,
     notes = model.notes("Minimize a zero objective over every variable in id order; "
                         + rows_prose("equality", named=True), f"row {TOTAL_CONSTRAINT}",
                         placeholder=True, empty_row=True)
-    out.write(header_text(puzzle, system, "\\", "CPLEX LP", notes))
+    write_header(out, puzzle, system, "\\", "CPLEX LP", notes)
     rc = system.var_rc
     names = engine.cell_items((puzzle.rows, puzzle.cols), name_pieces(VAR_PREFIX), rc[:, 0], rc[:, 1])
     out.write("Minimize\n obj:")

@@ -11,7 +11,7 @@ from ...core.system import LinearSystem
 from ...encode import engine
 from ...encode.cnf import ClauseArrays, CnfEncoding, encode_cnf
 from ...encode.engine import emit
-from ..header import header_text
+from ..header import header_text, write_header
 from ..registry import register_format
 
 
@@ -65,6 +65,11 @@ def literal_bound(enc: CnfEncoding) -> int:
 
 def cnf_header(enc: CnfEncoding, title: str = "DIMACS CNF") -> str:
     """The comment header of a CNF file made from this encoding."""
+    return header_text(enc.system.puzzle, enc.system, "c", title, cnf_notes(enc))
+
+
+def cnf_notes(enc: CnfEncoding) -> List[str]:
+    """The lines a CNF file's header adds on its clauses and the total."""
     system = enc.system
     k = system.num_vars
     extra: List[str] = ["clauses: per revealed cell with d unknown neighbours that must hold c mines, a clause "
@@ -79,7 +84,7 @@ def cnf_header(enc: CnfEncoding, title: str = "DIMACS CNF") -> str:
         else:
             extra.append(f"total: exactly {system.total} of the {k} cell variables are true, last "
                          f"{enc.card.count} clauses (no auxiliary variables needed)")
-    return header_text(system.puzzle, system, "c", title, extra)
+    return extra
 
 
 def write_dimacs(puzzle: Puzzle, out: TextIO, *, mines: Optional[int] = None,
@@ -89,7 +94,7 @@ def write_dimacs(puzzle: Puzzle, out: TextIO, *, mines: Optional[int] = None,
     `system` is build_system(puzzle, mines) when the caller has it already (batch shares it between writers).
     """
     enc = encode_cnf(puzzle, mines, card_encoding, system=system)
-    out.write(cnf_header(enc))
+    write_header(out, enc.system.puzzle, enc.system, "c", "DIMACS CNF", cnf_notes(enc))
     out.write(f"p cnf {enc.nv} {enc.num_clauses}\n")
     bound = literal_bound(enc)
     for clauses in (enc.cells, enc.card):

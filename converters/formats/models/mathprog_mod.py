@@ -14,7 +14,7 @@ from typing import Any, TextIO
 
 from ...core.puzzle import Puzzle
 from ...core.system import build_system
-from ..header import header_text
+from ..header import write_header
 from ..notations.mathprog_dat import dat_section
 from ..registry import register_format
 
@@ -75,7 +75,7 @@ def write_mathprog(puzzle: Puzzle, out: TextIO, *, mines: Any = None, with_data:
              "x[i,j] over every cell, 1-based (i = row + 1, j = col + 1): glpsol's columns are the m*n "
              f"cells in row-major order; after solve it prints each solved row as '{GRID_PREFIX}<row>'",
              "run: glpsol -m FILE.mod (or glpsol -m model.mod -d puzzle.dat with the model alone)"]
-    out.write(header_text(puzzle, system, "#", "GLPK MathProg", extra))
+    write_header(out, puzzle, system, "#", "GLPK MathProg", extra)
     out.write("\n")
     out.write(MODEL)
     out.write("\n")

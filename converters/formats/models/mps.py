@@ -22,7 +22,7 @@ from ...core.puzzle import NEIGHBOUR_OFFSETS, Puzzle
 from ...encode import engine
 from ...encode.engine import emit
 from ...encode.linear import PLACEHOLDER, LinearModel, linear_model, rows_prose
-from ..header import header_text
+from ..header import write_header
 from ..registry import register_format
 
 PROBLEM_NAME = "MINES"
@@ -279,7 +279,7 @@ def _write(puzzle: Puzzle, out: TextIO, fixed: bool, mines: Optional[int]) -> No
     notes = model.notes(f"minimise the zero row {OBJ}; " + rows_prose("E row", named=True)
                         + "; columns in id order, integer markers, BV bounds", f"row {TOTAL_CONSTRAINT}",
                         left=False, placeholder=True)
-    out.write(header_text(puzzle, system, "*", "fixed MPS" if fixed else "free MPS", notes))
+    write_header(out, puzzle, system, "*", "fixed MPS" if fixed else "free MPS", notes)
     out.write(f"NAME          {PROBLEM_NAME}\n" if fixed else f"NAME {PROBLEM_NAME} FREE\n")
     con_rc = model.of(system.con_rc)
     # row names: the stated counts, then obj and total, then a blank

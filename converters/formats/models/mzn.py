@@ -14,7 +14,7 @@ from ...core.naming import VAR_FORM
 from ...core.puzzle import Puzzle
 from ...core.system import build_system
 from ...encode.linear import constraint_rows, rows_prose
-from ..header import header_text
+from ..header import write_header
 from ..registry import register_format
 
 GRID_PREFIX = "grid: "
@@ -51,7 +51,7 @@ def write_mzn(puzzle: Puzzle, out: TextIO, *, mines: Optional[int] = None, **_: 
                  "--output-mode json prints the cell variables by name")
     extra.append("run: minizinc --solver gecode FILE.mzn")
     out.write("/*\n")
-    out.write(header_text(comment_safe(puzzle, "*/", "* /"), system, "*", TITLE, extra))
+    write_header(out, comment_safe(puzzle, "*/", "* /"), system, "*", TITLE, extra)
     out.write("*/\n")
     out.write("".join(f"var 0..1: {n};\n" for n in names))
     lens = system.con_len.tolist()

@@ -14,7 +14,7 @@ from ...core.puzzle import Puzzle
 from ...encode import engine
 from ...encode.engine import emit
 from ...encode.linear import linear_model, rows_prose
-from ..header import header_text
+from ..header import write_header
 from ..registry import register_format
 
 
@@ -29,8 +29,8 @@ def write_opb(puzzle: Puzzle, out: TextIO, *, mines: Optional[int] = None, **_: 
     nvars = max(k, 1) if needs_x1 else k
     ncons = model.n + (1 if total is not None and (k or total) else 0)
     out.write(f"* #variable= {nvars} #constraint= {ncons}\n")
-    out.write(header_text(puzzle, system, "*", "OPB", model.notes(rows_prose("'=' constraint", named=False),
-                                                                   "last constraint")))
+    write_header(out, puzzle, system, "*", "OPB", model.notes(rows_prose("'=' constraint", named=False),
+                                                              "last constraint"))
     # every piece of a line is an item of one table: the terms '+1 x<id> ', the tails '= <rhs> ;' of the
     # distinct right-hand sides, the stand-in for a sum with no term
     values, which = engine.distinct(model.of(system.con_rhs))

@@ -15,7 +15,7 @@ from ...core.puzzle import Puzzle
 from ...encode import engine
 from ...encode.engine import emit
 from ...encode.linear import linear_model, rows_prose
-from ..header import header_text
+from ..header import write_header
 from ..registry import register_format
 
 NAMES_PER_LINE = 10
@@ -33,7 +33,7 @@ def write_smtlib(puzzle: Puzzle, out: TextIO, *, mines: Optional[int] = None, **
     k = model.k
     notes = model.notes(f"cell variables are Int {VAR_FORM} in 0..1; " + rows_prose("assertion", named=False),
                         "last assertion")
-    out.write(header_text(puzzle, system, ";", "SMT-LIB 2", notes))
+    write_header(out, puzzle, system, ";", "SMT-LIB 2", notes)
     out.write("(set-logic QF_LIA)\n")
     # every piece of an assertion is an item of one table: the names ' x<row>_<col>', the two heads (a
     # sum of two or more terms, or not), the tails by right-hand side (closing the sum or not), the empty

@@ -14,7 +14,7 @@ from ...core.naming import VAR_FORM
 from ...core.puzzle import Puzzle
 from ...core.system import build_system
 from ...encode.linear import PLACEHOLDER, constraint_rows, rows_prose
-from ..header import header_text
+from ..header import write_header
 from ..registry import register_format
 from .mzn import comment_safe
 
@@ -46,7 +46,7 @@ def write_xcsp(puzzle: Puzzle, out: TextIO, *, mines: Optional[int] = None, **_:
         extra.append(f"the variable {PLACEHOLDER} (domain 0) carries a sum with no cell variable")
     extra.append("run: java -jar ACE.jar FILE.xml (ACE ships with the pycsp3 package), or any XCSP3 solver")
     out.write("<!--\n")
-    out.write(header_text(comment_safe(puzzle, "--", "- -"), system, "#", TITLE, extra))
+    write_header(out, comment_safe(puzzle, "--", "- -"), system, "#", TITLE, extra)
     out.write("-->\n")
     out.write('<instance format="XCSP3" type="CSP">\n  <variables>\n')
     out.write("".join(f'    <var id="{n}"> 0 1 </var>\n' for n in names))
