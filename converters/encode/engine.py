@@ -340,13 +340,15 @@ def cell_items(shape: Tuple[int, int], pieces: Tuple[Any, ...], r: np.ndarray, c
 def distinct(values: np.ndarray) -> Tuple[List[int], np.ndarray]:
     """The distinct integers (ascending) of a small-range array, and each value's index among them
     (bincount, not a sort of every value)."""
-    v = np.asarray(values, dtype=np.int64)
+    v = np.asarray(values)
     if not v.shape[0]:
         return [], np.zeros(0, dtype=np.int64)
     low = int(v.min())
-    seen = np.bincount(v - low)
-    lookup = np.cumsum(seen > 0) - 1
-    return (np.flatnonzero(seen) + low).tolist(), lookup[v - low]
+    # shifted once, into the index type (not copied to int64 first, nor shifted again for the lookup)
+    shifted = np.subtract(v, low, dtype=np.intp)
+    seen = np.bincount(shifted)
+    lookup = (np.cumsum(seen > 0) - 1).astype(np.int64)
+    return (np.flatnonzero(seen) + low).tolist(), lookup.take(shifted)
 
 
 # output ------------------------------------------------------------------------------------------
