@@ -229,14 +229,18 @@ def _columns_section(style: _Style, model: LinearModel, names: _Names, out: Text
 def _rhs_section(style: _Style, model: LinearModel, names: _Names, out: TextIO) -> None:
     out.write("RHS\n")
     system = model.system
-    rhs = model.of(system.con_rhs).astype(np.int64)
-    where = names.rows.at(np.nonzero(rhs)[0])     # rows not listed have rhs 0
-    values = rhs[rhs != 0]
-    if system.total:
-        where = np.append(where, names.extra.at(1))
-        values = np.append(values, system.total)
-    if not where.shape[0]:
+    rhs = model.of(system.con_rhs)
+    listed = np.flatnonzero(rhs)     # rows not listed have rhs 0
+    # the listed rows, then the total's row when it is not 0, made in place (no appended copies)
+    m = listed.shape[0] + (1 if system.total else 0)
+    if not m:
         return
+    where = np.empty(m, dtype=np.int64)
+    np.add(listed, names.rows.base, out=where[:listed.shape[0]])
+    values = np.empty(m, dtype=np.int64)
+    values[:listed.shape[0]] = rhs.take(listed)
+    if system.total:
+        where[-1], values[-1] = names.extra.at(1), system.total
     # few distinct right-hand sides: each is a suffix of its own; two entries to a line
     values_list, which = engine.distinct(values)
     builder = engine.TableBuilder()
@@ -244,7 +248,6 @@ def _rhs_section(style: _Style, model: LinearModel, names: _Names, out: TextIO) 
     no_suffix = builder.add([""])
     suffix_table = builder.build()
     head = b"    RHS       " if style.fixed else b" RHS "
-    m = where.shape[0]
     for l0, l1 in engine.chunks((m + 1) // 2, engine.ROW_CHUNK):
         a, b = 2 * l0, min(m, 2 * l1)      # the entries of lines l0..l1-1
         nl = l1 - l0
