@@ -10,7 +10,9 @@
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, List
+TYPE_CHECKING = False   # typing.TYPE_CHECKING, without importing typing at run time (`mineconv --version`)
+if TYPE_CHECKING:
+    from typing import Any, List
 
 from .core import display as _display
 from .core import lazy as _lazy

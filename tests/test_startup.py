@@ -317,3 +317,18 @@ def test_a_conversion_runs_without_the_cyclic_collector(tmp_path):
     proc = subprocess.run([sys.executable, "-c", code, str(board), str(tmp_path / "board.lp")],
                           capture_output=True, text=True, timeout=120)
     assert proc.stdout.split() == ["0", "0", "True"], proc.stderr[-2000:]
+
+
+def test_version_imports_neither_typing_nor_shutil(tmp_path):
+    """`mineconv --version` in a bare interpreter (-S: no site hooks, which import typing and shutil here but not
+    in a user's plain install) loads no typing (type names are for checkers only) and no shutil (argparse's help
+    formatter, which building a parser makes, imports it with bz2, lzma and zlib)."""
+    (tmp_path / "mineconv").symlink_to(ROOT / "converters", target_is_directory=True)
+    code = ("import sys; sys.path.insert(0, sys.argv[1])\nfrom mineconv.cli import main\n"
+            "try:\n    main(['--version'])\nexcept SystemExit as exc:\n    print('exit', exc.code)\n"
+            "print(sorted({'typing', 'shutil', 'argparse'} & set(sys.modules)))\n")
+    proc = subprocess.run([sys.executable, "-S", "-c", code, str(tmp_path)], capture_output=True, text=True,
+                          timeout=120)
+    lines = proc.stdout.splitlines()
+    assert lines[0].startswith("mineconv ") and lines[-2] == "exit 0", proc.stderr[-2000:]
+    assert lines[-1] == "['argparse']"

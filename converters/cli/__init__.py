@@ -17,7 +17,10 @@ import sys
 import threading
 import time
 import warnings
-from typing import TYPE_CHECKING, Any, Callable, Collection, Dict, Iterator, List, Optional, Sequence, Union
+
+TYPE_CHECKING = False   # typing.TYPE_CHECKING, without importing typing at run time (`mineconv --version`)
+if TYPE_CHECKING:
+    from typing import Any, Callable, Collection, Dict, Iterator, List, Optional, Sequence, Union
 
 from ..core.about import installed_version, version
 from ..core.bounds import gc_paused
@@ -71,12 +74,17 @@ class _VersionAction(argparse.Action):
 
     def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any,
                  option_string: Optional[str] = None) -> None:
-        try:
-            print(version_text(), flush=True)
-        except BrokenPipeError:   # `mineconv -V | head -1`: the reader went away, which is no error of ours
-            devnull = os.open(os.devnull, os.O_WRONLY)
-            os.dup2(devnull, sys.stdout.fileno())
+        print_version()
         parser.exit()
+
+
+def print_version() -> None:
+    """Print version_text() to stdout."""
+    try:
+        print(version_text(), flush=True)
+    except BrokenPipeError:   # `mineconv -V | head -1`: the reader went away, which is no error of ours
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
 
 
 def timeout_seconds(text: str) -> float:
@@ -347,6 +355,11 @@ def main(argv: Optional[List[str]] = None) -> int:
     """Run the CLI; returns the exit status (0 ok, 1 infeasible/failed items, 2 bad input, 3 wrong answer)."""
     one_blas_thread()
     words = sys.argv[1:] if argv is None else argv
+    if list(words) in (["--version"], ["-V"]):
+        # the same lines as the parser's -V, without building a parser: argparse's help formatter, which
+        # any add_argument makes, imports shutil (and with it bz2, lzma and zlib), ~15% of this command
+        print_version()
+        raise SystemExit(0)   # as the parser's action exits
     command = command_of(words)
     # start-up (the command's imports, its parser) is bounded work that makes no cyclic garbage worth a
     # collection: the collector ran ~25 times in it

@@ -13,7 +13,10 @@ import os
 import re
 import sys
 from functools import lru_cache
-from typing import Any, List, Optional
+
+TYPE_CHECKING = False   # typing.TYPE_CHECKING, without importing typing at run time (`mineconv --version`)
+if TYPE_CHECKING:
+    from typing import Any, List, Optional
 
 
 def _normal(name: str) -> str:

@@ -8,15 +8,18 @@ callback, so the library itself never prints.
 """
 from __future__ import annotations
 
+import collections.abc
 import contextlib
 import gc
 import math
 import re
 import sys
 import time
-from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Optional, Set
 
-if TYPE_CHECKING:   # for the annotations only: a convert imports gc_paused before any board needs numpy
+TYPE_CHECKING = False   # typing.TYPE_CHECKING, without importing typing at run time (`mineconv --version`)
+if TYPE_CHECKING:   # numpy for the annotations only: a convert imports gc_paused before any board needs numpy
+    from typing import Iterable, Iterator, Optional, Set
+
     import numpy as np
 
 from .errors import InputError, MineconvError
@@ -24,7 +27,13 @@ from .errors import InputError, MineconvError
 DEFAULT_MEMORY_BUDGET = 2 << 30  # 2 GiB: far below the 24 GiB machines the toolkit is run on, above any
                                  # board of the samples (expert boards count in a few MB)
 
-ProgressCallback = Callable[[str, int, Optional[int]], None]
+if sys.version_info >= (3, 10):   # made without importing typing (`mineconv --version` does not)
+    ProgressCallback = collections.abc.Callable[[str, int, int | None], None]
+else:  # pragma: no cover
+    from typing import Callable as _Callable
+    from typing import Optional as _Optional
+
+    ProgressCallback = _Callable[[str, int, _Optional[int]], None]
 
 _UNITS = {"": 1, "k": 1 << 10, "m": 1 << 20, "g": 1 << 30, "t": 1 << 40}
 

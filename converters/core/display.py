@@ -7,7 +7,9 @@ that imports the picture module on the first drawing, and the model asks `svg_pi
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Optional
+TYPE_CHECKING = False   # typing.TYPE_CHECKING, without importing typing at run time (`mineconv --version`)
+if TYPE_CHECKING:
+    from typing import Any, Callable, Optional
 
 _renderer: Optional[Callable[..., str]] = None
 

@@ -1,7 +1,9 @@
 """The toolkit's exceptions: one base class, subclasses that are also builtin exceptions."""
 from __future__ import annotations
 
-from typing import Any, Optional
+TYPE_CHECKING = False   # typing.TYPE_CHECKING, without importing typing at run time (`mineconv --version`)
+if TYPE_CHECKING:
+    from typing import Any, Optional
 
 # an offending line is echoed at most this wide, cut around its column: a 50 MB line of garbage must not
 # come back as a 50 MB message (batch reports used the same width before this was shared)

@@ -10,7 +10,10 @@ import re
 import stat
 import sys
 import threading
-from typing import Any, BinaryIO, Callable, Dict, Iterator, List, Optional, Set, Tuple, Union
+
+TYPE_CHECKING = False   # typing.TYPE_CHECKING, without importing typing at run time (`mineconv --version`)
+if TYPE_CHECKING:
+    from typing import Any, BinaryIO, Callable, Dict, Iterator, List, Optional, Set, Tuple, Union
 
 from .errors import (
     FileAccessError,
@@ -22,7 +25,12 @@ from .errors import (
     SolutionSyntaxError,
 )
 
-PathLike = Union[str, os.PathLike[str]]
+if sys.version_info >= (3, 10):   # a union made without importing typing (`mineconv --version` does not)
+    PathLike = str | os.PathLike[str]
+else:  # pragma: no cover
+    from typing import Union
+
+    PathLike = Union[str, os.PathLike[str]]
 STDIO = "-"
 
 # The largest input read, in bytes. 256 MiB is 16 times the text of a 4000 x 4000 board (16 MB in the

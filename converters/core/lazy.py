@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import importlib
 import sys
-from typing import Any, Callable, Dict, List, Mapping, Sequence, Tuple
+
+TYPE_CHECKING = False   # typing.TYPE_CHECKING, without importing typing at run time (`mineconv --version`)
+if TYPE_CHECKING:
+    from typing import Any, Callable, Dict, List, Mapping, Sequence, Tuple
 
 
 def lazy_names(package: str, homes: Mapping[str, Sequence[str]]) -> Tuple[Callable[[str], Any], Callable[[], List[str]]]:
