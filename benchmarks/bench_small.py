@@ -15,7 +15,9 @@ seconds of the process (--clock wall for wall-clock time): on a machine shared w
 time mostly measures the waiting, and the best round is the one disturbed least. The two sides' rounds
 alternate, board by board (ms-toollib's round, mineconv's, ms-toollib's, ...): timed one side after the
 other, the peer's best round of the same board moved by up to 1.7x from one run to the next as the load
-changed, which no best-of-rounds removes (--batched times them that way still). Both sides are single
+changed, which no best-of-rounds removes (--batched times them that way still). The defaults are 15 rounds
+of 20 calls: with 3 rounds of 10 the peer's own median moved by 1.9x between runs on this machine, whose speed
+changes within seconds; with 15 of 20, three runs stayed within 15% (about a minute a run). Both sides are single
 threaded (ms-toollib's CPU time stays below its wall time). mineconv runs in this
 process; ms-toollib runs in a child process (it aborts the whole process on some inputs), which times its
 calls the same way and prints them with its probabilities, one board per line. The probabilities of both
@@ -213,8 +215,8 @@ def main(argv: Optional[List[str]] = None) -> int:
     """Run the benchmark and print the table; exit 1 when the probabilities disagree."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--positions", type=int, default=15, help="positions per board size (default 15)")
-    ap.add_argument("--calls", type=int, default=10, help="calls per round (default 10)")
-    ap.add_argument("--rounds", type=int, default=3, help="rounds per board; the best counts (default 3)")
+    ap.add_argument("--calls", type=int, default=20, help="calls per round (default 20)")
+    ap.add_argument("--rounds", type=int, default=15, help="rounds per board; the best counts (default 15)")
     ap.add_argument("--seed", type=int, default=0, help="first seed (default 0)")
     ap.add_argument("--before", metavar="PYTHON", help="also time the mineconv this interpreter imports")
     ap.add_argument("--clock", choices=tuple(CLOCK), default="cpu", help="what a call's time is (default cpu)")
