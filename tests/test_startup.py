@@ -310,13 +310,17 @@ def test_a_conversion_runs_without_the_cyclic_collector(tmp_path):
     it ran ~50 times in a 1000 x 1000 conversion, ~15 ms of its 0.4 s."""
     board = tmp_path / "board.txt"
     board.write_text("mines: 40\n" + "\n".join("?1" * 50 for _ in range(100)) + "\n")
-    code = ("import gc, sys\nimport mineconv.cli\nruns = []\n"
+    code = ("import gc, sys\nimport mineconv.cli\nruns = []\nboard, lp, cnf = sys.argv[1:4]\n"
             "gc.callbacks.append(lambda phase, info: runs.append(info['generation']) if phase == 'stop' else None)\n"
-            "status = mineconv.cli.main(['convert', sys.argv[1], sys.argv[2], '-q'])\n"
-            "print(status, len(runs), gc.isenabled())\n")
-    proc = subprocess.run([sys.executable, "-c", code, str(board), str(tmp_path / "board.lp")],
-                          capture_output=True, text=True, timeout=120)
-    assert proc.stdout.split() == ["0", "0", "True"], proc.stderr[-2000:]
+            "sys.argv = ['mineconv', 'convert', board, lp, '-q']\n"
+            "status = mineconv.cli.main()\n"
+            "print(status, len(runs), gc.isenabled(), gc.get_freeze_count() > 0)\n"
+            # called by other code with its own arguments, main() freezes nothing: that code lives on
+            "gc.unfreeze()\nstatus = mineconv.cli.main(['convert', board, cnf, '-q'])\n"
+            "print(status, gc.isenabled(), gc.get_freeze_count())\n")
+    proc = subprocess.run([sys.executable, "-c", code, str(board), str(tmp_path / "board.lp"),
+                           str(tmp_path / "board.cnf")], capture_output=True, text=True, timeout=120)
+    assert proc.stdout.splitlines() == ["0 0 True True", "0 True 0"], proc.stderr[-2000:]
 
 
 def test_version_imports_neither_typing_nor_shutil(tmp_path):

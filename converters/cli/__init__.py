@@ -339,6 +339,16 @@ def _translations_remembered() -> Iterator[None]:
         gettext.dgettext, gettext.dngettext = saved
 
 
+_program = False   # main() runs as the program (its arguments from sys.argv), not called by other Python code
+
+
+def collector_frozen_after() -> bool:
+    """Whether what a bounded piece of the command leaves may be frozen out of the collector's sight (gc.freeze):
+    only in a process that is this program. Code calling main() with its own arguments lives on, and objects it
+    frozen would never be collected if they became cyclic garbage later."""
+    return _program
+
+
 def one_blas_thread() -> None:
     """Ask OpenBLAS for one thread, unless the user chose a number or numpy is already loaded.
 
@@ -361,9 +371,11 @@ def main(argv: Optional[List[str]] = None) -> int:
         print_version()
         raise SystemExit(0)   # as the parser's action exits
     command = command_of(words)
+    global _program
+    _program = argv is None
     # start-up (the command's imports, its parser) is bounded work that makes no cyclic garbage worth a
     # collection: the collector ran ~25 times in it
-    with gc_paused(freeze=True), _translations_remembered():
+    with gc_paused(freeze=_program), _translations_remembered():
         ap = build_parser([command] if command else [])
         args, extra = ap.parse_known_args(argv)
     # argparse fills every positional from the first run of them, so in `convert - -f json - -t lp` the

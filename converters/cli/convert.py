@@ -11,7 +11,7 @@ from ..encode.cardinality import CARD_ENCODINGS, DEFAULT_CARD_ENCODING
 from ..formats.reading import guess_format
 from ..formats.registry import get_format
 from ..formats.writing import write
-from . import add_input_options, input_settings, load_reading
+from . import add_input_options, collector_frozen_after, input_settings, load_reading
 
 EPILOG = f"""examples:
   mineconv convert puzzle.txt puzzle.cnf
@@ -37,7 +37,7 @@ def run(args: argparse.Namespace) -> int:
     """Read, convert, write atomically."""
     # one bounded conversion makes little cyclic garbage, but importing numpy and the big board's containers
     # made the collector run ~50 times (~15 ms of a 1000 x 1000 board's 0.4 s)
-    with gc_paused(freeze=True):
+    with gc_paused(freeze=collector_frozen_after()):
         return _convert(args)
 
 
