@@ -344,8 +344,8 @@ _program = False   # main() runs as the program (its arguments from sys.argv), n
 
 def collector_frozen_after() -> bool:
     """Whether what a bounded piece of the command leaves may be frozen out of the collector's sight (gc.freeze):
-    only in a process that is this program. Code calling main() with its own arguments lives on, and objects it
-    frozen would never be collected if they became cyclic garbage later."""
+    only in a process that is this program. Code calling main() with its own arguments lives on, and its objects
+    would never be collected once frozen, if they became cyclic garbage later."""
     return _program
 
 
