@@ -18,6 +18,8 @@ import re
 from dataclasses import dataclass
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
+from .grammar import normalise_newlines
+
 Could = Callable[[Any], bool]   # content (text, or bytes for a binary notation) -> may the detector say yes
 
 
@@ -62,12 +64,8 @@ def _leetcode(text: str) -> bool:
 
 
 def _lines(content: str, upto: int) -> List[str]:
-    """The lines of the content's first `upto` characters, split as the detectors split them (a leading BOM
-    dropped, CRLF and lone CR as LF: grammar.normalise_newlines)."""
-    head = content[:upto]
-    if head.startswith("\ufeff"):
-        head = head[1:]
-    return head.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    """The lines of the content's first `upto` characters, split as the detectors split them."""
+    return normalise_newlines(content[:upto]).split("\n")
 
 
 def _first(lines: List[str], comments: Tuple[str, ...] = (), strip: Optional[str] = None) -> str:

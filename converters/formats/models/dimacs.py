@@ -11,7 +11,7 @@ from ...core.system import LinearSystem
 from ...encode import engine
 from ...encode.cnf import ClauseArrays, CnfEncoding, encode_cnf
 from ...encode.engine import emit
-from ..header import header_text, write_header
+from ..header import write_header
 from ..registry import register_format
 
 
@@ -61,11 +61,6 @@ def literal_bound(enc: CnfEncoding) -> int:
     the table has items (its 2 * nv texts are made once instead of every literal's text one by one), else 0."""
     literals = int(enc.cells.lens.sum()) + int(enc.card.lens.sum())
     return enc.nv + 1 if 2 * enc.nv < literals else 0
-
-
-def cnf_header(enc: CnfEncoding, title: str = "DIMACS CNF") -> str:
-    """The comment header of a CNF file made from this encoding."""
-    return header_text(enc.system.puzzle, enc.system, "c", title, cnf_notes(enc))
 
 
 def cnf_notes(enc: CnfEncoding) -> List[str]:
