@@ -219,6 +219,21 @@ def test_bulk_number_text_matches_str() -> None:
     assert list(engine.chunks(7, 3)) == [(0, 3), (3, 6), (6, 7)] and list(engine.chunks(0, 3)) == []
 
 
+def test_value_table_indexes_every_value_narrow_or_wide() -> None:
+    import numpy as np
+
+    from mineconv.encode import engine
+
+    rng = np.random.default_rng(5)
+    for low, high in ((-8, 8), (1, 1), (0, engine.RANGE_SPAN - 1), (0, engine.RANGE_SPAN), (-3, 10 ** 6)):
+        values = rng.integers(low, high + 1, size=500)
+        values[:2] = low, high
+        table, index = engine.value_table(values)
+        assert [table[i] for i in index.tolist()] == values.tolist()
+        assert table == sorted(table) and len(table) <= max(engine.RANGE_SPAN, len(set(values.tolist())))
+    assert engine.value_table(np.zeros(0, dtype=np.int64))[0] == []
+
+
 def test_mps_names_do_not_depend_on_the_machine_s_byte_order() -> None:
     # the packed 8-byte names say '<u8': the bytes of a name are the same on any machine
     import numpy as np

@@ -337,18 +337,24 @@ def cell_items(shape: Tuple[int, int], pieces: Tuple[Any, ...], r: np.ndarray, c
 
 
 # the grid ------------------------------------------------------------------------------------------
-def distinct(values: np.ndarray) -> Tuple[List[int], np.ndarray]:
-    """The distinct integers (ascending) of a small-range array, and each value's index among them
-    (bincount, not a sort of every value)."""
+def value_table(values: np.ndarray) -> Tuple[List[int], np.ndarray]:
+    """A short ascending list of integers covering a small-range array, and each value's index in it: every
+    integer from the least value to the greatest when they span at most RANGE_SPAN (right-hand sides of
+    counts, -8..8: one subtraction, no count of each value), else only those that occur (bincount)."""
     v = np.asarray(values)
     if not v.shape[0]:
-        return [], np.zeros(0, dtype=np.int64)
-    low = int(v.min())
+        return [], np.zeros(0, dtype=np.intp)
+    low, high = int(v.min()), int(v.max())
     # shifted once, into the index type (not copied to int64 first, nor shifted again for the lookup)
     shifted = np.subtract(v, low, dtype=np.intp)
+    if high - low < RANGE_SPAN:
+        return list(range(low, high + 1)), shifted
     seen = np.bincount(shifted)
-    lookup = (np.cumsum(seen > 0) - 1).astype(np.int64)
+    lookup = (np.cumsum(seen > 0) - 1).astype(np.intp)
     return (np.flatnonzero(seen) + low).tolist(), lookup.take(shifted)
+
+
+RANGE_SPAN = 64
 
 
 # output ------------------------------------------------------------------------------------------

@@ -40,7 +40,7 @@ def _constraints(out: TextIO, model: LinearModel) -> None:
     shape = (system.puzzle.rows, system.puzzle.cols)
     rc = system.var_rc
     con_rc = model.of(system.con_rc)
-    values, which = engine.distinct(model.of(system.con_rhs))
+    values, which = engine.value_table(model.of(system.con_rhs))
     builder = engine.TableBuilder()
     first = builder.add(engine.cell_items(shape, name_pieces(VAR_PREFIX, " "), rc[:, 0], rc[:, 1]))
     terms = builder.add(engine.cell_items(shape, name_pieces(VAR_PREFIX, " + "), rc[:, 0], rc[:, 1]))

@@ -232,17 +232,20 @@ def _rhs_section(style: _Style, model: LinearModel, names: _Names, out: TextIO) 
     rhs = model.of(system.con_rhs)
     listed = np.flatnonzero(rhs)     # rows not listed have rhs 0
     # the listed rows, then the total's row when it is not 0, made in place (no appended copies)
-    m = listed.shape[0] + (1 if system.total else 0)
+    n = listed.shape[0]
+    m = n + (1 if system.total else 0)
     if not m:
         return
     where = np.empty(m, dtype=np.int64)
-    np.add(listed, names.rows.base, out=where[:listed.shape[0]])
-    values = np.empty(m, dtype=np.int64)
-    values[:listed.shape[0]] = rhs.take(listed)
+    np.add(listed, names.rows.base, out=where[:n])
+    # the counts' right-hand sides span a few values (-8..8), each a suffix of its own, and the total one more
+    values_list, which_count = engine.value_table(rhs.take(listed))
+    which = np.empty(m, dtype=np.intp)
+    which[:n] = which_count
     if system.total:
-        where[-1], values[-1] = names.extra.at(1), system.total
-    # few distinct right-hand sides: each is a suffix of its own; two entries to a line
-    values_list, which = engine.distinct(values)
+        where[-1], which[-1] = names.extra.at(1), len(values_list)
+        values_list.append(system.total)
+    # two entries to a line
     builder = engine.TableBuilder()
     suffixes = style.suffixes(builder, [str(v) for v in values_list])
     no_suffix = builder.add([""])

@@ -33,7 +33,7 @@ def write_opb(puzzle: Puzzle, out: TextIO, *, mines: Optional[int] = None, **_: 
                                                               "last constraint"))
     # every piece of a line is an item of one table: the terms '+1 x<id> ', the tails '= <rhs> ;' of the
     # distinct right-hand sides, the stand-in for a sum with no term
-    values, which = engine.distinct(model.of(system.con_rhs))
+    values, which = engine.value_table(model.of(system.con_rhs))
     builder = engine.TableBuilder()
     terms = builder.add(engine.rows_of(k, [b"+1 x", engine.numbers(np.arange(1, k + 1)), b" "]))
     tails = builder.add([f"= {v} ;\n" for v in values])

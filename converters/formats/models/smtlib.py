@@ -38,7 +38,7 @@ def write_smtlib(puzzle: Puzzle, out: TextIO, *, mines: Optional[int] = None, **
     # every piece of an assertion is an item of one table: the names ' x<row>_<col>', the two heads (a
     # sum of two or more terms, or not), the tails by right-hand side (closing the sum or not), the empty
     # sum ' 0', the line break of the total's long sum
-    values, which = engine.distinct(model.of(system.con_rhs))
+    values, which = engine.value_table(model.of(system.con_rhs))
     rc = system.var_rc
     builder = engine.TableBuilder()
     names = builder.add(engine.cell_items((puzzle.rows, puzzle.cols), name_pieces(VAR_PREFIX, " "),
