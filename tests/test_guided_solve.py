@@ -1,10 +1,10 @@
 """The embedded solver guided to a solution on a board with a total mine count (solvers/embedded.py, _guess).
 
 On game positions the total made glucose search: 0.03-1.0 s on 16 x 30 boards with 99 mines, ~12,700
-conflicts on samples/expert-16x30.txt. Guided, the count clauses alone give the frontier, the total's
-remaining mines go on cells next to no count, and the solver checks that under assumptions. These tests hold
-what it answers to the unguided solver and to the exact count, and count the search it saves (conflicts, not
-seconds: a count does not depend on the machine's load).
+conflicts on samples/expert-16x30.txt. Guided, the count clauses alone give the frontier and the total's
+remaining mines go on cells next to no count; the total's clauses are built only when a guess cannot answer.
+These tests hold what it answers to the unguided solver, to the exact count and to every count, and count the
+search it saves (conflicts, not seconds: a count does not depend on the machine's load).
 """
 from __future__ import annotations
 
@@ -12,16 +12,19 @@ import pytest
 
 import mineconv.solvers.embedded as embedded_module
 from mineconv.analysis.report import analyze
+from mineconv.core.puzzle import Puzzle
 from mineconv.formats.reading import read
 from mineconv.solvers.embedded import EmbeddedSolver
 from mineconv.solvers.process import Deadline
 from mineconv.solvers.solving import solve
 from tests.conftest import SAMPLES
 from tests.test_quick_solve import random_puzzles
+from mineconv.encode.small import check_mines
 
 
 def first_two(puzzle):
-    """(statuses, conflicts after each run, the two models' cell values) of a solve, a block and a solve."""
+    """(statuses, conflicts after each run, the two models' cell values, whether the total's clauses were
+    built) of a solve, a block and a solve."""
     emb = EmbeddedSolver(puzzle)
     try:
         statuses, conflicts, models = [], [], []
@@ -32,7 +35,7 @@ def first_two(puzzle):
                 break
             models.append([lit > 0 for lit in emb.model()[:emb.k]])
             emb.block(models[-1])
-        return statuses, conflicts, models
+        return statuses, conflicts, models, emb._card is None
     finally:
         emb.close()
 
@@ -40,15 +43,22 @@ def first_two(puzzle):
 def test_a_game_position_is_solved_without_search(monkeypatch):
     p = read(SAMPLES / "expert-16x30.txt")
     assert p.mines == 99 and p.unknown_count > 300
-    statuses, conflicts, models = first_two(p)
+    statuses, conflicts, models, card_built = first_two(p)
     assert statuses == ["solved", "solved"]
-    # the first model is the guess itself; the second moves one mine between two cells next to no count
-    assert conflicts[0] <= 5
+    # the counts alone, then one mine moved between two cells next to no count: the total's clauses never built
+    assert conflicts[0] <= 5 and conflicts[1] == conflicts[0] and not card_built
     assert sum(a != b for a, b in zip(*models)) == 2
-    assert conflicts[1] - conflicts[0] < 1000
-    monkeypatch.setattr(embedded_module, "GUIDED_CELLS", 0)
-    plain, plain_conflicts, _ = first_two(p)
-    assert plain == statuses and plain_conflicts[0] > 20 * (conflicts[0] + 1)
+    assert all(decode_mines(p, m) is None for m in models)
+    monkeypatch.setattr(embedded_module, "GUIDE", False)
+    plain, plain_conflicts, _, plain_built = first_two(p)
+    assert plain == statuses and plain_built and plain_conflicts[0] > 20 * (conflicts[0] + 1)
+
+
+def decode_mines(p, values):
+    """check_mines's verdict on the cells' values of a model (known mines added)."""
+    unknown = [i for i, ch in enumerate(p.cells) if ch == "?"]
+    mines = {i for i, v in zip(unknown, values) if v} | {i for i, ch in enumerate(p.cells) if ch == "*"}
+    return check_mines(p, mines)
 
 
 @pytest.mark.parametrize("seed", [11, 12])
@@ -63,22 +73,47 @@ def test_guided_answers_are_the_exact_count_s(seed, monkeypatch):
         if a.solutions:
             assert got.unique == (a.solutions == 1), p
         with monkeypatch.context() as m:
-            m.setattr(embedded_module, "GUIDED_CELLS", 0)
+            m.setattr(embedded_module, "GUIDE", False)
             plain = solve(p, check_unique=True)
         assert (plain.status, plain.unique) == (got.status, got.unique), p
         seen.add((got.status, got.unique))
     assert {("solved", True), ("solved", False), ("infeasible", False)} <= seen
 
 
-def test_a_guess_that_is_no_solution_falls_back_to_the_search(monkeypatch):
-    p = read(SAMPLES / "expert-16x30.txt")
-    real = EmbeddedSolver._guess
+def test_enumerating_a_guided_board_gives_every_solution_once():
+    # guesses first, then (a move blocked, or none possible) the total's clauses and the search: every solution
+    # exactly once either way, as many as the exact count
+    paths = set()
+    for p in random_puzzles(21, 400, most=6):
+        if p.mines is None:
+            continue
+        a = analyze(p)
+        if not a.solutions or a.solutions > 200:
+            continue
+        emb = EmbeddedSolver(p)
+        try:
+            guided = emb._card is not None
+            found = set()
+            while emb.run(Deadline(None))[0] == "solved":
+                values = tuple(lit > 0 for lit in emb.model()[:emb.k])
+                assert values not in found and decode_mines(p, values) is None, p
+                found.add(values)
+                emb.block(list(values))
+            assert len(found) == a.solutions, p
+            paths.add((guided, emb._card is None))
+        finally:
+            emb.close()
+    assert {(True, True), (False, True)} <= paths
 
-    def wrong(self, deadline):
-        guess = real(self, deadline)
-        return None if guess is None else [-lit for lit in guess]   # every cell flipped: no solution
 
-    monkeypatch.setattr(EmbeddedSolver, "_guess", wrong)
-    statuses, conflicts, models = first_two(p)
-    assert statuses == ["solved", "solved"] and models[0] != models[1]
-    assert conflicts[0] > 100   # it searched
+def test_a_solution_blocked_before_the_first_run_is_never_guessed():
+    # as the uniqueness check of an external solver's answer does: block it, then ask. "1???" with one mine:
+    # the count makes cell 1 a mine, the total leaves cells 2 and 3 (next to no count) safe: one solution
+    p = Puzzle(1, 4, "1???", mines=1)
+    emb = EmbeddedSolver(p)
+    try:
+        emb.block([True, False, False])
+        assert emb.run(Deadline(None))[0] == "infeasible"
+    finally:
+        emb.close()
+    assert solve(p, check_unique=True).unique is True

@@ -173,7 +173,10 @@ def register(sub: argparse._SubParsersAction) -> None:
                     "their own process group (killed with mineconv on a time limit, Ctrl-C, SIGTERM or "
                     "SIGHUP; the folder is removed). The solution is checked for uniqueness by one more "
                     "call of the embedded solver with the found solution blocked (stderr says when it is "
-                    "not unique; JSON \"unique\"). Exit status: 0 solved, 1 infeasible or unknown (e.g. "
+                    "not unique; JSON \"unique\"). On a board with a total mine count the embedded solver "
+                    "first solves the counts alone and puts the mines the total still wants on cells next to "
+                    "no count (a solution; moving one of them gives another), and builds the total's clauses "
+                    "only when that cannot answer. Exit status: 0 solved, 1 infeasible or unknown (e.g. "
                     "timed out), 2 bad input or solver failure, 3 the solver's answer violates the puzzle, "
                     "130 Ctrl-C, 143 SIGTERM, 129 SIGHUP.",
         epilog="examples:\n  mineconv solve board.txt\n  mineconv solve board.txt --solver glpsol --json\n"

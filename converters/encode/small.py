@@ -58,6 +58,13 @@ def small_cnf(puzzle: Puzzle, mines: Optional[int] = None, card_encoding: Option
     The clauses are encode_cnf's, in its order (cells.as_lists() and card.as_lists()); no numpy is imported.
     """
     name = check_card_encoding(card_encoding)
+    system, cells = small_counts(puzzle, mines)
+    card, nv = small_card(system, name)
+    return system, cells, card, nv
+
+
+def small_counts(puzzle: Puzzle, mines: Optional[int] = None) -> Tuple[SmallSystem, List[List[int]]]:
+    """small_cnf's system and count clauses, without the total's clauses (built by small_card when needed)."""
     system = small_system(puzzle, mines)
     cells: List[List[int]] = []
     for ids, c in system.constraints:
@@ -67,12 +74,17 @@ def small_cnf(puzzle: Puzzle, mines: Optional[int] = None, card_encoding: Option
             continue
         cells.extend([-v for v in subset] for subset in combinations(ids, c + 1))
         cells.extend(list(subset) for subset in combinations(ids, d - c + 1))
+    return system, cells
+
+
+def small_card(system: SmallSystem, card_encoding: Optional[str] = None) -> Tuple[List[List[int]], int]:
+    """small_cnf's total-count clauses and highest variable (none and k without a total)."""
+    name = check_card_encoding(card_encoding)
     k, t = system.num_vars, system.total
     if t is None:
-        return system, cells, [], k
+        return [], k
     check_card_work(k, t)
-    card, nv = exactly(range(1, k + 1), t, top=k, encoding=name)
-    return system, cells, card, nv
+    return exactly(range(1, k + 1), t, top=k, encoding=name)
 
 
 def check_mines(puzzle: Puzzle, mine_cells: Set[int], mines: Optional[int] = None

@@ -7,8 +7,7 @@ from __future__ import annotations
 
 import _thread
 import time
-from itertools import chain
-from typing import TYPE_CHECKING, Any, Iterator, List, Optional, Sequence, Tuple, Union
+from typing import TYPE_CHECKING, Any, Callable, Iterator, List, Optional, Sequence, Set, Tuple, Union
 
 from ..core.lazy import LazyModule
 from ..core.puzzle import Puzzle
@@ -30,7 +29,7 @@ START_WAIT = 5.0             # seconds a solve thread may take to begin before i
 FEED_ROWS = 100_000          # clauses handed to pysat at a time between looks at the clock
 SMALL_SOLVE = 500             # boards up to this many cells (expert's 480) are encoded as lists, not arrays
 CARD_UNITS_PER_SECOND = 1e8  # an upper bound on pysat's cardinality-encoding speed (measured: ~1e7 units/s)
-GUIDED_CELLS = 1 << 14       # boards up to this many cells with a total are guided to a solution (_guess)
+GUIDE = True                 # boards with a total are guided to a solution (_guess); False: the plain search
 
 
 def unknown_answer(spec: SolverSpec, why: str) -> Answer:
@@ -44,46 +43,82 @@ class EmbeddedSolver:
 
     Each solve runs in a worker thread while the calling thread waits: the wait can be interrupted (by
     the clock, Ctrl-C, SIGTERM), and then the solver is interrupted too.
+
+    A board whose total mine count leaves some cells free is guided (_guess): CDCL solvers struggle with the
+    total, and the total's clauses cost the most to build, so the solver first gets the count clauses alone;
+    the total's clauses are built and added only when a guess cannot answer.
     """
 
     def __init__(self, puzzle: Puzzle, mines: Optional[int] = None,
                  deadline: Optional[Deadline] = None) -> None:
         from pysat.solvers import Solver
 
-        slices: Iterator[List[List[int]]]
-        self.k = puzzle.unknown_count
-        # a small board with a total mine count is guided to a solution (see _guess): its count clauses alone
-        # (None: not guided) and the mines the total puts on its cells
-        self._counts: Optional[List[List[int]]] = None
-        self._total = 0
-        self._last: Optional[List[bool]] = None   # the cells' values in the last model found
-        guided = puzzle.rows * puzzle.cols <= GUIDED_CELLS
+        self.k = k = puzzle.unknown_count
+        count_slices: Iterator[List[List[int]]]
+        counts: Optional[List[List[int]]] = None   # a small board's count clauses
+        card: Callable[[], Tuple[Iterator[List[List[int]]], int]]   # the total's clauses, and the highest variable
         if puzzle.rows * puzzle.cols <= SMALL_SOLVE:
             # a small board: the same clauses built as lists, so that solving it never imports numpy (issue 24)
-            from ..encode.small import small_cnf
-            system, cells, card, self.nv = small_cnf(puzzle, mines)
-            slices = chain(_list_slices(cells), _list_slices(card))
-            total = system.total
+            from ..encode.small import small_card, small_counts
+            small, counts = small_counts(puzzle, mines)
+            total = small.total
+            count_slices = _list_slices(counts)
+
+            def card() -> Tuple[Iterator[List[List[int]]], int]:
+                clauses, nv = small_card(small)
+                return _list_slices(clauses), nv
         else:
-            from ..encode.cnf import encode_cnf
-            enc = encode_cnf(puzzle, mines)
-            self.nv = enc.nv
-            slices = chain(_array_slices(enc.cells), _array_slices(enc.card))
-            total = enc.system.total
-            if guided and total is not None and 0 < total < self.k:
-                cells = enc.cells.as_lists()
-        if guided and total is not None and 0 < total < self.k:
-            self._counts, self._total = cells, total
+            from ..core.system import build_system
+            from ..encode.cnf import card_clauses, cnf_clauses
+            system = build_system(puzzle, mines)
+            arrays = cnf_clauses(system)
+            total = system.total
+            count_slices = _array_slices(arrays)
+
+            def card() -> Tuple[Iterator[List[List[int]]], int]:
+                clauses, nv, _ = card_clauses(system)
+                return _array_slices(clauses), nv
+        self.nv = k   # the count clauses mention the cells only; the total's add auxiliary variables
+        self._free: Optional[List[int]] = None        # guided: the cells next to no count (ids, ascending)
+        self._total = 0                               # guided: the mines the total puts on the cells
+        self._card: Optional[Callable[[], Tuple[Iterator[List[List[int]]], int]]] = None   # not yet in the solver
+        self._last: Optional[List[bool]] = None        # guided: the cells' values in the last solution
+        self._given: Optional[List[int]] = None        # a solution made by a guess, not by the solver
+        self._blocked: Set[Tuple[bool, ...]] = set()   # solutions blocked before the total's clauses were in
+        if GUIDE and total is not None and 0 < total < k:
+            # the cells next to no count: in no count clause (which mention cells only, no auxiliary variables)
+            if counts is not None:
+                constrained = [False] * (k + 1)
+                for clause in counts:
+                    for lit in clause:
+                        constrained[abs(lit)] = True
+                self._free = [v for v in range(1, k + 1) if not constrained[v]]
+            else:
+                seen = np.zeros(k + 1, dtype=bool)
+                seen[np.abs(arrays.lits[arrays.lits != 0])] = True
+                self._free = (np.flatnonzero(~seen[1:]) + 1).tolist()
+            self._total = total
+            self._card = card
         self.solver = Solver(name=PYSAT_SOLVER)
         self.built = False   # False when the deadline came before every clause was in: never solved then
         # fed by clause length in bulk: building a pysat CNF object first costs seconds on a 1000 x 1000 board;
         # fed in slices, so that a deadline stops the building (a fully revealed 1000 x 1000 board's 1.5
         # million clauses took 4 s, past a 5 s --timeout)
+        if not self._feed(count_slices, deadline):
+            return
+        if self._card is None:
+            slices, self.nv = card()
+            if not self._feed(slices, deadline):
+                return
+        self.built = True
+
+    def _feed(self, slices: Iterator[List[List[int]]], deadline: Optional[Deadline]) -> bool:
+        """Add the clauses to the solver; False when the deadline came first."""
         for clauses in slices:
             if deadline is not None and deadline.expired():
-                return
+                return False
             self.solver.append_formula(clauses)
-        self.built = True
+        return True
 
     def next(self, timeout: Union[None, float, Deadline]) -> Answer:
         """Solve once: a model over every variable, or unsat, or unknown when the time ran out."""
@@ -95,6 +130,8 @@ class EmbeddedSolver:
 
     def model(self) -> List[int]:
         """The literals of the last model found (every variable the clauses mention)."""
+        if self._given is not None:
+            return self._given
         return self.solver.get_model() or []
 
     def run(self, timeout: Union[None, float, Deadline]) -> Tuple[str, str]:
@@ -102,69 +139,86 @@ class EmbeddedSolver:
         deadline = timeout if isinstance(timeout, Deadline) else Deadline(timeout)
         if deadline.expired() or not self.built:
             return "unknown", deadline.why("before the solver started")
-        if self._counts is not None:
-            guess = self._guess(deadline)
-            if guess is not None:
-                status, why = self._solve(self.solver, deadline, guess)
-                if status != "infeasible":   # solved, or out of time; infeasible: the guess was no solution
+        self._given = None
+        if self._card is not None:
+            status, why, values = self._guess(deadline)
+            if status != "solved" or values is not None:
+                return status, why
+            # no guess answers: the total's clauses go in, and the solver searches
+            slices, nv = self._card()
+            self._card = None
+            if not self._feed(slices, deadline):
+                self.built = False
+                return "unknown", deadline.why("while the total mine count's clauses were built")
+            self.nv = nv
+        if self._free is not None and self._last is not None:
+            values = self._moved(self._last)
+            if values is not None:
+                status, why = self._solve(self.solver, deadline, _literals(values))
+                if status != "infeasible":   # solved, or out of time; infeasible: that solution was blocked
                     return self._remember(status), why
         status, why = self._solve(self.solver, deadline, [])
         return self._remember(status), why
 
     def _remember(self, status: str) -> str:
         """status, the cells' values in the model kept when solved (what the next guess starts from)."""
-        if status == "solved" and self._counts is not None:
+        if status == "solved" and self._free is not None:
             model = self.solver.get_model() or []
             self._last = [lit > 0 for lit in model[:self.k]]
         return status
 
-    def _guess(self, deadline: Deadline) -> Optional[List[int]]:
-        """A full assignment of the cells likely to be a solution not yet blocked, as assumptions; None: none.
+    def _guess(self, deadline: Deadline) -> Tuple[str, str, Optional[List[bool]]]:
+        """A solution made without the total's clauses: (status, why, the cells' values); solved with None
+        values when no guess answers.
 
-        CDCL solvers struggle with the total mine count: on game positions of 16 x 30 with 99 mines,
-        glucose took 0.03-1.0 s to find any solution (the cells next to no count are interchangeable, and
-        the cardinality encoding's counter learns that one clause at a time), while the counts alone are
-        solved in ~2 ms. So the first guess solves the count clauses alone, then puts the mines the total
-        still wants on the first cells next to no count (when there are enough of them): a solution, which
-        the solver checks under those assumptions in a few ms. A later guess (after block()) moves one of
-        those mines to another such cell: a different solution whenever the free cells hold some mines and
-        some safe cells (else, or when that solution was blocked before, the solver searches as before).
-        Worked example: counts that alone need 3 mines, a total of 10, 40 free cells: the first guess puts
-        7 mines on free cells 1-7; the next moves the mine of cell 1 to cell 8.
+        CDCL solvers struggle with the total mine count: on game positions of 16 x 30 with 99 mines, glucose
+        took 0.03-1.0 s to find any solution, and a 100 x 100 game position did not finish in 60 s (the cells
+        next to no count are interchangeable, and the cardinality encoding's counter learns that one clause
+        at a time), while the counts alone are solved in a few ms. So the first guess solves the count clauses
+        alone (infeasible there is infeasible everywhere), then puts the mines the total still wants on the
+        first free cells (next to no count), when there are enough of them: a solution. A later guess (after
+        block()) moves one of those mines to another free cell: a different solution whenever the free cells
+        hold some mines and some safe ones, and not blocked before. Worked example: counts that alone need
+        3 mines, a total of 10, 40 free cells: the first guess puts 7 mines on free cells 1-7; the next moves
+        the mine of cell 1 to cell 8.
         """
-        assert self._counts is not None
-        k = self.k
-        constrained = [False] * (k + 1)
-        for clause in self._counts:   # count clauses mention cells only (no auxiliary variables)
-            for lit in clause:
-                constrained[abs(lit)] = True
-        free = [v for v in range(1, k + 1) if not constrained[v]]
         if self._last is not None:
-            values = list(self._last)
-            mined = [v for v in free if values[v - 1]]
-            safe = [v for v in free if not values[v - 1]]
-            if not mined or not safe:
-                return None
-            values[mined[0] - 1], values[safe[0] - 1] = False, True
+            values = self._moved(self._last)
+            if values is None or tuple(values) in self._blocked:
+                return "solved", "", None
         else:
-            from pysat.solvers import Solver
-            counts = Solver(name=PYSAT_SOLVER, bootstrap_with=self._counts)
-            try:
-                if self._solve(counts, deadline, [])[0] != "solved":
-                    return None
-                model = counts.get_model() or []
-            finally:
-                counts.delete()
-            values = [False] * k
-            for lit in model:
-                if 0 < lit <= k and constrained[lit]:
+            status, why = self._solve(self.solver, deadline, [])
+            if status != "solved":
+                return status, why, None
+            assert self._free is not None
+            values = [False] * self.k
+            for lit in self.solver.get_model() or []:
+                if 0 < lit <= self.k:
                     values[lit - 1] = True
+            for v in self._free:
+                values[v - 1] = False
             need = self._total - sum(values)
-            if not 0 <= need <= len(free):
-                return None
-            for v in free[:need]:
+            if not 0 <= need <= len(self._free):
+                return "solved", "", None
+            for v in self._free[:need]:
                 values[v - 1] = True
-        return [v if mine else -v for v, mine in enumerate(values, 1)]
+            if tuple(values) in self._blocked:   # the solver met the blocking clause on cells the guess overrides
+                return "solved", "", None
+        self._given = _literals(values)
+        self._last = values
+        return "solved", "", values
+
+    def _moved(self, values: List[bool]) -> Optional[List[bool]]:
+        """values with the first free cell holding a mine made safe and the first safe one a mine (None: the
+        free cells are all mines or all safe)."""
+        assert self._free is not None
+        mined = next((v for v in self._free if values[v - 1]), None)
+        safe = next((v for v in self._free if not values[v - 1]), None)
+        if mined is None or safe is None:
+            return None
+        moved = list(values)
+        moved[mined - 1], moved[safe - 1] = False, True
+        return moved
 
     def _solve(self, solver: Any, deadline: Deadline, assumptions: List[int]) -> Tuple[str, str]:
         """One solve of solver under the assumptions, in a worker thread the clock and signals can stop."""
@@ -230,10 +284,17 @@ class EmbeddedSolver:
         """Forbid this assignment of the cell variables (ids 1..k, their values in id order) from now on."""
         values = grid_values.tolist() if hasattr(grid_values, "tolist") else grid_values   # plain bools, fast
         self.solver.add_clause([-i if mine else i for i, mine in enumerate(values, 1)])
+        if self._card is not None:   # a guess must not give it again (the solver does not check guesses)
+            self._blocked.add(tuple(bool(x) for x in values))
 
     def close(self) -> None:
         """Free the solver."""
         self.solver.delete()
+
+
+def _literals(values: List[bool]) -> List[int]:
+    """The cells' values as literals of their variables 1..k."""
+    return [v if mine else -v for v, mine in enumerate(values, 1)]
 
 
 def cell_values(dec: Decoded, system: LinearSystem) -> np.ndarray:
