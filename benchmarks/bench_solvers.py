@@ -9,8 +9,8 @@ the solver (a program, or in-process for pysat, HiGHS and CP-SAT), reading its a
 against every count; the best of --repeat runs, after one untimed solve per solver that pays the imports. A run that hits the time limit is shown as `>T`; a missing
 solver as `-`. Every solved answer is verified by mineconv, and every solver's verdict must agree with the
 embedded pysat's (the script exits 1 otherwise). The boards: expert game states (16x30, 99 mines, the
-opening a player sees) from fixed seeds, Kaye's gadgets from samples/, and a 200x200 full reveal (Chlond's
-layout: every safe cell shows its count, total given).
+opening a player sees) from fixed seeds, Kaye's gadgets from samples/, a 200x200 full reveal (Chlond's
+layout: every safe cell shows its count, total given) and a 100x100 game state (20% mines, total given).
 """
 from __future__ import annotations
 
@@ -40,6 +40,7 @@ def boards() -> Dict[str, Puzzle]:
     for name in ("kaye-splitter.txt", "kaye-wire.dots", "kaye-config3.dots"):
         out[Path(name).stem] = read(ROOT / "samples" / name)
     out["full-200x200"] = random_puzzle(200, 200, density=0.2, reveal="full", seed=7)
+    out["game-100x100"] = random_puzzle(100, 100, density=0.2, reveal="game", seed=1)
     return out
 
 
