@@ -16,6 +16,7 @@ from mineconv.core.puzzle import Puzzle
 from mineconv.formats.reading import read
 from mineconv.solvers.embedded import EmbeddedSolver
 from mineconv.solvers.process import Deadline
+from mineconv.solvers import solving
 from mineconv.solvers.solving import solve
 from tests.conftest import SAMPLES
 from tests.test_quick_solve import random_puzzles
@@ -117,3 +118,15 @@ def test_a_solution_blocked_before_the_first_run_is_never_guessed():
     finally:
         emb.close()
     assert solve(p, check_unique=True).unique is True
+
+
+def test_an_external_answer_s_uniqueness_is_checked_without_a_big_total(monkeypatch):
+    # past UNIQUE_CARD_WORK the check never builds the total's clauses: a guess answers it, or it stays unknown
+    monkeypatch.setattr(solving, "UNIQUE_CARD_WORK", 1)
+    several = read(SAMPLES / "expert-16x30.txt")
+    one = Puzzle(1, 4, "1???", mines=1)
+    for p, want in ((several, True), (one, None)):
+        dec = solve(p)
+        assert solving._other_solution(p, dec, Deadline(None)) is want, p
+    monkeypatch.setattr(embedded_module, "GUIDE", False)
+    assert solving._other_solution(several, solve(several), Deadline(None)) is None   # as before the guesses

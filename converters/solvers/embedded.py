@@ -50,7 +50,9 @@ class EmbeddedSolver:
     """
 
     def __init__(self, puzzle: Puzzle, mines: Optional[int] = None,
-                 deadline: Optional[Deadline] = None) -> None:
+                 deadline: Optional[Deadline] = None, card_work: Optional[int] = None) -> None:
+        """card_work: on a guided board, the most work (cells x min(mines, safe cells)) the total's clauses may
+        take; past it they are never built, and a run no guess answers is unknown."""
         from pysat.solvers import Solver
 
         self.k = k = puzzle.unknown_count
@@ -85,6 +87,7 @@ class EmbeddedSolver:
         self._last: Optional[List[bool]] = None        # guided: the cells' values in the last solution
         self._given: Optional[List[int]] = None        # a solution made by a guess, not by the solver
         self._blocked: Set[Tuple[bool, ...]] = set()   # solutions blocked before the total's clauses were in
+        self._card_work = card_work
         if GUIDE and total is not None and 0 < total < k:
             # the cells next to no count: in no count clause (which mention cells only, no auxiliary variables)
             if counts is not None:
@@ -145,6 +148,9 @@ class EmbeddedSolver:
             if status != "solved" or values is not None:
                 return status, why
             # no guess answers: the total's clauses go in, and the solver searches
+            if self._card_work is not None and self.k * min(self._total, self.k - self._total) > self._card_work:
+                return "unknown", (f"the total mine count's clauses ({self._total} of {self.k} cells) are too large "
+                                   "to build for this check")
             slices, nv = self._card()
             self._card = None
             if not self._feed(slices, deadline):

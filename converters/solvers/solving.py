@@ -10,12 +10,13 @@ from ..core.fileio import PathLike
 from ..core.puzzle import Puzzle
 from ..core.system import build_system
 from ..formats.answer import Decoded, decode_answer
+from . import embedded
 from .decoding import read_puzzle_or_model
 from .embedded import EmbeddedSolver, cell_values, model_too_slow, unknown_answer
 from .process import Deadline
 from .table import EMBEDDED, SolverSpec, available, get_solver, missing_solver
 
-UNIQUE_CARD_WORK = 2 * 10**7  # beyond this, an external solver's answer is not checked for uniqueness (~2 s, 200 MB)
+UNIQUE_CARD_WORK = 2 * 10**7  # beyond this, the uniqueness check of an external answer never builds the total (~2 s, 200 MB)
 
 
 def solve(puzzle: Union[Puzzle, PathLike], solver: str = EMBEDDED, *, timeout: Union[None, float, Deadline] = None,
@@ -86,12 +87,14 @@ def _other_solution(puzzle: Puzzle, dec: Decoded, deadline: Deadline,
         return False
     own = emb is None
     if emb is None:
-        if system.total is not None and 0 < system.total < system.num_vars and \
-                system.num_vars * min(system.total, system.num_vars - system.total) > UNIQUE_CARD_WORK:
+        big = system.total is not None and 0 < system.total < system.num_vars and \
+            system.num_vars * min(system.total, system.num_vars - system.total) > UNIQUE_CARD_WORK
+        if big and not embedded.GUIDE:
             return None   # the CNF of the total alone would cost far more than the external solver's run
         if model_too_slow(puzzle, "cnf", deadline) or deadline.expired():
             return None
-        emb = EmbeddedSolver(puzzle, deadline=deadline)
+        # a big total's clauses are never built for this check: a guess answers it, or nothing does
+        emb = EmbeddedSolver(puzzle, deadline=deadline, card_work=UNIQUE_CARD_WORK if big else None)
     try:
         emb.block(cell_values(dec, system))
         status = emb.next(deadline).status
