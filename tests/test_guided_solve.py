@@ -130,3 +130,17 @@ def test_an_external_answer_s_uniqueness_is_checked_without_a_big_total(monkeypa
         assert solving._other_solution(p, dec, Deadline(None)) is want, p
     monkeypatch.setattr(embedded_module, "GUIDE", False)
     assert solving._other_solution(several, solve(several), Deadline(None)) is None   # as before the guesses
+
+
+def test_the_clock_is_asked_before_the_total_s_clauses_are_built(monkeypatch):
+    # "1???" with one mine is unique: no move answers the uniqueness check, so the total's clauses are wanted;
+    # on a machine that would take 30 s to build them the check is unknown at once, with the reason
+    monkeypatch.setattr(embedded_module, "CARD_UNITS_PER_SECOND", 0.1)
+    emb = EmbeddedSolver(Puzzle(1, 4, "1???", mines=1))
+    try:
+        assert emb.run(Deadline(10))[0] == "solved"
+        emb.block([lit > 0 for lit in emb.model()])
+        status, why = emb.run(Deadline(10))
+        assert status == "unknown" and "no guess answered" in why and emb._card is not None
+    finally:
+        emb.close()

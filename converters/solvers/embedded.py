@@ -151,6 +151,10 @@ class EmbeddedSolver:
             if self._card_work is not None and self.k * min(self._total, self.k - self._total) > self._card_work:
                 return "unknown", (f"the total mine count's clauses ({self._total} of {self.k} cells) are too large "
                                    "to build for this check")
+            too_slow = card_too_slow(self.k, self._total, deadline,
+                                     "the counts alone were solved, and no guess answered")
+            if too_slow:
+                return "unknown", too_slow
             slices, nv = self._card()
             self._card = None
             if not self._feed(slices, deadline):
@@ -308,17 +312,21 @@ def cell_values(dec: Decoded, system: LinearSystem) -> np.ndarray:
     return dec.grid[system.var_rc[:, 0], system.var_rc[:, 1]]  # type: ignore[index]
 
 
-def model_too_slow(puzzle: Puzzle, fmt: Optional[str], deadline: Deadline) -> Optional[str]:
-    """Why building the model surely takes longer than the time left (None: go ahead, checking the clock)."""
-    if deadline.remaining() is None or fmt != "cnf":
+def model_too_slow(puzzle: Puzzle, fmt: Optional[str], deadline: Deadline, embedded: bool = False) -> Optional[str]:
+    """Why building the model surely takes longer than the time left (None: go ahead, checking the clock).
+
+    Nothing is refused here for the embedded solver (`embedded`) while it guesses (GUIDE): it builds the total's
+    clauses only when no guess answers, and asks card_too_slow then."""
+    if deadline.remaining() is None or fmt != "cnf" or (embedded and GUIDE):
         return None
     from ..core.system import build_system
     system = build_system(puzzle)
     return card_too_slow(system.num_vars, system.total, deadline)
 
 
-def card_too_slow(k: int, t: Optional[int], deadline: Deadline) -> Optional[str]:
-    """model_too_slow for a CNF of k cell variables and t more mines among them (None: no total count)."""
+def card_too_slow(k: int, t: Optional[int], deadline: Deadline, done: str = "nothing was run") -> Optional[str]:
+    """model_too_slow for a CNF of k cell variables and t more mines among them (None: no total count); `done`
+    ends the reason (what had been done when the clauses were to be built)."""
     left = deadline.remaining()
     if left is None or t is None or not 0 < t < k:
         return None
@@ -327,7 +335,7 @@ def card_too_slow(k: int, t: Optional[int], deadline: Deadline) -> Optional[str]
     # so a refusal is never a guess
     if work / CARD_UNITS_PER_SECOND > left:
         return (f"the time limit of {deadline.seconds:g} s is too short to build the CNF model (the total "
-                f"mine count's encoding, {t} of {k} cells, takes seconds); nothing was run")
+                f"mine count's encoding, {t} of {k} cells, takes seconds); {done}")
     return None
 
 

@@ -64,7 +64,7 @@ class SolutionStream:
     def _embedded(self) -> Iterator[Decoded]:
         puzzle = self.puzzle
         system = build_system(puzzle)
-        too_slow = model_too_slow(puzzle, "cnf", self.deadline)
+        too_slow = model_too_slow(puzzle, "cnf", self.deadline, embedded=True)
         if too_slow:
             self.stopped, self.why = "timeout", too_slow
             return

@@ -36,7 +36,7 @@ def solve(puzzle: Union[Puzzle, PathLike], solver: str = EMBEDDED, *, timeout: U
     if not available(solver):
         raise missing_solver(spec)
     fmt = "cnf" if spec.name == EMBEDDED else spec.model_format
-    too_slow = model_too_slow(puzzle, fmt, deadline)
+    too_slow = model_too_slow(puzzle, fmt, deadline, embedded=spec.name == EMBEDDED)
     if too_slow:
         return decode_answer(puzzle, unknown_answer(spec, too_slow))
     if spec.name == EMBEDDED:
@@ -91,7 +91,7 @@ def _other_solution(puzzle: Puzzle, dec: Decoded, deadline: Deadline,
             system.num_vars * min(system.total, system.num_vars - system.total) > UNIQUE_CARD_WORK
         if big and not embedded.GUIDE:
             return None   # the CNF of the total alone would cost far more than the external solver's run
-        if model_too_slow(puzzle, "cnf", deadline) or deadline.expired():
+        if model_too_slow(puzzle, "cnf", deadline, embedded=True) or deadline.expired():
             return None
         # a big total's clauses are never built for this check: a guess answers it, or nothing does
         emb = EmbeddedSolver(puzzle, deadline=deadline, card_work=UNIQUE_CARD_WORK if big else None)
