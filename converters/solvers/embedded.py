@@ -1,7 +1,10 @@
 """The embedded solver: the CNF encoding in pysat, kept open so that solutions can be blocked one by one.
 
-Also what the CNF encoding costs: `model_too_slow` refuses, before anything is built, a time limit too
-short for the total mine count's cardinality encoding (which every CNF model carries, embedded or written).
+On a board with a total mine count it first guesses (EmbeddedSolver._guess): the counts alone, then the
+total's remaining mines on the cells next to no count; the total's cardinality encoding is built only when no
+guess answers. Also what the CNF encoding costs: `model_too_slow` refuses, before anything is built, a time
+limit too short for that encoding in a written CNF model; the embedded solver asks `card_too_slow` itself,
+when it comes to build it.
 """
 from __future__ import annotations
 
