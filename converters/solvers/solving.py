@@ -16,7 +16,7 @@ from .embedded import EmbeddedSolver, cell_values, model_too_slow, unknown_answe
 from .process import Deadline
 from .table import EMBEDDED, SolverSpec, available, get_solver, missing_solver
 
-UNIQUE_CARD_WORK = 2 * 10**7  # beyond this, the uniqueness check of an external answer never builds the total (~2 s, 200 MB)
+UNIQUE_CARD_WORK = 2 * 10**7  # beyond this, checking an external answer never builds the total (~2 s, 200 MB)
 
 
 def solve(puzzle: Union[Puzzle, PathLike], solver: str = EMBEDDED, *, timeout: Union[None, float, Deadline] = None,
