@@ -337,6 +337,9 @@ def cell_items(shape: Tuple[int, int], pieces: Tuple[Any, ...], r: np.ndarray, c
 
 
 # the grid ------------------------------------------------------------------------------------------
+RANGE_SPAN = 64   # value_table lists every integer of a range up to this wide
+
+
 def value_table(values: np.ndarray) -> Tuple[List[int], np.ndarray]:
     """A short ascending list of integers covering a small-range array, and each value's index in it: every
     integer from the least value to the greatest when they span at most RANGE_SPAN (right-hand sides of
@@ -352,9 +355,6 @@ def value_table(values: np.ndarray) -> Tuple[List[int], np.ndarray]:
     seen = np.bincount(shifted)
     lookup = (np.cumsum(seen > 0) - 1).astype(np.intp)
     return (np.flatnonzero(seen) + low).tolist(), lookup.take(shifted)
-
-
-RANGE_SPAN = 64
 
 
 # output ------------------------------------------------------------------------------------------

@@ -164,7 +164,8 @@ class EmbeddedSolver:
                 self.built = False
                 return "unknown", deadline.why("while the total mine count's clauses were built")
             self.nv = nv
-        if self._free is not None and self._last is not None:
+        elif self._free is not None and self._last is not None:
+            # the total's clauses were in before this run: the move of the last solution found by the search
             values = self._moved(self._last)
             if values is not None:
                 status, why = self._solve(self.solver, deadline, _literals(values))
