@@ -213,6 +213,43 @@ def test_the_first_solution_streams_and_ctrl_c_keeps_it(tmp_path, env, solver):
     assert _no_solver_left(Path(env["TMPDIR"]))
 
 
+class _SignalOnWrite:
+    """A stdout that sends this process a signal in the middle of its Nth write, before keeping the text."""
+
+    def __init__(self, n: int, signum: int) -> None:
+        self.n, self.signum, self.writes, self.text = n, signum, 0, []
+
+    def write(self, text: str) -> int:
+        self.writes += 1
+        if self.writes == self.n:
+            os.kill(os.getpid(), self.signum)   # its handler runs here, before the text is kept
+        self.text.append(text)
+        return len(text)
+
+    def flush(self) -> None:
+        pass
+
+
+@pytest.mark.parametrize("signum, status", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
+@pytest.mark.parametrize("mode", ["--jsonl", "text"])
+def test_a_stop_while_a_solution_is_printed_keeps_the_count_honest(tmp_path, monkeypatch, signum, status, mode):
+    # CI once saw `--jsonl` end with count 10 after 9 solution lines: Ctrl-C landed between counting a
+    # solution and printing it. The stop now waits until both are done.
+    from mineconv.cli import main
+    out = _SignalOnWrite(3, signum)
+    monkeypatch.setattr(sys, "stdout", out)
+    flags = ["--jsonl"] if mode == "--jsonl" else []
+    rc = main(["solve", str(_board(tmp_path, OPEN)), "--all", "--force", "--limit", "100", *flags])
+    assert rc == status
+    text = "".join(out.text)
+    if mode == "--jsonl":
+        lines = [json.loads(ln) for ln in text.splitlines()]
+        assert [ln["solution"] for ln in lines[:-1]] == [1, 2, 3]
+        assert lines[-1]["stopped"] == "interrupted" and lines[-1]["count"] == 3
+    else:
+        assert text.count("# solution ") == 3 and "# solution 3\n" in text
+
+
 # bounded solver output ---------------------------------------------------------------------------------
 def _fake(env, name: str, body: str) -> None:
     exe = Path(env["PATH"].split(os.pathsep)[0]) / name

@@ -20,7 +20,7 @@ import warnings
 
 TYPE_CHECKING = False   # typing.TYPE_CHECKING, without importing typing at run time (`mineconv --version`)
 if TYPE_CHECKING:
-    from typing import Any, Callable, Collection, Dict, Iterator, List, Optional, Sequence, Union
+    from typing import Any, Callable, Collection, Dict, Iterator, List, Optional, Sequence, Tuple, Union
 
 from ..core.about import installed_version, version
 from ..core.bounds import gc_paused
@@ -304,6 +304,58 @@ def stop_signals() -> Iterator[None]:
     finally:
         for sig, previous in old.items():
             signal.signal(sig, previous if previous is not None else signal.SIG_DFL)
+
+
+class StopHold:
+    """`with hold:` a stretch that a stop signal (Ctrl-C, SIGTERM, SIGHUP) does not cut: one landing inside
+    waits, and acts as it would have (raises) when the stretch ends. Made by held_stops()."""
+
+    def __init__(self) -> None:
+        self.on = False
+        self.pending: Optional[Tuple[Callable[[int, Any], Any], int, Any]] = None
+
+    def __enter__(self) -> "StopHold":
+        self.on = True
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.on = False
+        pending, self.pending = self.pending, None
+        if pending is not None and exc[0] is None:
+            handler, signum, frame = pending
+            handler(signum, frame)
+
+
+@contextlib.contextmanager
+def held_stops() -> Iterator[StopHold]:
+    """While inside, stop signals landing in a `with hold:` stretch wait for its end (see StopHold).
+
+    A flag, not pthread_sigmask: Python runs every handler in the main thread whichever thread the kernel
+    picked, so masking the signal in the main thread would not keep the handler out of the stretch.
+    """
+    hold = StopHold()
+    if threading.current_thread() is not threading.main_thread():
+        yield hold
+        return
+    old: Dict[int, Callable[[int, Any], Any]] = {}
+
+    def handler(signum: int, frame: Any) -> None:
+        if hold.on:
+            if hold.pending is None:
+                hold.pending = (old[signum], signum, frame)
+            return
+        old[signum](signum, frame)
+
+    try:
+        for sig in (signal.SIGINT, *STOP_SIGNALS):
+            previous = signal.getsignal(sig)
+            if callable(previous):   # SIG_DFL / SIG_IGN stay as they are
+                old[sig] = previous
+                signal.signal(sig, handler)
+        yield hold
+    finally:
+        for sig, previous in old.items():
+            signal.signal(sig, previous)
 
 
 # errors of a write that cannot go on (a full disk, /dev/full, a vanished device): reported, not a traceback

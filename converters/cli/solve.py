@@ -13,7 +13,7 @@ from ..solvers.decoding import read_puzzle_reading
 from ..solvers.process import Deadline
 from ..solvers.quick import SmallDecoded, solve_small
 from ..solvers.table import EMBEDDED, NATIVE_ENUMERATION, available, solver_names
-from . import add_input_options, describe_reading, input_options, say, timeout_seconds
+from . import add_input_options, describe_reading, held_stops, input_options, say, timeout_seconds
 from .decode import emit
 
 if TYPE_CHECKING:
@@ -119,17 +119,23 @@ def _enumerate(args: argparse.Namespace, puzzle, deadline: Deadline) -> int:
     # SolutionStream.__iter__ is a generator function: closing it ends the solver behind it
     solutions = cast("Generator[Decoded, None, None]", iter(stream))
     try:
-        for i, dec in enumerate(solutions, 1):
-            mines = list(dec.mines)
-            # --json prints every solution at the end; otherwise only the count is needed
-            found.append(mines if args.json or i == 1 else None)
-            if args.jsonl:
-                # one write of the whole line: a Ctrl-C between print's text and its newline glued the
-                # summary onto the last solution's line
-                sys.stdout.write(json.dumps({"solution": i, "mines": mines}) + "\n")
-                sys.stdout.flush()
-            elif not args.json:
-                sys.stdout.write(("\n" if i > 1 else "") + f"# solution {i}\n" + canonical_text(dec.solved_puzzle()))
+        with held_stops() as hold:
+            for i, dec in enumerate(solutions, 1):
+                mines = list(dec.mines)
+                # A stop waits while a solution is printed and counted, so the summary's count is the
+                # number of solutions printed (a Ctrl-C between the two made them differ by one).
+                with hold:
+                    if args.jsonl:
+                        # one write of the whole line: a Ctrl-C between print's text and its newline glued
+                        # the summary onto the last solution's line
+                        sys.stdout.write(json.dumps({"solution": i, "mines": mines}) + "\n")
+                    elif not args.json:
+                        sys.stdout.write(("\n" if i > 1 else "") + f"# solution {i}\n" +
+                                         canonical_text(dec.solved_puzzle()))
+                    # --json prints every solution at the end; otherwise only the count is needed
+                    found.append(mines if args.json or i == 1 else None)
+                # outside the hold: a flush blocked on a full pipe must not hold Ctrl-C back; what it has
+                # not written yet stays buffered and goes out before the summary
                 sys.stdout.flush()
     except KeyboardInterrupt as exc:   # Ctrl-C, SIGTERM, SIGHUP: what was printed stays, the summary follows
         interrupted = exc
