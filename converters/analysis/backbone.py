@@ -18,6 +18,7 @@ import numpy as np
 from ..core.bounds import UNBOUNDED, AnalysisTimeout, Bounds
 from ..core.puzzle import Puzzle
 from ..core.system import LinearSystem, build_system
+from ..encode.parts import independent_parts
 from .counting import DEFAULT_MAX_STATES, Count, CountingLimitError, count_solutions
 from .propagation import MINE, SAFE, UNDECIDED
 
@@ -103,53 +104,7 @@ def _open_parts(system: LinearSystem, values: np.ndarray):
     lens = (lits != 0).sum(axis=1)
     if (lens == 0).any():  # a clause every literal of which is false: the counts have no solution
         return None
-    if lits.shape[0] == 0:
-        return []
-    root = _roots(system.num_vars + 1, lits)
-    var_root = root[np.abs(lits[:, 0])]
-    present = np.unique(np.abs(lits[lits != 0]))
-    # cells renumbered 1..m within their part, in board order; parts ordered by their first cell
-    by_part = np.lexsort((present, root[present]))
-    ordered = present[by_part]
-    part_of = root[ordered]
-    starts = np.flatnonzero(np.r_[True, part_of[1:] != part_of[:-1]])
-    local = np.zeros(system.num_vars + 1, dtype=np.int64)
-    local[ordered] = np.arange(ordered.size) - np.repeat(starts, np.diff(np.r_[starts, ordered.size])) + 1
-    mapped = (np.sign(lits) * local[np.abs(lits)]).tolist()
-    clause_order = np.argsort(var_root, kind="stable")
-    clause_root = var_root[clause_order]
-    lens_list = lens.tolist()
-    parts = []
-    edges = np.r_[starts, ordered.size]
-    for n in range(starts.size):
-        r = part_of[starts[n]]
-        lo, hi = np.searchsorted(clause_root, [r, r + 1])
-        idx = clause_order[lo:hi].tolist()
-        part = [mapped[i][:lens_list[i]] for i in idx]
-        cells = ordered[edges[n]:edges[n + 1]] - 1
-        parts.append((part, cells, np.arange(1, cells.size + 1)))
-    return sorted(parts, key=lambda p: int(p[1][0]))
-
-
-def _roots(n: int, lits: np.ndarray) -> np.ndarray:
-    """Component root (its smallest variable) of each variable 0..n-1 linked by sharing a clause."""
-    parent = np.arange(n)
-    a = np.abs(lits[:, 0])
-    links = [(a[lits[:, j] != 0], np.abs(lits[:, j][lits[:, j] != 0])) for j in range(1, lits.shape[1])]
-    a = np.concatenate([x for x, _ in links]) if links else np.zeros(0, dtype=np.int64)
-    b = np.concatenate([y for _, y in links]) if links else np.zeros(0, dtype=np.int64)
-    while True:
-        while True:  # pointer jumping until every variable points at its root
-            up = parent[parent]
-            if np.array_equal(up, parent):
-                break
-            parent = up
-        ra, rb = parent[a], parent[b]
-        differ = ra != rb
-        if not differ.any():
-            return parent
-        lo, hi = np.minimum(ra[differ], rb[differ]), np.maximum(ra[differ], rb[differ])
-        np.minimum.at(parent, hi, lo)
+    return [(part, cells, np.arange(1, cells.size + 1)) for part, cells in independent_parts(lits, system.num_vars)]
 
 
 def solve_within(sat, assumptions: List[int], bounds: Bounds) -> bool:

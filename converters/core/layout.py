@@ -4,6 +4,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .errors import InputError
+from .graph import component_roots
 from .lazy import LazyModule
 from .puzzle import NEIGHBOUR_OFFSETS, Puzzle, neighbour_count
 
@@ -29,11 +30,10 @@ def full_reveal(mine_grid: np.ndarray, *, with_total: bool = True) -> Puzzle:
 def label_regions(mask: np.ndarray) -> np.ndarray:
     """Label the 8-connected regions of a bool grid: each True cell gets the smallest flat index of its region.
 
-    Vectorised union-find (hook the larger root onto the smaller, then pointer jumping), so a 4000 x 4000
-    board takes a few seconds rather than a Python loop per cell.
+    Vectorised union-find (graph.component_roots), so a 4000 x 4000 board takes a few seconds rather than a
+    Python loop per cell.
     """
     R, C = mask.shape
-    parent = np.arange(R * C, dtype=np.int64)
     flat = np.arange(R * C, dtype=np.int64).reshape(R, C)
     pairs = []
     # each undirected neighbour pair once: right, down-left, down, down-right
@@ -42,21 +42,7 @@ def label_regions(mask: np.ndarray) -> np.ndarray:
         c0, c1 = max(0, -dc), C - max(0, dc)
         a = mask[r0:r1, c0:c1] & mask[r0 + dr:r1 + dr, c0 + dc:c1 + dc]
         pairs.append((flat[r0:r1, c0:c1][a], flat[r0 + dr:r1 + dr, c0 + dc:c1 + dc][a]))
-    a = np.concatenate([p[0] for p in pairs])
-    b = np.concatenate([p[1] for p in pairs])
-    while a.size:
-        ra, rb = parent[a], parent[b]
-        differ = ra != rb
-        a, b, ra, rb = a[differ], b[differ], ra[differ], rb[differ]
-        if not a.size:
-            break
-        # any smaller root will do: labels only ever decrease, so no cycle can form
-        parent[np.maximum(ra, rb)] = np.minimum(ra, rb)
-        while True:
-            grand = parent[parent]
-            if np.array_equal(grand, parent):
-                break
-            parent = grand
+    parent = component_roots(R * C, np.concatenate([p[0] for p in pairs]), np.concatenate([p[1] for p in pairs]))
     return parent.reshape(R, C)
 
 
