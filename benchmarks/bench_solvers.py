@@ -3,14 +3,17 @@
     python benchmarks/bench_solvers.py                        # every board, every installed solver
     python benchmarks/bench_solvers.py --solvers pysat,gecode,cp-sat --timeout 30
     python benchmarks/bench_solvers.py --boards expert-1,kaye-splitter --repeat 3
+    python benchmarks/bench_solvers.py --boards game-300x300,game-500x500 --solvers pysat --unique
 
 Each cell of the table is the wall time of `mineconv.solve(puzzle, SOLVER)`: writing the model file, running
 the solver (a program, or in-process for pysat, HiGHS and CP-SAT), reading its answer and checking it
 against every count; the best of --repeat runs, after one untimed solve per solver that pays the imports. A run that hits the time limit is shown as `>T`; a missing
-solver as `-`. Every solved answer is verified by mineconv, and every solver's verdict must agree with the
+solver as `-`; a board the solver's format cannot state (a total too large for a CNF file) as `refused`, a solver that crashed as `failed`. Every solved answer is verified by mineconv, and every solver's verdict must agree with the
 embedded pysat's (the script exits 1 otherwise). The boards: expert game states (16x30, 99 mines, the
 opening a player sees) from fixed seeds, Kaye's gadgets from samples/, a 200x200 full reveal (Chlond's
-layout: every safe cell shows its count, total given) and a 100x100 game state (20% mines, total given).
+layout: every safe cell shows its count, total given) and game states of 100x100, 300x300 and 500x500 (20%
+mines, total given). With --unique each solve also checks the solution for uniqueness, as `mineconv solve`
+does by default.
 """
 from __future__ import annotations
 
@@ -25,6 +28,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from mineconv import Puzzle, read, solve  # noqa: E402
+from mineconv.core.errors import FormatError, MineconvError  # noqa: E402
 from mineconv.make.generate import random_puzzle  # noqa: E402
 from mineconv.solvers.table import available, get_solver  # noqa: E402
 
@@ -40,17 +44,20 @@ def boards() -> Dict[str, Puzzle]:
     for name in ("kaye-splitter.txt", "kaye-wire.dots", "kaye-config3.dots"):
         out[Path(name).stem] = read(ROOT / "samples" / name)
     out["full-200x200"] = random_puzzle(200, 200, density=0.2, reveal="full", seed=7)
-    out["game-100x100"] = random_puzzle(100, 100, density=0.2, reveal="game", seed=1)
+    for side in (100, 300, 500):
+        out[f"game-{side}x{side}"] = random_puzzle(side, side, density=0.2, reveal="game", seed=1)
     return out
 
 
-def time_one(puzzle: Puzzle, solver: str, timeout: float, repeat: int) -> Tuple[Optional[float], str]:
-    """(best wall seconds or None when stopped, status) of solving `puzzle` with `solver`."""
+def time_one(puzzle: Puzzle, solver: str, timeout: float, repeat: int,
+             unique: bool = False) -> Tuple[Optional[float], str]:
+    """(best wall seconds or None when stopped, status) of solving `puzzle` with `solver` (and checking the
+    solution for uniqueness when `unique`)."""
     best: Optional[float] = None
     status = ""
     for _ in range(repeat):
         start = time.perf_counter()
-        d = solve(puzzle, solver, timeout=timeout)
+        d = solve(puzzle, solver, timeout=timeout, check_unique=unique)
         took = time.perf_counter() - start
         status = d.status
         if status == "unknown":
@@ -66,6 +73,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     ap.add_argument("--boards", default="", help="comma-separated board names (default all)")
     ap.add_argument("--timeout", type=float, default=60.0, help="seconds per solve (default 60)")
     ap.add_argument("--repeat", type=int, default=1, help="runs per cell, the best is shown (default 1)")
+    ap.add_argument("--unique", action="store_true", help="also check each solution for uniqueness")
     args = ap.parse_args(argv)
     all_boards = boards()
     names = [b for b in args.boards.split(",") if b] or list(all_boards)
@@ -90,7 +98,12 @@ def main(argv: Optional[List[str]] = None) -> int:
             if not available(s):
                 cells.append("-")
                 continue
-            seconds, status = time_one(puzzle, s, args.timeout, args.repeat)
+            try:
+                seconds, status = time_one(puzzle, s, args.timeout, args.repeat, args.unique)
+            except MineconvError as exc:   # a total too large for a CNF file (refused), a solver that crashed
+                print(f"{name}, {s}: {exc}", file=sys.stderr)
+                cells.append("refused" if isinstance(exc, FormatError) else "failed")
+                continue
             verdicts[s] = status
             mark = "" if status == "solved" else f" ({status})"
             cells.append(f">{args.timeout:g}" if seconds is None else f"{seconds:.2f}{mark}")
