@@ -68,17 +68,40 @@ def test_guided_answers_are_the_exact_count_s(seed, monkeypatch):
     for p in random_puzzles(seed, 250, most=8):
         if p.mines is None:
             continue
-        got = solve(p, check_unique=True)
-        a = analyze(p)
-        assert got.status == ("solved" if a.solutions else "infeasible"), p
-        if a.solutions:
-            assert got.unique == (a.solutions == 1), p
-        with monkeypatch.context() as m:
-            m.setattr(embedded_module, "GUIDE", False)
-            plain = solve(p, check_unique=True)
-        assert (plain.status, plain.unique) == (got.status, got.unique), p
-        seen.add((got.status, got.unique))
+        seen.add(solved_as_counted(p, monkeypatch, "GUIDE", False))
     assert {("solved", True), ("solved", False), ("infeasible", False)} <= seen
+
+
+def solved_as_counted(p, monkeypatch, flag: str, other) -> tuple:
+    """(status, unique) of solve(p, check_unique=True), held to the exact count and to the solve with the
+    embedded solver's `flag` set to `other`."""
+    got = solve(p, check_unique=True)
+    a = analyze(p)
+    assert got.status == ("solved" if a.solutions else "infeasible"), p
+    if a.solutions:
+        assert got.unique == (a.solutions == 1), p
+    with monkeypatch.context() as m:
+        m.setattr(embedded_module, flag, other)
+        plain = solve(p, check_unique=True)
+    assert (plain.status, plain.unique) == (got.status, got.unique), p
+    return got.status, got.unique
+
+
+def enumerate_blocking(p, look):
+    """(how many solutions the embedded solver gives, blocking each: every one checked against the rules and
+    met once; look(solver) before the first run; look(solver) after the last)."""
+    emb = EmbeddedSolver(p)
+    try:
+        before = look(emb)
+        found = set()
+        while emb.run(Deadline(None))[0] == "solved":
+            values = tuple(lit > 0 for lit in emb.model()[:emb.k])
+            assert values not in found and decode_mines(p, values) is None, p
+            found.add(values)
+            emb.block(list(values))
+        return len(found), before, look(emb)
+    finally:
+        emb.close()
 
 
 def test_enumerating_a_guided_board_gives_every_solution_once():
@@ -91,19 +114,9 @@ def test_enumerating_a_guided_board_gives_every_solution_once():
         a = analyze(p)
         if not a.solutions or a.solutions > 200:
             continue
-        emb = EmbeddedSolver(p)
-        try:
-            guided = emb._card is not None
-            found = set()
-            while emb.run(Deadline(None))[0] == "solved":
-                values = tuple(lit > 0 for lit in emb.model()[:emb.k])
-                assert values not in found and decode_mines(p, values) is None, p
-                found.add(values)
-                emb.block(list(values))
-            assert len(found) == a.solutions, p
-            paths.add((guided, emb._card is None))
-        finally:
-            emb.close()
+        n, card_before, card_after = enumerate_blocking(p, lambda emb: emb._card)
+        assert n == a.solutions, p
+        paths.add((card_before is not None, card_after is None))
     assert {(True, True), (False, True)} <= paths
 
 

@@ -23,8 +23,7 @@ from mineconv.encode.parts import independent_parts
 from mineconv.make.generate import random_puzzle
 from mineconv.solvers.embedded import EmbeddedSolver
 from mineconv.solvers.process import Deadline
-from mineconv.solvers.solving import solve
-from tests.test_guided_solve import decode_mines
+from tests.test_guided_solve import decode_mines, enumerate_blocking, solved_as_counted
 from tests.test_quick_solve import random_puzzles
 
 
@@ -135,16 +134,7 @@ def by_parts(monkeypatch):
 def test_part_by_part_answers_are_the_exact_count_s(seed, by_parts, monkeypatch):
     seen = set()
     for p in random_puzzles(seed, 250, most=8):
-        got = solve(p, check_unique=True)
-        a = analyze(p)
-        assert got.status == ("solved" if a.solutions else "infeasible"), p
-        if a.solutions:
-            assert got.unique == (a.solutions == 1), p
-        with monkeypatch.context() as m:
-            m.setattr(embedded_module, "PARTS_FROM", 10 ** 9)
-            one = solve(p, check_unique=True)
-        assert (one.status, one.unique) == (got.status, got.unique), p
-        seen.add((got.status, got.unique, p.mines is None))
+        seen.add((*solved_as_counted(p, monkeypatch, "PARTS_FROM", 10 ** 9), p.mines is None))
     # with and without a total: unique, several and no solution all met
     assert {(s, u, t) for s, u in [("solved", True), ("solved", False), ("infeasible", False)]
             for t in (True, False)} <= seen
@@ -156,19 +146,9 @@ def test_part_by_part_enumeration_gives_every_solution_once(by_parts):
         a = analyze(p)
         if not a.solutions or a.solutions > 200:
             continue
-        emb = EmbeddedSolver(p)
-        try:
-            by = emb._parts is not None
-            found = set()
-            while emb.run(Deadline(None))[0] == "solved":
-                values = tuple(lit > 0 for lit in emb.model()[:emb.k])
-                assert values not in found and decode_mines(p, values) is None, p
-                found.add(values)
-                emb.block(list(values))
-            assert len(found) == a.solutions, p
-            met += by
-        finally:
-            emb.close()
+        n, parts, _ = enumerate_blocking(p, lambda emb: emb._parts)
+        assert n == a.solutions, p
+        met += parts is not None
     assert met > 50
 
 
