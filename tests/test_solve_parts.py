@@ -81,7 +81,7 @@ def test_independent_parts_are_the_plain_grouping_s():
         want = defaultdict(list)   # root: the part's clauses, in row order
         for c in clauses:
             want[root[abs(c[0])]].append(tuple(c))
-        parts = independent_parts(rows, k)
+        parts = list(independent_parts(rows, k))
         assert len(parts) == len(want)
         firsts = [int(cells[0]) for _, cells in parts]
         assert firsts == sorted(firsts)   # parts in order of their first cell

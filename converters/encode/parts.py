@@ -7,7 +7,7 @@ first model part by part).
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, List, Tuple
+from typing import TYPE_CHECKING, Iterator, List, Tuple
 
 from ..core.graph import component_roots
 from ..core.lazy import LazyModule
@@ -20,13 +20,12 @@ else:   # imported on first use
 Part = Tuple[List[List[int]], "np.ndarray"]   # clauses over the part's cells numbered 1..m, their ids - 1
 
 
-def independent_parts(lits: np.ndarray, k: int) -> List[Part]:
+def independent_parts(lits: np.ndarray, k: int) -> Iterator[Part]:
     """The clauses (rows of lits over cells 1..k, each row's literals first and zeros after, none empty) in
-    independent parts, ordered by their first cell: per part its clauses over its cells renumbered 1..m in
+    independent parts, one at a time in order of their first cell: per part its clauses over its cells renumbered 1..m in
     board order (each in its row order), and those cells' ids - 1."""
-    lits = lits.astype(np.int64, copy=False)
     if lits.shape[0] == 0:
-        return []
+        return
     # a clause links its first variable to each of its others
     first = np.abs(lits[:, 0])
     heads, tails = [], []
@@ -42,19 +41,26 @@ def independent_parts(lits: np.ndarray, k: int) -> List[Part]:
     ordered = present[by_part]
     part_of = root[ordered]
     starts = np.flatnonzero(np.r_[True, part_of[1:] != part_of[:-1]])
-    local = np.zeros(k + 1, dtype=np.int64)
+    local = np.zeros(k + 1, dtype=lits.dtype)
     local[ordered] = np.arange(ordered.size) - np.repeat(starts, np.diff(np.r_[starts, ordered.size])) + 1
     # the clauses sorted by part, then by length, in row order within both: each run of one part and one
     # length becomes lists in one tolist() of its rows cut to that length (not a Python slice per clause)
     lens = (lits != 0).sum(axis=1)
     order = np.lexsort((lens, root[first]))
-    mapped = np.sign(lits) * local[np.abs(lits)]
-    mapped, run_root, run_len = mapped[order], root[first][order], lens[order]
-    cuts = np.flatnonzero(np.r_[True, (run_root[1:] != run_root[:-1]) | (run_len[1:] != run_len[:-1]), True])
-    clauses_of: dict = {}
-    for lo, hi in zip(cuts[:-1].tolist(), cuts[1:].tolist()):
-        r = int(run_root[lo])
-        clauses_of.setdefault(r, []).extend(mapped[lo:hi, :int(run_len[lo])].tolist())
-    edges = np.r_[starts, ordered.size]
-    # a root is its part's smallest cell: the parts come in order of their first cell
-    return [(clauses_of[int(part_of[starts[n]])], ordered[edges[n]:edges[n + 1]] - 1) for n in range(starts.size)]
+    mapped = local[np.abs(lits)]
+    np.negative(mapped, out=mapped, where=lits < 0)
+    mapped, run_root, run_len = mapped.take(order, axis=0), root[first].take(order), lens.take(order)
+    cuts = np.flatnonzero(np.r_[True, (run_root[1:] != run_root[:-1]) | (run_len[1:] != run_len[:-1]), True]).tolist()
+    # a root is its part's smallest cell, and both the runs and the parts are in root order: the parts come
+    # in order of their first cell, each made when it is asked for (a 1000 x 1000 board's clauses as lists
+    # all at once took hundreds of MB)
+    edges = np.r_[starts, ordered.size].tolist()
+    run = 0
+    for n in range(len(edges) - 1):
+        r = int(part_of[edges[n]])
+        clauses: List[List[int]] = []
+        while run < len(cuts) - 1 and int(run_root[cuts[run]]) == r:
+            lo, hi = cuts[run], cuts[run + 1]
+            clauses.extend(mapped[lo:hi, :int(run_len[lo])].tolist())
+            run += 1
+        yield clauses, ordered[edges[n]:edges[n + 1]] - 1

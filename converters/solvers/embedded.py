@@ -107,7 +107,7 @@ class EmbeddedSolver:
             count_slices = _list_slices(_renamed(counts, self._var))
         else:
             assert arrays is not None
-            count_slices = _array_slices(_renamed_arrays(arrays, self._var))
+            count_slices = _renamed_slices(arrays, self._var)
         self._free: Optional[List[int]] = None        # guided: the cells next to no count (ids, ascending)
         self._total = 0                               # guided: the mines the total puts on the cells
         self._card: Optional[Callable[[], Tuple[Iterator[List[List[int]]], int]]] = None   # not yet in the solver
@@ -443,14 +443,16 @@ def _renamed(clauses: List[List[int]], var: Optional[List[int]]) -> List[List[in
     return [[var[lit] if lit > 0 else -var[-lit] for lit in clause] for clause in clauses]
 
 
-def _renamed_arrays(arrays: ClauseArrays, var: Optional[List[int]]) -> ClauseArrays:
-    """_renamed for clause arrays (the padding zeros stay zeros: var[0] is 0)."""
-    if var is None:
-        return arrays
-    from ..encode.cnf import ClauseArrays
-    lits = arrays.lits
-    renamed = np.sign(lits) * np.asarray(var, dtype=lits.dtype)[np.abs(lits)]
-    return ClauseArrays(renamed.astype(lits.dtype, copy=False), arrays.lens)
+def _renamed_slices(arrays: ClauseArrays, var: Optional[List[int]]) -> Iterator[List[List[int]]]:
+    """_array_slices of the clause arrays renamed (_renamed), made only when the first slice is asked for (the
+    solver may never need them: _fed). The padding zeros stay zeros: var[0] is 0."""
+    if var is not None:
+        from ..encode.cnf import ClauseArrays
+        lits = arrays.lits
+        renamed = np.asarray(var, dtype=lits.dtype)[np.abs(lits)]
+        np.negative(renamed, out=renamed, where=lits < 0)
+        arrays = ClauseArrays(renamed, arrays.lens)
+    yield from _array_slices(arrays)
 
 
 def _literals(values: Sequence[bool]) -> List[int]:
