@@ -2,8 +2,8 @@
 
 On a 500 x 500 game position glucose made 31.5 million decisions to find its first model (4 s): it decided
 the 110,691 cells next to no count again after every backjump, and the decisions of one part of the frontier
-were undone by conflicts in another. Numbered last, the free cells are never decided (solvers/embedded.py,
-_order); solved part by part (encode/parts.py), the frontier's parts no longer disturb each other. These
+were undone by conflicts in another. Numbered last, the free cells are never decided (solvers/feeding.py,
+free_last); solved part by part (encode/parts.py), the frontier's parts no longer disturb each other. These
 tests hold both to what they replace: the union-find and the parts to plain references, the answers to the
 exact count and to the one-solver path, the search saved in decisions (not seconds, which depend on load).
 """
@@ -22,6 +22,7 @@ from mineconv.core.puzzle import Puzzle
 from mineconv.encode.parts import independent_parts
 from mineconv.make.generate import random_puzzle
 from mineconv.solvers.embedded import EmbeddedSolver
+from mineconv.solvers.feeding import free_last
 from mineconv.solvers.process import Deadline
 from tests.test_guided_solve import decode_mines, enumerate_blocking, solved_as_counted
 from tests.test_quick_solve import random_puzzles
@@ -101,15 +102,15 @@ def test_the_free_cells_are_never_decided(seed, monkeypatch):
     # a 100 x 100 game position, 6,843 cells of which ~2,300 are in count clauses: the first model
     p = random_puzzle(100, 100, density=0.2, reveal="game", seed=seed)
     runs = {}
-    for free_last in (True, False):
-        monkeypatch.setattr(embedded_module, "FREE_LAST", free_last)
+    for last in (True, False):
+        monkeypatch.setattr(embedded_module, "FREE_LAST", last)
         emb = EmbeddedSolver(p)
         try:
             known = emb.solver.nof_vars()
             assert emb.run(Deadline(None))[0] == "solved"
             values = [lit > 0 for lit in emb.model()[:emb.k]]
             assert decode_mines(p, values) is None
-            runs[free_last] = known, emb._m, emb.solver.accum_stats()["decisions"]
+            runs[last] = known, emb._m, emb.solver.accum_stats()["decisions"]
         finally:
             emb.close()
     (known, m, decisions), (known_all, _, decisions_all) = runs[True], runs[False]
@@ -117,9 +118,9 @@ def test_the_free_cells_are_never_decided(seed, monkeypatch):
     assert decisions_all > 10 * decisions                  # measured: 50,430 and 90,209 against 2,917 and 3,223
 
 
-def test_the_order_s_worked_example():
-    assert embedded_module._order(5, [2, 4]) == [0, 1, 4, 2, 5, 3]
-    assert embedded_module._order(5, []) is None and embedded_module._order(5, [4, 5]) is None
+def test_free_last_s_worked_example():
+    assert free_last(5, [2, 4]) == [0, 1, 4, 2, 5, 3]
+    assert free_last(5, []) is None and free_last(5, [4, 5]) is None
 
 
 # the first model part by part --------------------------------------------------------------------------

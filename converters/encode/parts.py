@@ -22,8 +22,8 @@ Part = Tuple[List[List[int]], "np.ndarray"]   # clauses over the part's cells nu
 
 def independent_parts(lits: np.ndarray, k: int) -> Iterator[Part]:
     """The clauses (rows of lits over cells 1..k, each row's literals first and zeros after, none empty) in
-    independent parts, one at a time in order of their first cell: per part its clauses over its cells renumbered 1..m in
-    board order (each in its row order), and those cells' ids - 1."""
+    independent parts, one at a time in order of their first cell: per part its clauses over its cells
+    renumbered 1..m in board order (each in its row order), and those cells' ids - 1."""
     if lits.shape[0] == 0:
         return
     # a clause links its first variable to each of its others

@@ -2,11 +2,13 @@
 
 On a board with a total mine count it first guesses (EmbeddedSolver._guess): the counts alone, then the
 total's remaining mines on the cells next to no count; the total's cardinality encoding is built only when no
-guess answers. The solver numbers the cells next to no count last (_order), so that it never decides them
-while the count clauses alone are in, and a big board's first model of the counts comes part by part
-(_by_parts): a 1000 x 1000 game position is solved and found not unique in 5 s, not 80. Also what the CNF encoding costs: `model_too_slow` refuses, before anything is built, a time
-limit too short for that encoding in a written CNF model; the embedded solver asks `card_too_slow` itself,
-when it comes to build it.
+guess answers. The solver numbers the cells next to no count last (feeding.free_last), so that it never
+decides them while the count clauses alone are in, and a big board's first model of the counts comes part
+by part (_by_parts): a 1000 x 1000 game position is solved and found not unique in 5 s, not 80.
+
+Also what the CNF encoding costs: `model_too_slow` refuses, before anything is built, a time limit too short
+for that encoding in a written CNF model; the embedded solver asks `card_too_slow` itself, when it comes to
+build it.
 """
 from __future__ import annotations
 
@@ -16,6 +18,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator, List, Optional, Seque
 
 from ..core.lazy import LazyModule
 from ..core.puzzle import Puzzle
+from . import feeding
 from .process import Deadline
 
 if TYPE_CHECKING:
@@ -31,11 +34,10 @@ if TYPE_CHECKING:
 
 PYSAT_SOLVER = "glucose4"   # interruptible (pysat's CaDiCaL ignores interrupt(), so a timeout could not stop it)
 START_WAIT = 5.0             # seconds a solve thread may take to begin before it is taken as never started
-FEED_ROWS = 100_000          # clauses handed to pysat at a time between looks at the clock
 SMALL_SOLVE = 500             # boards up to this many cells (expert's 480) are encoded as lists, not arrays
 CARD_UNITS_PER_SECOND = 1e8  # an upper bound on pysat's cardinality-encoding speed (measured: ~1e7 units/s)
 GUIDE = True                 # boards with a total are guided to a solution (_guess); False: the plain search
-FREE_LAST = True             # the cells next to no count take the solver's last variables (_order); False: cell ids
+FREE_LAST = True             # the cells next to no count are the solver's last variables (feeding.free_last)
 # a board with this many cells in count clauses or more finds its first model part by part (_by_parts); below
 # it one solver is as quick (a 200 x 200 game position, 9,042 such cells: 0.08 s either way)
 PARTS_FROM = 10_000
@@ -77,7 +79,7 @@ class EmbeddedSolver:
 
             def card() -> Tuple[Iterator[List[List[int]]], int]:
                 clauses, nv = small_card(small)
-                return _list_slices(clauses), nv
+                return feeding.list_slices(clauses), nv
         else:
             from ..core.system import build_system
             from ..encode.cnf import card_clauses, cnf_clauses
@@ -87,7 +89,7 @@ class EmbeddedSolver:
 
             def card() -> Tuple[Iterator[List[List[int]]], int]:
                 clauses, nv, _ = card_clauses(system)
-                return _array_slices(clauses), nv
+                return feeding.array_slices(clauses), nv
         self.nv = k   # the count clauses mention the cells only; the total's add auxiliary variables
         # the cells next to no count: in no count clause (which mention cells only, no auxiliary variables)
         if counts is not None:
@@ -101,13 +103,13 @@ class EmbeddedSolver:
             seen = np.zeros(k + 1, dtype=bool)
             seen[np.abs(arrays.lits[arrays.lits != 0])] = True
             free = (np.flatnonzero(~seen[1:]) + 1).tolist()
-        # the solver's variable of each cell (None: the cell's own id); see _order
-        self._var: Optional[List[int]] = _order(k, free) if FREE_LAST else None
+        # the solver's variable of each cell (None: the cell's own id); see feeding.free_last
+        self._var: Optional[List[int]] = feeding.free_last(k, free) if FREE_LAST else None
         if counts is not None:
-            count_slices = _list_slices(_renamed(counts, self._var))
+            count_slices = feeding.list_slices(feeding.renamed(counts, self._var))
         else:
             assert arrays is not None
-            count_slices = _renamed_slices(arrays, self._var)
+            count_slices = feeding.renamed_slices(arrays, self._var)
         self._free: Optional[List[int]] = None        # guided: the cells next to no count (ids, ascending)
         self._total = 0                               # guided: the mines the total puts on the cells
         self._card: Optional[Callable[[], Tuple[Iterator[List[List[int]]], int]]] = None   # not yet in the solver
@@ -411,50 +413,6 @@ class EmbeddedSolver:
         self.solver.delete()
 
 
-def _order(k: int, free: List[int]) -> Optional[List[int]]:
-    """The solver's variable of each cell (index: the cell's id 1..k; 0 unused): the cells in a count clause
-    first, in id order, then the free ones (next to no count, ascending ids); None when that is every cell's own id.
-
-    A CDCL solver decides every variable it knows, and each backjump undoes the decisions made since, free cells'
-    among them, to be made again: on a 500 x 500 game position (170,146 cells, 110,691 of them free) glucose made
-    31.5 million decisions for 1,171 conflicts (3.6 s). Numbered after the others, the free cells are in no clause
-    the solver has until a blocking clause or the total's clauses bring them in, so it decides none of them: 1.6
-    million decisions (1.2 s). Worked example: five cells, 2 and 4 free: var = [0, 1, 4, 2, 5, 3] (cells 1, 3, 5
-    are variables 1, 2, 3; cells 2 and 4 are 4 and 5).
-    """
-    m = k - len(free)
-    if not free or free[0] == m + 1:   # none free, or the free cells are the last ids already
-        return None
-    var = [0] * (k + 1)
-    for i, cell in enumerate(free, m + 1):
-        var[cell] = i
-    at = 1
-    for cell in range(1, k + 1):
-        if not var[cell]:
-            var[cell] = at
-            at += 1
-    return var
-
-
-def _renamed(clauses: List[List[int]], var: Optional[List[int]]) -> List[List[int]]:
-    """Clauses over cell ids as clauses over the solver's variables (_order)."""
-    if var is None:
-        return clauses
-    return [[var[lit] if lit > 0 else -var[-lit] for lit in clause] for clause in clauses]
-
-
-def _renamed_slices(arrays: ClauseArrays, var: Optional[List[int]]) -> Iterator[List[List[int]]]:
-    """_array_slices of the clause arrays renamed (_renamed), made only when the first slice is asked for (the
-    solver may never need them: _fed). The padding zeros stay zeros: var[0] is 0."""
-    if var is not None:
-        from ..encode.cnf import ClauseArrays
-        lits = arrays.lits
-        renamed = np.asarray(var, dtype=lits.dtype)[np.abs(lits)]
-        np.negative(renamed, out=renamed, where=lits < 0)
-        arrays = ClauseArrays(renamed, arrays.lens)
-    yield from _array_slices(arrays)
-
-
 def _literals(values: Sequence[bool]) -> List[int]:
     """The cells' values as literals of their variables 1..k."""
     return [v if mine else -v for v, mine in enumerate(values, 1)]
@@ -492,17 +450,3 @@ def card_too_slow(k: int, t: Optional[int], deadline: Deadline, done: str = "not
     return None
 
 
-def _array_slices(arrays: ClauseArrays) -> Iterator[List[List[int]]]:
-    """The clauses by length, ascending (in order within a length), FEED_ROWS at a time."""
-    # the lengths present (np.unique would import numpy.ma, a tenth of a small solve)
-    for n in np.flatnonzero(np.bincount(arrays.lens)).tolist():
-        rows = arrays.lits[arrays.lens == n, :n]
-        for at in range(0, rows.shape[0], FEED_ROWS):
-            yield rows[at:at + FEED_ROWS].tolist()
-
-
-def _list_slices(clauses: List[List[int]]) -> Iterator[List[List[int]]]:
-    """_array_slices of clause lists: the same clauses in the same order."""
-    ordered = sorted(clauses, key=len)   # stable: in order within a length
-    for at in range(0, len(ordered), FEED_ROWS):
-        yield ordered[at:at + FEED_ROWS]
