@@ -72,7 +72,8 @@ def random_clauses(rng, k):
     return rows, clauses
 
 
-def test_independent_parts_are_the_plain_grouping_s():
+@pytest.mark.parametrize("least", [1, 4])
+def test_independent_parts_are_the_plain_grouping_s(least):
     rng = random.Random(2)
     for _ in range(300):
         k = rng.randint(1, 30)
@@ -82,18 +83,29 @@ def test_independent_parts_are_the_plain_grouping_s():
         want = defaultdict(list)   # root: the part's clauses, in row order
         for c in clauses:
             want[root[abs(c[0])]].append(tuple(c))
-        parts = list(independent_parts(rows, k))
-        assert len(parts) == len(want)
-        firsts = [int(cells[0]) for _, cells in parts]
-        assert firsts == sorted(firsts)   # parts in order of their first cell
-        for local, cells in parts:
+        cells_of = defaultdict(list)   # root: the part's cells, ascending
+        for v in sorted({abs(x) for c in clauses for x in c}):
+            cells_of[root[v]].append(v)
+        groups = list(independent_parts(rows, k, least))
+        roots = sorted(want)   # the parts in order of their first cell
+        at = 0
+        for local, cells in groups:
+            # whole parts, consecutive, each's cells in board order after the group's earlier parts'
             ids = (cells + 1).tolist()
-            assert ids == sorted(ids) and root[ids[0]] == ids[0]   # renumbered in board order, from the root
-            assert all(root[v] == ids[0] for v in ids)
+            members = []
+            while len(sum((cells_of[r] for r in members), [])) < len(ids):
+                members.append(roots[at])
+                at += 1
+            assert ids == sum((cells_of[r] for r in members), [])
+            if least == 1:
+                assert len(members) == 1
             back = [tuple(ids[abs(x) - 1] * (1 if x > 0 else -1) for x in c) for c in local]
-            # the part's clauses, each once: grouped by length, in row order within a length
-            assert sorted(back) == sorted(want[ids[0]])
-            assert back == sorted(want[ids[0]], key=len)
+            # the group's clauses, each once: shorter first, in row order within a length
+            assert back == sorted((tuple(c) for c in clauses if root[abs(c[0])] in members), key=len)
+        assert at == len(roots)
+        # a group begins only where a part begins in a new window of `least` cells: at most one per window
+        total = sum(len(c) for c in cells_of.values())
+        assert len(groups) <= -(-total // least)
 
 
 # the free cells numbered last --------------------------------------------------------------------------
@@ -124,11 +136,13 @@ def test_free_last_s_worked_example():
 
 
 # the first model part by part --------------------------------------------------------------------------
-@pytest.fixture
-def by_parts(monkeypatch):
-    """Small boards through the numpy path and part by part, as a big board goes."""
+@pytest.fixture(params=[1, 300])
+def by_parts(monkeypatch, request):
+    """Small boards through the numpy path and part by part, as a big board goes: a solver per part, or
+    small parts together (the default)."""
     monkeypatch.setattr(embedded_module, "SMALL_SOLVE", 0)
     monkeypatch.setattr(embedded_module, "PARTS_FROM", 0)
+    monkeypatch.setattr(embedded_module, "PART_GROUP", request.param)
 
 
 @pytest.mark.parametrize("seed", [31, 32])
@@ -151,6 +165,20 @@ def test_part_by_part_enumeration_gives_every_solution_once(by_parts):
         assert n == a.solutions, p
         met += parts is not None
     assert met > 50
+
+
+def test_units_alone_are_no_reason_for_parts(monkeypatch):
+    # a full reveal without its total: every count clause is a unit, and one solver needs no search
+    monkeypatch.setattr(embedded_module, "PARTS_FROM", 1)
+    full = random_puzzle(30, 30, density=0.2, reveal="full", seed=4)
+    game = random_puzzle(30, 30, density=0.2, reveal="game", seed=4)
+    for p, parts in ((Puzzle(full.rows, full.cols, full.cells), False), (game, True)):
+        emb = EmbeddedSolver(p)
+        try:
+            assert (emb._parts is not None) is parts
+            assert emb.run(Deadline(None))[0] == "solved"
+        finally:
+            emb.close()
 
 
 def test_a_solution_blocked_before_the_first_run_is_not_found_part_by_part(by_parts):
@@ -186,9 +214,10 @@ class Ticks(Deadline):
         return self.looks < 0
 
 
-def test_the_clock_is_asked_between_parts(by_parts):
-    # a game position of 30 x 30 (many parts): time runs out after a few of them
-    p = random_puzzle(30, 30, density=0.2, reveal="game", seed=3, )
+def test_the_clock_is_asked_between_parts(by_parts, monkeypatch):
+    # a game position of 30 x 30 (many parts), a solver each: time runs out after a few of them
+    monkeypatch.setattr(embedded_module, "PART_GROUP", 1)
+    p = random_puzzle(30, 30, density=0.2, reveal="game", seed=3)
     emb = EmbeddedSolver(p)
     try:
         status, why = emb.run(Ticks(4))

@@ -20,10 +20,16 @@ else:   # imported on first use
 Part = Tuple[List[List[int]], "np.ndarray"]   # clauses over the part's cells numbered 1..m, their ids - 1
 
 
-def independent_parts(lits: np.ndarray, k: int) -> Iterator[Part]:
+def independent_parts(lits: np.ndarray, k: int, least: int = 1) -> Iterator[Part]:
     """The clauses (rows of lits over cells 1..k, each row's literals first and zeros after, none empty) in
     independent parts, one at a time in order of their first cell: per part its clauses over its cells
-    renumbered 1..m in board order (each in its row order), and those cells' ids - 1."""
+    renumbered 1..m in board order (within a length in row order, shorter clauses first), and those cells'
+    ids - 1.
+
+    With `least` above 1, consecutive parts go together, about `least` cells to a group (a part is never
+    split; its cells follow the group's earlier parts'): a solver per part costs more to set up than to solve
+    a part of a few cells, and a 1000 x 1000 board without a total has some 100,000 of them.
+    """
     if lits.shape[0] == 0:
         return
     # a clause links its first variable to each of its others
@@ -36,31 +42,35 @@ def independent_parts(lits: np.ndarray, k: int) -> Iterator[Part]:
     root = component_roots(k + 1, np.concatenate(heads) if heads else first[:0],
                            np.concatenate(tails) if tails else first[:0])
     present = np.unique(np.abs(lits[lits != 0]))
-    # cells renumbered 1..m within their part, in board order; parts ordered by their first cell
-    by_part = np.lexsort((present, root[present]))
-    ordered = present[by_part]
+    # the cells part by part, parts in order of their root (their smallest cell), each in board order
+    ordered = present[np.lexsort((present, root[present]))]
     part_of = root[ordered]
     starts = np.flatnonzero(np.r_[True, part_of[1:] != part_of[:-1]])
+    # a group begins with each part that begins in another window of `least` cells than the part before it
+    begins = starts[np.r_[True, np.diff(starts // least) > 0]] if least > 1 else starts
+    size = ordered.size
+    group_at = np.repeat(np.arange(begins.size), np.diff(np.r_[begins, size]))   # per position in ordered
     local = np.zeros(k + 1, dtype=lits.dtype)
-    local[ordered] = np.arange(ordered.size) - np.repeat(starts, np.diff(np.r_[starts, ordered.size])) + 1
-    # the clauses sorted by part, then by length, in row order within both: each run of one part and one
+    local[ordered] = np.arange(size) - begins[group_at] + 1
+    group = np.zeros(k + 1, dtype=np.int64)
+    group[ordered] = group_at
+    # the clauses sorted by group, then by length, in row order within both: each run of one group and one
     # length becomes lists in one tolist() of its rows cut to that length (not a Python slice per clause)
     lens = (lits != 0).sum(axis=1)
-    order = np.lexsort((lens, root[first]))
+    clause_group = group[first]
+    order = np.lexsort((lens, clause_group))
     mapped = local[np.abs(lits)]
     np.negative(mapped, out=mapped, where=lits < 0)
-    mapped, run_root, run_len = mapped.take(order, axis=0), root[first].take(order), lens.take(order)
-    cuts = np.flatnonzero(np.r_[True, (run_root[1:] != run_root[:-1]) | (run_len[1:] != run_len[:-1]), True]).tolist()
-    # a root is its part's smallest cell, and both the runs and the parts are in root order: the parts come
-    # in order of their first cell, each made when it is asked for (a 1000 x 1000 board's clauses as lists
-    # all at once took hundreds of MB)
-    edges = np.r_[starts, ordered.size].tolist()
+    mapped, run_group, run_len = mapped.take(order, axis=0), clause_group.take(order), lens.take(order)
+    cuts = np.flatnonzero(np.r_[True, (run_group[1:] != run_group[:-1]) | (run_len[1:] != run_len[:-1]),
+                                True]).tolist()
+    # each group made when it is asked for: a 1000 x 1000 board's clauses as lists all at once took hundreds of MB
+    edges = np.r_[begins, size].tolist()
     run = 0
-    for n in range(len(edges) - 1):
-        r = int(part_of[edges[n]])
+    for g in range(len(edges) - 1):
         clauses: List[List[int]] = []
-        while run < len(cuts) - 1 and int(run_root[cuts[run]]) == r:
+        while run < len(cuts) - 1 and int(run_group[cuts[run]]) == g:
             lo, hi = cuts[run], cuts[run + 1]
             clauses.extend(mapped[lo:hi, :int(run_len[lo])].tolist())
             run += 1
-        yield clauses, ordered[edges[n]:edges[n + 1]] - 1
+        yield clauses, ordered[edges[g]:edges[g + 1]] - 1

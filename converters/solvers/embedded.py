@@ -38,10 +38,12 @@ SMALL_SOLVE = 500             # boards up to this many cells (expert's 480) are 
 CARD_UNITS_PER_SECOND = 1e8  # an upper bound on pysat's cardinality-encoding speed (measured: ~1e7 units/s)
 GUIDE = True                 # boards with a total are guided to a solution (_guess); False: the plain search
 FREE_LAST = True             # the cells next to no count are the solver's last variables (feeding.free_last)
-# a board with this many cells in count clauses or more finds its first model part by part (_by_parts); below
-# it one solver is as quick (a 200 x 200 game position, 9,042 such cells: 0.08 s either way)
+# a board with this many cells in count clauses of two or more literals finds its first model part by part
+# (_by_parts); below it one solver is as quick (a 200 x 200 game position, 9,042 such cells: 0.08 s either
+# way), and unit clauses need no search (a full reveal's are all units: 0.15 s by one solver, 0.24 by parts)
 PARTS_FROM = 10_000
 PART_THREAD = 2000           # parts of more cells are solved where the clock and signals can stop them
+PART_GROUP = 300             # small parts go to one solver together, about this many cells to a solver
 
 
 def unknown_answer(spec: SolverSpec, why: str) -> Answer:
@@ -91,18 +93,7 @@ class EmbeddedSolver:
                 clauses, nv, _ = card_clauses(system)
                 return feeding.array_slices(clauses), nv
         self.nv = k   # the count clauses mention the cells only; the total's add auxiliary variables
-        # the cells next to no count: in no count clause (which mention cells only, no auxiliary variables)
-        if counts is not None:
-            constrained = [False] * (k + 1)
-            for clause in counts:
-                for lit in clause:
-                    constrained[abs(lit)] = True
-            free = [v for v in range(1, k + 1) if not constrained[v]]
-        else:
-            assert arrays is not None
-            seen = np.zeros(k + 1, dtype=bool)
-            seen[np.abs(arrays.lits[arrays.lits != 0])] = True
-            free = (np.flatnonzero(~seen[1:]) + 1).tolist()
+        free = _free_cells(k, counts, arrays)
         # the solver's variable of each cell (None: the cell's own id); see feeding.free_last
         self._var: Optional[List[int]] = feeding.free_last(k, free) if FREE_LAST else None
         if counts is not None:
@@ -120,7 +111,7 @@ class EmbeddedSolver:
         self._m = k - len(free)   # the solver's variables 1..m are the cells in a count clause
         # a big board's count clauses (cell ids), solved part by part for the first model (_counts_model) while
         # the solver holds nothing else: no total's clauses (GUIDE), no blocking clause
-        self._parts: Optional[ClauseArrays] = arrays if self._m >= PARTS_FROM else None
+        self._parts: Optional[ClauseArrays] = arrays if _searched(arrays) >= PARTS_FROM else None
         if GUIDE and total is not None and 0 < total < k:
             self._free = free
             self._total = total
@@ -134,6 +125,7 @@ class EmbeddedSolver:
         # million clauses took 4 s, past a 5 s --timeout). Solved part by part, the count clauses go in only
         # when the solver is first asked (_fed): a guess often answers every later question of a game position.
         self._unfed: Optional[Iterator[List[List[int]]]] = count_slices
+        self._held: List[List[int]] = []   # blocking clauses that wait for the count clauses (block)
         if self._parts is None and not self._fed(deadline):
             return
         if self._card is None:
@@ -151,6 +143,8 @@ class EmbeddedSolver:
             self.built = False
             return False
         self._unfed = None
+        self.solver.append_formula(self._held)   # blocking clauses given before
+        self._held = []
         return True
 
     def _feed(self, slices: Iterator[List[List[int]]], deadline: Optional[Deadline]) -> bool:
@@ -263,7 +257,7 @@ class EmbeddedSolver:
         if (arrays.lens == 0).any():   # a count no assignment meets
             return "infeasible", "", None
         values = np.zeros(self.k, dtype=bool)
-        for clauses, cells in independent_parts(arrays.lits, self.k):
+        for clauses, cells in independent_parts(arrays.lits, self.k, PART_GROUP):
             if deadline.expired():
                 return "unknown", deadline.why("while the counts were solved part by part"), None
             part = Solver(name=PYSAT_SOLVER, bootstrap_with=clauses)
@@ -403,14 +397,44 @@ class EmbeddedSolver:
     def block(self, grid_values: Union[Sequence[bool], "np.ndarray"]) -> None:
         """Forbid this assignment of the cell variables (ids 1..k, their values in id order) from now on."""
         values = grid_values.tolist() if hasattr(grid_values, "tolist") else grid_values   # plain bools, fast
-        self.solver.add_clause([-lit for lit in self._assumed(values)])
-        self._parts = None   # the solver now holds more than the count clauses
+        clause = [-lit for lit in self._assumed(values)]
+        if self._unfed is None:
+            self.solver.add_clause(clause)
+        else:
+            # after the count clauses (_fed): glucose, fed a clause of every cell first, then each count's unit
+            # clauses, looked for a new watched literal from the clause's start at each unit: 9 s of quadratic
+            # scans on a 1000 x 1000 board
+            self._held.append(clause)
+        self._parts = None   # the solver is to hold more than the count clauses
         if self._card is not None:   # a guess must not give it again (the solver does not check guesses)
             self._blocked.add(tuple(bool(x) for x in values))
 
     def close(self) -> None:
         """Free the solver."""
         self.solver.delete()
+
+
+def _free_cells(k: int, counts: Optional[List[List[int]]], arrays: Optional[ClauseArrays]) -> List[int]:
+    """The cells next to no count, ascending: in no count clause (lists, or a big board's arrays; they mention
+    cells only, no auxiliary variables)."""
+    if counts is not None:
+        constrained = [False] * (k + 1)
+        for clause in counts:
+            for lit in clause:
+                constrained[abs(lit)] = True
+        return [v for v in range(1, k + 1) if not constrained[v]]
+    assert arrays is not None
+    seen = np.zeros(k + 1, dtype=bool)
+    seen[np.abs(arrays.lits[arrays.lits != 0])] = True
+    return (np.flatnonzero(~seen[1:]) + 1).tolist()
+
+
+def _searched(arrays: Optional[ClauseArrays]) -> int:
+    """How many cells a big board's count clauses of two or more literals hold (0 on a small board's lists)."""
+    if arrays is None:
+        return 0
+    cells = np.abs(arrays.lits[arrays.lens > 1]).ravel()
+    return int(np.count_nonzero(np.bincount(cells)[1:])) if cells.size else 0   # [0]: the padding
 
 
 def _literals(values: Sequence[bool]) -> List[int]:
