@@ -136,13 +136,15 @@ def test_free_last_s_worked_example():
 
 
 # the first model part by part --------------------------------------------------------------------------
-@pytest.fixture(params=[1, 300])
+@pytest.fixture(params=[(1, 2000), (300, 0)])
 def by_parts(monkeypatch, request):
-    """Small boards through the numpy path and part by part, as a big board goes: a solver per part, or
-    small parts together (the default)."""
+    """Small boards through the numpy path and part by part, as a big board goes: a solver per part solved
+    directly, or small parts together (the default grouping) each solved in a worker thread, as a big part is."""
+    group, thread = request.param
     monkeypatch.setattr(embedded_module, "SMALL_SOLVE", 0)
     monkeypatch.setattr(embedded_module, "PARTS_FROM", 0)
-    monkeypatch.setattr(embedded_module, "PART_GROUP", request.param)
+    monkeypatch.setattr(embedded_module, "PART_GROUP", group)
+    monkeypatch.setattr(embedded_module, "PART_THREAD", thread)
 
 
 @pytest.mark.parametrize("seed", [31, 32])
@@ -215,8 +217,9 @@ class Ticks(Deadline):
 
 
 def test_the_clock_is_asked_between_parts(by_parts, monkeypatch):
-    # a game position of 30 x 30 (many parts), a solver each: time runs out after a few of them
+    # a game position of 30 x 30 (many parts), a solver each, solved directly: time runs out after a few
     monkeypatch.setattr(embedded_module, "PART_GROUP", 1)
+    monkeypatch.setattr(embedded_module, "PART_THREAD", 2000)
     p = random_puzzle(30, 30, density=0.2, reveal="game", seed=3)
     emb = EmbeddedSolver(p)
     try:
