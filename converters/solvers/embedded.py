@@ -109,15 +109,17 @@ class EmbeddedSolver:
         self._blocked: Set[Tuple[bool, ...]] = set()   # solutions blocked before the total's clauses were in
         self._card_work = card_work
         self._m = k - len(free)   # the solver's variables 1..m are the cells in a count clause
+        guided = GUIDE and total is not None and 0 < total < k
         # a big board's count clauses (cell ids), solved part by part for the first model (_counts_model) while
-        # the solver holds nothing else: no total's clauses (GUIDE), no blocking clause
-        self._parts: Optional[ClauseArrays] = arrays if _searched(arrays) >= PARTS_FROM else None
-        if GUIDE and total is not None and 0 < total < k:
+        # the solver holds nothing else: no blocking clause, and no total's clauses (they would link every
+        # part), so only without a total or guided
+        split = (total is None or guided) and _searched(arrays) >= PARTS_FROM
+        self._parts: Optional[ClauseArrays] = arrays if split else None
+        if guided:
+            assert total is not None
             self._free = free
             self._total = total
             self._card = card
-        elif total is not None:
-            self._parts = None   # the total's clauses go in now, and they link every part
         self.solver = Solver(name=PYSAT_SOLVER)
         self.built = False   # False when the deadline came before every clause was in: never solved then
         # fed by clause length in bulk: building a pysat CNF object first costs seconds on a 1000 x 1000 board;
@@ -243,7 +245,8 @@ class EmbeddedSolver:
         return status, why, self._values(self.solver.get_model() or []) if status == "solved" else None
 
     def _by_parts(self, arrays: ClauseArrays, deadline: Deadline) -> Tuple[str, str, Optional[List[bool]]]:
-        """_counts_model from one small solver per independent part of the count clauses.
+        """_counts_model from small solvers over the independent parts of the count clauses (small parts
+        together, about PART_GROUP cells to a solver).
 
         The frontier of a big game position falls apart into many parts, and one solver holding them all
         undoes, at each backjump, the decisions made since in other parts: on a 500 x 500 game position
