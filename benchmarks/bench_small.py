@@ -4,9 +4,11 @@
     python benchmarks/bench_small.py --positions 5 --calls 20
     python benchmarks/bench_small.py --before /path/to/other/venv/bin/python   # an older mineconv too
 
-Issue 24, target 1: `mineconv.analyze(puzzle)` with the total mine count (exact counts, hence the
-probabilities) must take at most ms-toollib's `cal_probability_onboard` on the same boards, median per
-board size. Positions come from playing a random game with a fixed seed: open a random safe cell, which
+Issue 24, target 1: `mineconv.analyze(puzzle)` with the total mine count, probabilities included, must
+take at most ms-toollib's `cal_probability_onboard` on the same boards, median per board size. A timed
+mineconv call is `analyze(puzzle).probability_grid`: the analysis, then its probabilities as floats by row,
+which is what the peer's call returns (`--analyze-only` times the analysis alone, whose exact counts the
+probabilities are divided from). Positions come from playing a random game with a fixed seed: open a random safe cell, which
 shows its count or, on a zero, flood-fills its zero region, until a random share (10-80%) of the safe
 cells is open; what the player sees then is the board.
 
@@ -69,6 +71,9 @@ def game_position(rows: int, cols: int, mines: int, seed: int) -> Board:
 
 CLOCK = {"cpu": time.process_time, "wall": time.perf_counter}
 clock = time.process_time
+# what a timed mineconv call does: analyze and read the probabilities as floats by row (what ms-toollib's
+# call returns), or analyze alone (--analyze-only, the measure of the tables dated before 2026-11-26)
+READ_GRID = True
 
 
 def best_time(call, calls: int, rounds: int) -> float:
@@ -83,12 +88,15 @@ def best_time(call, calls: int, rounds: int) -> float:
 
 
 def time_mineconv(board: Board, calls: int, rounds: int, want: bool = True) -> Tuple[float, List[Optional[float]]]:
-    """(seconds per analyze call, the probability of each cell row-major, None off the unknown cells)."""
+    """(seconds per call, the probability of each cell row-major, None off the unknown cells)."""
     from mineconv import Puzzle, analyze
 
     rows, cols, mines, cells = board
     puzzle = Puzzle(rows, cols, cells, mines=mines)
-    seconds = best_time(lambda: analyze(puzzle), calls, rounds)
+    if READ_GRID:
+        seconds = best_time(lambda: analyze(puzzle).probability_grid, calls, rounds)
+    else:
+        seconds = best_time(lambda: analyze(puzzle), calls, rounds)
     if not want:
         return seconds, []
     a = analyze(puzzle)
@@ -133,7 +141,8 @@ def in_child(python: str, which: str, boards: Sequence[Board], calls: int,
     while len(out) < len(boards):
         rest = boards[len(out):]
         proc = subprocess.run([python, __file__, "--child", which, "--calls", str(calls), "--rounds", str(rounds),
-                               "--clock", "cpu" if clock is time.process_time else "wall"],
+                               "--clock", "cpu" if clock is time.process_time else "wall"]
+                              + ([] if READ_GRID else ["--analyze-only"]),
                               input="".join(json.dumps(b) + "\n" for b in rest), capture_output=True, text=True)
         done = [tuple(json.loads(line)) for line in proc.stdout.splitlines() if line.strip()]
         out.extend(done)   # type: ignore[arg-type]
@@ -222,10 +231,14 @@ def main(argv: Optional[List[str]] = None) -> int:
     ap.add_argument("--clock", choices=tuple(CLOCK), default="cpu", help="what a call's time is (default cpu)")
     ap.add_argument("--batched", action="store_true",
                     help="time all of ms-toollib's rounds, then all of mineconv's (before 2026-11-25: the default)")
+    ap.add_argument("--analyze-only", action="store_true",
+                    help="time mineconv's analyze() alone, not reading its probabilities (before 2026-11-26: "
+                         "the default)")
     ap.add_argument("--child", choices=("toollib", "mineconv"), help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
-    global clock
+    global clock, READ_GRID
     clock = CLOCK[args.clock]
+    READ_GRID = not args.analyze_only
     if args.child:
         return child(args.child, args.calls, args.rounds)
     print(f"{'board':<10} {'positions':>9} {'ms-toollib ms':>13} {'mineconv ms':>11} {'ratio':>6}"

@@ -7,6 +7,8 @@ path's (a progress callback turns the quick path off) and with brute force.
 """
 from __future__ import annotations
 
+from fractions import Fraction
+
 import numpy as np
 import pytest
 
@@ -85,6 +87,50 @@ def test_quick_system_is_build_system():
             a, b = getattr(mine, name), getattr(ref, name)
             assert a.dtype == b.dtype and a.shape == b.shape and (a == b).all(), (name, p)
         assert mine.total == ref.total and mine.num_vars == ref.num_vars
+
+
+def test_reading_an_answer_builds_no_system():
+    # the cells, probabilities and JSON of a quick answer need the variables' cells alone: read off the
+    # cells string, they are build_system's var_rc, and the rest of the system is never made
+    read = 0
+    for p in boards(6, 150):
+        a = analyze(p)
+        if "_built" in a.system.__dict__ or not isinstance(a.system, quick.QuickSystem):
+            continue    # the general path's answer
+        rc, ref = a.system.var_rc, build_system(p).var_rc
+        assert rc.dtype == ref.dtype and rc.shape == ref.shape and (rc == ref).all(), p
+        a.to_json(), a.safe_cells, a.mine_cells
+        grid = a.probability_grid
+        assert "_built" not in a.system.__dict__, p
+        # the grid against a plain one: None off the unknown cells, each unknown cell's float Fraction
+        want = [[None] * p.cols for _ in range(p.rows)]
+        for (r, c), f in zip(ref.tolist(), a.probabilities or ()):
+            want[r][c] = float(f)
+        assert grid == want, p
+        read += 1
+    assert read >= 100
+
+
+def test_small_answers_divide_as_the_big_ones(monkeypatch):
+    # up to SMALL_ANSWER cells the distinct counts are found by value and divided in plain Python; beyond,
+    # by object identity (Fractions) and numpy's unique (floats): the same answers, each float that of
+    # its exact Fraction
+    from mineconv.analysis import report
+    checked = 0
+    for p in boards(8, 150):
+        a = analyze(p)
+        if not a.solutions:
+            continue
+        small, exact, grid = report.mine_chances(a), list(a.probabilities), a.probability_grid
+        monkeypatch.setattr(report, "SMALL_ANSWER", 0)
+        big, big_exact, big_grid = report.mine_chances(a), list(a.probabilities), a.probability_grid
+        monkeypatch.undo()
+        assert small.dtype == big.dtype == np.float64 and small.tolist() == big.tolist(), p
+        assert grid == big_grid and report.chance_list(a) == small.tolist(), p
+        assert exact == big_exact == [Fraction(n, a.solutions) for n in a.mine_solutions], p
+        assert small.tolist() == [float(f) for f in exact], p
+        checked += 1
+    assert checked >= 100
 
 
 def test_quick_analysis_is_the_general_one():

@@ -22,7 +22,7 @@ from typing import List, Optional, Tuple
 import numpy as np
 
 from ..core.puzzle import Puzzle
-from ..core.system import LinearSystem, build_system
+from ..core.system import LinearSystem, build_system, unknown_rc
 from .counting import Count
 from .frontier import FREE, MAX_CLASSES, MINE, components, pair_rule, popcount, positions, settled_frontier
 from .groups import component_polynomials, pack, unpack
@@ -59,10 +59,20 @@ class QuickSystem(LinearSystem):
         return system
 
     var_grid = property(lambda self: self.built().var_grid, doc=_LAZY)
-    var_rc = property(lambda self: self.built().var_rc, doc=_LAZY)
     con_rc = property(lambda self: self.built().con_rc, doc=_LAZY)
     con_len = property(lambda self: self.built().con_len, doc=_LAZY)
     con_rhs = property(lambda self: self.built().con_rhs, doc=_LAZY)
+
+    @property
+    def var_rc(self) -> np.ndarray:
+        """As in LinearSystem; made on first read from the cells alone (what an answer's cells and
+        probabilities need), without building the rest of the system."""
+        rc = self.__dict__.get("_var_rc")
+        if rc is None:
+            built = self.__dict__.get("_built")
+            rc = built.var_rc if built is not None else unknown_rc(self.puzzle)
+            self.__dict__["_var_rc"] = rc
+        return rc
 
     @property
     def num_vars(self) -> int:

@@ -13,7 +13,7 @@ import math
 import sys
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Dict, Iterator, List, Optional, Tuple
+from typing import Callable, Dict, Iterator, List, Optional, Sequence, Tuple, TypeVar
 
 import numpy as np
 
@@ -22,7 +22,7 @@ from ..core.bounds import DEFAULT_MEMORY_BUDGET, AnalysisTimeout, Bounds, Progre
 from ..core.display import svg_picture
 from ..core.errors import InputError
 from ..core.puzzle import Puzzle
-from ..core.system import LinearSystem, build_system
+from ..core.system import LinearSystem, build_system, unknown_flat
 from .backbone import FALLBACK_CUT, full_backbone
 from .counting import DEFAULT_MAX_STATES, CountingLimitError, count_solutions
 from .groups import QUICK_MEMORY
@@ -190,11 +190,10 @@ class Analysis:
         if not self.solutions:
             return None
         if self.mine_solutions is not None:
-            by_id: Dict[int, Fraction] = {}   # one gcd per distinct count object (a million took minutes)
-            for n in self.mine_solutions:
-                if id(n) not in by_id:
-                    by_id[id(n)] = Fraction(n, self.solutions)
-            return callable_list((by_id[id(n)] for n in self.mine_solutions), "Analysis.probabilities")
+            # one gcd per distinct count (a million Fractions took minutes)
+            solutions = self.solutions
+            return callable_list(per_count(self.mine_solutions, lambda n: Fraction(n, solutions)),
+                                 "Analysis.probabilities")
         return callable_optional_list(self.approx_probabilities, "Analysis.probabilities")
 
     @property
@@ -211,15 +210,20 @@ class Analysis:
     @property
     def probability_grid(self) -> List[List[Optional[float]]]:
         """Rows of floats (mine probability of each unknown cell) with None on every other cell."""
-        rows = ([None] * self.puzzle.cols for _ in range(self.puzzle.rows))
-        grid: List[List[Optional[float]]] = callable_list(rows, "Analysis.probability_grid")
-        probs = mine_chances(self)
-        if probs is None:
-            return grid
+        rows, cols = self.puzzle.rows, self.puzzle.cols
         with gc_paused():   # a million cells: the collector took most of the time
-            for (r, c), p in zip(self.system.var_rc.tolist(), probs.tolist()):
-                grid[r][c] = p
-        return grid
+            probs = chance_list(self)
+            flat: List[Optional[float]]
+            if probs is not None and rows * cols <= SMALL_ANSWER:
+                # one pass over the cells string: variables are the unknown cells in row-major order
+                following = iter(probs).__next__
+                flat = [following() if symbol == "?" else None for symbol in self.puzzle.cells]
+            else:
+                flat = [None] * (rows * cols)
+                if probs is not None:
+                    for i, p in zip(unknown_flat(self.puzzle).tolist(), probs):
+                        flat[i] = p
+            return callable_list((flat[r * cols:(r + 1) * cols] for r in range(rows)), "Analysis.probability_grid")
 
     def marked_puzzle(self) -> Puzzle:
         """The puzzle with the decided cells filled in: '.' safe, '*' mine, '?' still open."""
@@ -258,6 +262,32 @@ class Analysis:
         return data
 
 
+T = TypeVar("T")
+# answers of at most this many unknown cells find their distinct counts by value (a set), bigger ones by
+# object identity: on a 1000x1000 board the counts have 200,000 digits, each costly to hash, while cells
+# of one kind (the free cells, above all) share one count object
+SMALL_ANSWER = 4096
+
+
+def per_count(counts: Sequence[int], f: Callable[[int], T]) -> Iterator[T]:
+    """f(n) for each n of counts, in order, with f called once per distinct count."""
+    if len(counts) <= SMALL_ANSWER:
+        by_value = {n: f(n) for n in set(counts)}
+        return map(by_value.__getitem__, counts)
+    first = {id(n): n for n in counts}
+    by_id = {key: f(n) for key, n in first.items()}
+    return map(by_id.__getitem__, map(id, counts))
+
+
+def chance_list(a: Analysis) -> Optional[List[float]]:
+    """mine_chances as a list."""
+    counts = a.mine_solutions
+    if a.solutions and counts is not None and len(counts) <= SMALL_ANSWER:
+        return _small_chances(counts, a.solutions)
+    chances = mine_chances(a)
+    return None if chances is None else chances.tolist()
+
+
 def mine_chances(a: Analysis) -> Optional[np.ndarray]:
     """float(a.probabilities), without a Fraction per cell: each distinct count is divided once.
 
@@ -266,13 +296,23 @@ def mine_chances(a: Analysis) -> Optional[np.ndarray]:
     """
     if not a.solutions:
         return None
-    if a.mine_solutions is None:
-        return None if a.approx_probabilities is None else np.asarray(a.approx_probabilities, dtype=float)
-    # cells of one kind share one count object (the free cells, above all): one division per object
     counts = a.mine_solutions
+    if counts is None:
+        return None if a.approx_probabilities is None else np.asarray(a.approx_probabilities, dtype=float)
+    if len(counts) <= SMALL_ANSWER:   # numpy's unique (_chances_by_identity) costs more than a set here
+        return np.array(_small_chances(counts, a.solutions), dtype=float)
+    return _chances_by_identity(counts, a.solutions)
+
+
+def _small_chances(counts: Sequence[int], solutions: int) -> List[float]:
+    return list(per_count(counts, lambda n: n / solutions))
+
+
+def _chances_by_identity(counts: Sequence[int], solutions: int) -> np.ndarray:
+    # cells of one kind share one count object (the free cells, above all): one division per object
     ids = np.fromiter(map(id, counts), dtype=np.uint64, count=len(counts))
     _, first, inverse = np.unique(ids, return_index=True, return_inverse=True)
-    chances = np.array([counts[i] / a.solutions for i in first.tolist()], dtype=float)
+    chances = np.array([counts[i] / solutions for i in first.tolist()], dtype=float)
     return chances[inverse.reshape(-1)]
 
 

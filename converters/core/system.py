@@ -133,6 +133,17 @@ def _constraint_vars(var_grid: np.ndarray, con_rc: np.ndarray) -> np.ndarray:
     return con_vars
 
 
+def unknown_flat(puzzle: Puzzle) -> np.ndarray:
+    """The row-major flat indices of the unknown cells (variable i + 1 at entry i), from the cells string
+    alone: neither the codes array nor the rest of the system is needed for them."""
+    return np.flatnonzero(np.frombuffer(puzzle.cells.encode("ascii"), dtype=np.uint8) == ord("?"))
+
+
+def unknown_rc(puzzle: Puzzle) -> np.ndarray:
+    """build_system's var_rc alone: (k, 2) int32 (row, column) of the unknown cells, row-major."""
+    return _row_col(unknown_flat(puzzle), puzzle.cols)
+
+
 def _row_col(flat: np.ndarray, cols: int) -> np.ndarray:
     """(n, 2) int32 (row, column) of row-major flat cell indices (np.argwhere, several times faster)."""
     rc = np.empty((flat.shape[0], 2), dtype=np.int32)
