@@ -211,19 +211,18 @@ class Analysis:
     def probability_grid(self) -> List[List[Optional[float]]]:
         """Rows of floats (mine probability of each unknown cell) with None on every other cell."""
         rows, cols = self.puzzle.rows, self.puzzle.cols
-        with gc_paused():   # a million cells: the collector took most of the time
-            probs = chance_list(self)
-            flat: List[Optional[float]]
-            if probs is not None and rows * cols <= SMALL_ANSWER:
-                # one pass over the cells string: variables are the unknown cells in row-major order
-                following = iter(probs).__next__
-                flat = [following() if symbol == "?" else None for symbol in self.puzzle.cells]
-            else:
-                flat = [None] * (rows * cols)
-                if probs is not None:
-                    for i, p in zip(unknown_flat(self.puzzle).tolist(), probs):
-                        flat[i] = p
-            return callable_list((flat[r * cols:(r + 1) * cols] for r in range(rows)), "Analysis.probability_grid")
+        probs = chance_list(self)
+        flat: List[Optional[float]]
+        if probs and rows * cols <= SMALL_ANSWER:
+            # one pass over the cells string: variables are the unknown cells in row-major order
+            following = iter(probs).__next__
+            flat = [following() if symbol == "?" else None for symbol in self.puzzle.cells]
+        else:
+            # only ints and floats are made here, which the cyclic collector does not track
+            flat = [None] * (rows * cols)
+            for i, p in zip(unknown_flat(self.puzzle).tolist(), probs or ()):
+                flat[i] = p
+        return callable_list([flat[r * cols:(r + 1) * cols] for r in range(rows)], "Analysis.probability_grid")
 
     def marked_puzzle(self) -> Puzzle:
         """The puzzle with the decided cells filled in: '.' safe, '*' mine, '?' still open."""
