@@ -264,6 +264,38 @@ def test_every_model_name_and_alias_has_its_module_in_the_table():
     assert MODEL_MODULES == names, "a solver-file writer needs its names in registry.MODEL_MODULES"
 
 
+def test_every_model_extension_has_its_module_in_the_table():
+    from mineconv.formats.registry import MODEL_EXTENSIONS, formats
+    modules: dict = {}
+    for f in formats("model"):
+        for ext in f.extensions:
+            modules.setdefault(ext, []).append(f.writer.__module__.rsplit(".", 1)[-1])   # type: ignore[union-attr]
+    assert MODEL_EXTENSIONS == {e: tuple(dict.fromkeys(m)) for e, m in modules.items()}, \
+        "a solver-file writer needs its extensions in registry.MODEL_EXTENSIONS"
+
+
+CONVERT_BY_EXTENSION = """
+import sys
+from mineconv.cli import main
+code = main(["convert", sys.argv[1], "-o", sys.argv[2], "-q"])
+print(code)
+print("\\n".join(sorted(sys.modules)))
+"""
+
+
+@pytest.mark.parametrize("ext, module", [(".mps", "mps"), (".lp", "cplex_lp"), (".cnf", "dimacs"), (".opb", "opb")])
+def test_converting_by_extension_imports_only_that_writer(tmp_path, ext, module):
+    # the output's extension names the writer: no other writer module is imported, and no answer reader
+    out = tmp_path / ("out" + ext)
+    proc = subprocess.run([sys.executable, "-c", CONVERT_BY_EXTENSION, str(SAMPLES / "seed-3x3.txt"), str(out)],
+                          capture_output=True, text=True, timeout=120, check=True)
+    code, *mods = proc.stdout.split()
+    assert code == "0" and "mineconv " in out.read_text()
+    writers = {m for m in mods if m.startswith("mineconv.formats.models.")}
+    assert writers == {"mineconv.formats.models." + module}
+    assert not {m for m in mods if m.startswith("mineconv.formats.answers")}
+
+
 WRITE_BY_NAME = """
 import sys
 from mineconv.formats import reading, writing

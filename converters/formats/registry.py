@@ -176,6 +176,13 @@ MODEL_MODULES = {
     "smt2": "smtlib", "smtlib": "smtlib", "smt-lib": "smtlib",
     "xcsp": "xcsp", "xcsp3": "xcsp",
 }
+# and their file extensions -> those modules: an output named by its extension imports only its writer (no
+# answer format writes, so none is imported either)
+MODEL_EXTENSIONS = {
+    ".asp": ("asp",), ".lp": ("cplex_lp",), ".cnf": ("dimacs",), ".mod": ("mathprog_mod",),
+    ".mps": ("mps",), ".fmps": ("mps",), ".mzn": ("mzn",), ".opb": ("opb",), ".smt2": ("smtlib",),
+    ".smt": ("smtlib",), ".xml": ("xcsp",), ".xcsp": ("xcsp",),
+}
 
 
 def _load_notations(modules: Sequence[str]) -> None:
@@ -183,6 +190,13 @@ def _load_notations(modules: Sequence[str]) -> None:
     if "notations" not in _loaded:
         for module in modules:
             importlib.import_module(f"{__package__}.notations.{module}")
+
+
+def _load_models(exts: Sequence[str]) -> None:
+    """Import the writer modules of these extensions (MODEL_EXTENSIONS), unless the folder is loaded."""
+    if "models" not in _loaded:
+        for module in dict.fromkeys(m for e in exts for m in MODEL_EXTENSIONS.get(e, ())):
+            importlib.import_module(f"{__package__}.models.{module}")
 
 
 def _light(kind: Optional[str]) -> bool:
@@ -243,8 +257,11 @@ def candidates_for_path(path: PathLike, *, kind: Optional[str] = None,
     exts = _extension_of(str(path))
     by_extension = [m for m, sig in SIGNATURES.items() if any(e in sig.extensions for e in exts)]
     if kind is None and _light("puzzle"):   # every kind: the other folders whole, in _load(None)'s order
-        for other in ("solution", "model"):
-            _load(other)
+        if direction == "write":
+            _load_models(exts)
+        else:
+            for other in ("solution", "model"):
+                _load(other)
         _load_notations(by_extension)
     elif _light(kind):
         _load_notations(by_extension)
