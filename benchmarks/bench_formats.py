@@ -15,8 +15,8 @@ plain (not editable) install, as a user's `pip install mineconv` makes one (`pyt
 install .`). A development environment pays at every start for what its site-packages hold: here an
 editable install's import finder and a certificate hook load `pathlib`, `importlib.resources` and `certifi`
 (`python -c pass`: 85 ms of CPU, against 14 ms in the plain venv), a cost no user's install has.
-Targets: each format at least 50x faster than PuLP build + write (issue 24 target 5; it was 20x), peak memory
-under 300 MB.
+Targets: each format at least 50x faster than PuLP build + write (issue 24 target 5; it was 20x), judged on
+the `mineconv convert` command (by --user-python when given: a user's install), peak memory under 300 MB.
 """
 from __future__ import annotations
 
@@ -227,14 +227,19 @@ def run(args: argparse.Namespace, formats: List[str], folder: Path) -> int:
               f"{r['bytes'] / 1e6:7.1f} {'yes' if r['identical'] else 'NO':>5} {fmt_ratio(ratio)} "
               f"{fmt_ratio(ratio_cli, 11)} {fmt_ratio(ratio_user, 12)} {fmt_ratio(ratio_work, 12)} "
               f"{fmt_ratio(g, 8)}")
-        ok &= r["identical"] and r["peak_mb"] < MEMORY_TARGET_MB and (ratio is None or ratio >= SPEED_TARGET)
+        # the target is judged on the command as users run it: by --user-python's plain install when given,
+        # else by this interpreter (whose development install pays import hooks at every start)
+        judged = ratio_user if ratio_user is not None else ratio_cli
+        ok &= r["identical"] and r["peak_mb"] < MEMORY_TARGET_MB and (judged is None or judged >= SPEED_TARGET)
     print()
     print("CPU seconds (a busy machine stretches wall time much more). x PuLP: PuLP build + writeLP (writeMPS "
           "for MPS) over a whole process reading and writing through the library (start-up, imports, parse, "
           "write); x PuLP(cli): over the `mineconv convert` command's process; x PuLP(user): the same command "
           "by --user-python; x PuLP(work): "
           "over our parse + write alone; x glpsol: glpsol translating the .mod over our whole process")
-    print(f"targets: >= {SPEED_TARGET:.0f}x PuLP (whole process), peak < {MEMORY_TARGET_MB:.0f} MB, "
+    column = "x PuLP(user)" if args.user_python else "x PuLP(cli)"
+    print(f"targets: >= {SPEED_TARGET:.0f}x PuLP ({column}: the whole `mineconv convert` process), "
+          f"peak < {MEMORY_TARGET_MB:.0f} MB, "
           f"identical bytes: {'met' if ok else 'NOT met'}")
     return 0 if ok else 1
 
