@@ -13,7 +13,8 @@ import pytest
 
 from mineconv.analysis import counting
 from mineconv.analysis.counting import count_solutions
-from mineconv.analysis.treecount import count_big_component, unpack
+from mineconv.analysis.packing import unpack
+from mineconv.analysis.treecount import count_big_component
 from mineconv.core.bounds import CountingLimitError
 from mineconv.core.puzzle import Puzzle
 from mineconv.core.system import build_system
@@ -38,6 +39,7 @@ def board(rows: int, cols: int, density: float, pattern: str, seed: int, total: 
 def counted(puzzle: Puzzle, big: int, monkeypatch):
     """count_solutions with components of `big` cells and more sent to the sweep."""
     monkeypatch.setattr(counting, "BIG_COMPONENT", big)
+    monkeypatch.setattr(counting, "TREES", "never")   # the sweep itself (tests/test_treedp.py: the tree)
     return count_solutions(build_system(puzzle))
 
 

@@ -66,6 +66,7 @@ def test_probabilities_in_floats_from_the_swept_polynomials(rows, cols, density,
     # big=6: swept and small components mixed, summed in the components' order to the last bit
     system = build_system(board(rows, cols, density, pattern, seed))
     monkeypatch.setattr(counting, "BIG_COMPONENT", big)
+    monkeypatch.setattr(counting, "TREES", "never")
     swept = count_solutions(system, exact_budget=0)
     monkeypatch.setattr(counting, "BIG_COMPONENT", 10 ** 9)
     plain = count_solutions(system, exact_budget=0)
@@ -120,6 +121,7 @@ def test_the_path_is_chosen_before_the_forward_pass(rows, cols, density, pattern
     monkeypatch.setattr(BigComponent, "weighted_mines", checked)
     monkeypatch.setattr(treetotal, "mine_polynomials", polynomials)
     monkeypatch.setattr(counting, "BIG_COMPONENT", 4)
+    monkeypatch.setattr(counting, "TREES", "never")
     swept = count_solutions(system)
     monkeypatch.setattr(counting, "BIG_COMPONENT", 10 ** 9)
     plain = count_solutions(system)

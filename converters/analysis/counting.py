@@ -21,13 +21,20 @@ import numpy as np
 
 from ..core.bounds import UNBOUNDED, Bounds, CountingLimitError, CountingMemoryError, int_bytes, layer_bytes  # noqa: F401 (re-exported)
 from ..core.system import LinearSystem
+from .decompose import decompose
 from .marginals import approx_marginals
 from .polynomials import Poly, binomial_bits, binomial_window, oadd, oplain, pdiv_exact, pmul
 from .propagation import MINE, SAFE, UNDECIDED
 from .treecount import BIG_COMPONENT, STATES_PER_CAP, count_big_component, prepare
+from .treedp import count_by_tree, tree_bags
 from .treetotal import BigComponent, big_components
+from .treeweigh import TreeComponent
 
 DEFAULT_MAX_STATES = 200_000
+# which big components go to a tree decomposition (treedp) rather than a sweep: "narrower" (its bags are
+# narrower than the sweep's frontier), "always" or "never" (tests hold each way to the other)
+TREES = "narrower"
+LATER = (BigComponent, TreeComponent)   # components whose per-cell numbers come once w is known
 
 
 
@@ -176,6 +183,13 @@ WEIGHTED = _Weights((0, [1]), (0, []), oadd, lambda a: (a[0] + 1, a[1]),
 UNWEIGHTED = _Weights(1, 0, lambda a, b: a + b, lambda a: a, lambda a, b: a * b)
 
 
+def _tree(vars_: Sequence[int], cons: Sequence[Tuple[Tuple[int, ...], int]], var_rc: np.ndarray):
+    """A big component's tree decomposition, when it is to be counted over one (None: swept)."""
+    if TREES == "never":
+        return None
+    return decompose(cons) if TREES == "always" else tree_bags(vars_, cons, var_rc)
+
+
 def count_component(vars_: Sequence[int], cons: Sequence[Tuple[Tuple[int, ...], int]], var_rc: np.ndarray,
                     weighted: bool = True, max_states: int = DEFAULT_MAX_STATES, bounds: Bounds = UNBOUNDED):
     """Exact count of one component: (P, M) where P[j] = solutions with j mines, M[v] the same with v a mine.
@@ -185,6 +199,9 @@ def count_component(vars_: Sequence[int], cons: Sequence[Tuple[Tuple[int, ...], 
     or the deadline.
     """
     if len(vars_) >= BIG_COMPONENT:  # issue 24: the same table, swept a layer at a time in numpy
+        bags = _tree(vars_, cons, var_rc)
+        if bags is not None:   # or over a tree decomposition, where its bags are narrower than the sweep
+            return count_by_tree(vars_, cons, weighted, bounds, max_states * STATES_PER_CAP, bags)
         return count_big_component(vars_, cons, var_rc, weighted, bounds, max_states * STATES_PER_CAP)
     order = _order(vars_, cons, var_rc)
     steps = _schedule(order, cons)
@@ -374,11 +391,20 @@ def count_solutions(system: LinearSystem, values: Optional[np.ndarray] = None,
     weighted = system.total is not None
     # with a total, a big component is swept first; it gives P, and its per-cell numbers once the rest of
     # the board's weights are known (_count_with_total), or its polynomials when those may be too wide
+    # (components whose tree decomposition is narrower than their sweep are counted over it instead)
+    trees = {n: _tree(vs, [cons[ci] for ci in cis], system.var_rc) for n, (vs, cis) in enumerate(comps)
+             if len(vs) >= BIG_COMPONENT}
     sweeps = {n: prepare(vs, [cons[ci] for ci in cis], system.var_rc, bounds, max_states * STATES_PER_CAP)
-              for n, (vs, cis) in enumerate(comps) if weighted and len(vs) >= BIG_COMPONENT}
+              for n, (vs, cis) in enumerate(comps) if weighted and trees.get(n, 0) is None}
     parts: Dict[int, Tuple[Poly, Any]] = {}
     for n, (vs, cis) in enumerate(comps):
-        if n not in sweeps:
+        bags = trees.get(n)
+        if bags is not None and weighted:   # P now, the cells' numbers once w is known
+            comp = TreeComponent(vs, [cons[ci] for ci in cis], bags, bounds, max_states * STATES_PER_CAP)
+            parts[n] = (comp.P, comp)
+        elif bags is not None:
+            parts[n] = count_by_tree(vs, [cons[ci] for ci in cis], False, bounds, max_states * STATES_PER_CAP, bags)
+        elif n not in sweeps:
             parts[n] = count_component(vs, [cons[ci] for ci in cis], system.var_rc, weighted, max_states, bounds)
     fixed = np.flatnonzero(val[1:] == MINE).tolist()
     if system.total is not None:
@@ -433,7 +459,7 @@ def _count_with_total(polys, free: List[int], fixed: List[int], k: int, T: int, 
     g_words = max(1, max(g.bit_length() for g in G) // 64)
     work = sum(len(P) for P in distinct) * D * g_words
     if work > exact_budget:
-        polys = [(vs, P, M.polynomials(bounds) if isinstance(M, BigComponent) else M) for vs, P, M in polys]
+        polys = [(vs, P, M.polynomials(bounds) if isinstance(M, LATER) else M) for vs, P, M in polys]
         return Count(N, None, approx_marginals(polys, P_all, G, free, T, k, fixed))
     per_var = [0] * k
     weights: Dict[Tuple[int, ...], List[int]] = {}
@@ -444,7 +470,7 @@ def _count_with_total(polys, free: List[int], fixed: List[int], k: int, T: int, 
             weights[key] = [sum(o * G[j + kk] for kk, o in enumerate(others) if o and j + kk < D)
                             for j in range(len(P))]
         w = weights[key]
-        if isinstance(M, BigComponent):
+        if isinstance(M, LATER):
             numbers = M.weighted_mines(w, bounds)
             for x in vs:
                 per_var[x - 1] = numbers[x]

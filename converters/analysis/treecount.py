@@ -35,6 +35,7 @@ from typing import Dict, List, NamedTuple, Sequence, Tuple
 import numpy as np
 
 from ..core.bounds import UNBOUNDED, Bounds, CountingLimitError, int_bytes
+from .packing import top_bits, unpack
 from .treesweep import Cons, Moves
 from .treesweep import sweep as packed_sweep
 
@@ -126,7 +127,7 @@ def _fits(rows: np.ndarray, cell: Cell) -> np.ndarray:
     return ok & (kept >= 0).all(axis=1) & (kept <= cell.cap).all(axis=1)
 
 
-def _merge(rows: np.ndarray, cap: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
+def merge_rows(rows: np.ndarray, cap: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
     """(index of one row per distinct row, distinct row number of each row), rows coded in int64 digits."""
     if rows.shape[1] == 0:
         return np.zeros(min(1, len(rows)), dtype=np.intp), np.zeros(len(rows), dtype=np.intp)
@@ -167,7 +168,7 @@ def sweep(cells: Sequence[Cell], bounds: Bounds = UNBOUNDED, what: str = "a comp
         mine[:, cell.contains] -= 1
         ok0, ok1 = _fits(ext, cell), _fits(mine, cell)
         rows = np.concatenate([ext[ok0][:, cell.keep], mine[ok1][:, cell.keep]])
-        first, inv = _merge(rows, cell.cap)
+        first, inv = merge_rows(rows, cell.cap)
         keys = rows[first]
         if len(keys) > max_states:
             raise CountingLimitError(f"{what} needs more than {max_states} counting states")
@@ -300,11 +301,6 @@ def _mine_weight(fwd: Weights, back_next: Weights, move: Moves, bits: int) -> Tu
     return aligned(products, prod_off, np.full(len(nz), low), bits).sum(), low + one
 
 
-def top_bits(layer: np.ndarray) -> int:
-    """Bits of the largest weight of a layer (weights are non-negative)."""
-    return int(layer.max()).bit_length() if len(layer) else 0
-
-
 def weigh(moves: Sequence[Moves], bits: int, bounds: Bounds = UNBOUNDED, what: str = "a component",
           held: int = 0) -> Tuple[Tuple[object, int], List[Tuple[object, int]]]:
     """((total, offset), (weight with a mine, offset) per cell): polynomials packed in slots of `bits` bits
@@ -329,16 +325,6 @@ def weigh(moves: Sequence[Moves], bits: int, bounds: Bounds = UNBOUNDED, what: s
         fwd[i + 1] = one   # no longer needed: give it back while the marginals grow
         bounds.check()
     return total, marg
-
-
-def unpack(value, offset: int, slot_bytes: int) -> List[int]:
-    """The coefficients of x**offset times a packed polynomial (slots of slot_bytes bytes, lowest first)."""
-    value = int(value)
-    if value == 0:
-        return [0]
-    raw = value.to_bytes((value.bit_length() + 7) // 8 + slot_bytes, "little")
-    n = (value.bit_length() - 1) // (8 * slot_bytes) + 1
-    return [0] * offset + [int.from_bytes(raw[j * slot_bytes:(j + 1) * slot_bytes], "little") for j in range(n)]
 
 
 def _log_pass(moves: Sequence[Moves]) -> Tuple[float, float]:

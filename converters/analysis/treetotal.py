@@ -25,6 +25,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 import numpy as np
 
 from ..core.bounds import UNBOUNDED, Bounds, int_bytes
+from .packing import repack, top_bits, unpack
 from .polynomials import binomial_bits
 from .treecount import (
     NONE,
@@ -37,8 +38,6 @@ from .treecount import (
     pull_both,
     push,
     scatter,
-    top_bits,
-    unpack,
 )
 
 CHUNK = 1 << 18   # rows of the limb matrices multiplied at once (exactness needs at most 2**21)
@@ -251,20 +250,6 @@ def _slots(logs: Sequence[float], most: int) -> List[int]:
     return out[::-1]
 
 
-def _repack(vals: np.ndarray, a: int, b: int) -> np.ndarray:
-    """Packed weights from slots of a bytes to slots of b >= a bytes, each coefficient kept."""
-    if a == b or not len(vals):
-        return vals
-    n = max(1, (top_bits(vals) + 8 * a - 1) // (8 * a))
-    raw = b"".join(map(partial(int.to_bytes, length=n * a, byteorder="little"), vals.tolist()))
-    wide = np.zeros((len(vals), n, b), dtype=np.uint8)
-    wide[:, :, :a] = np.frombuffer(raw, dtype=np.uint8).reshape(len(vals), n, a)
-    data, width = wide.tobytes(), n * b
-    out = np.empty(len(vals), dtype=object)
-    out[:] = [int.from_bytes(data[r * width:(r + 1) * width], "little") for r in range(len(vals))]
-    return out
-
-
 def _extent(moves: Sequence[Moves]) -> Tuple[List[np.ndarray], List[np.ndarray]]:
     """Per layer and state, the fewest and the most mines a way in places (the forward weights' first
     and last slots)."""
@@ -349,7 +334,7 @@ class BigComponent:
 
     def _pull_to(self, layer: Weights, i: int) -> Weights:
         """The backward layer i from layer i + 1, widened first where layer i's slots are wider."""
-        vals = _repack(layer[0], self.slots[i + 1], self.slots[i])
+        vals = repack(layer[0], self.slots[i + 1], self.slots[i])
         return pull((vals, layer[1]), self.swept.moves[i], 8 * self.slots[i])
 
     def polynomials(self, bounds: Bounds = UNBOUNDED) -> Dict[int, List[int]]:
