@@ -27,6 +27,7 @@ import numpy as np
 from ..core.bounds import UNBOUNDED, Bounds, CountingLimitError
 from .decompose import Bag, Cons
 from .packing import repack, unpack
+from .polynomials import pmul
 from .treecount import Weights
 from .treedp import (
     CHUNK,
@@ -177,7 +178,7 @@ class TreeComponent:
         rest = [1]
         for q in self.roots:
             if q != r:
-                rest = _times_list(rest, self.root_P[q])
+                rest = pmul(rest, self.root_P[q])
         met = met_rows(self.tables[r].keys, self.bags[r], self.need)
         spans = _spans((vals, offs), self.slots.inner[r])
         out = np.zeros(len(vals), dtype=object)
@@ -213,16 +214,6 @@ def _plus(a: List[int], b: List[int]) -> List[int]:
     out = list(a) + [0] * max(0, len(b) - len(a))
     for j, y in enumerate(b):
         out[j] += y
-    return out
-
-
-def _times_list(a: List[int], b: List[int]) -> List[int]:
-    """The product of two coefficient lists."""
-    out = [0] * (len(a) + len(b) - 1)
-    for i, x in enumerate(a):
-        if x:
-            for j, y in enumerate(b):
-                out[i + j] += x * y
     return out
 
 
