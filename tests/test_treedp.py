@@ -290,3 +290,14 @@ def test_the_correlation_window_of_the_docstring():
     got = _correlate(1, np.asarray([0]), rev, np.asarray([0]), np.asarray([1]), ow, np.asarray([0]),
                      np.asarray([3]), np.asarray([1]), bits, Bounds(memory=None))
     assert got.tolist() == [19]
+
+
+def test_the_decomposition_stops_at_its_limit_and_its_clock():
+    system = build_system(board(16, 16, 0.4, "checker", 5, total=False))
+    cons = [(tuple(int(x) for x in row if x), int(r)) for row, r in zip(system.con_vars.tolist(), system.con_rhs.tolist())
+            if any(row)]
+    full = decompose(cons)
+    assert decompose(cons, width(full)) == full
+    assert decompose(cons, width(full) - 1) is None
+    with pytest.raises(AnalysisTimeout):
+        decompose(cons, None, Bounds(timeout=0))

@@ -188,11 +188,12 @@ WEIGHTED = _Weights((0, [1]), (0, []), oadd, lambda a: (a[0] + 1, a[1]),
 UNWEIGHTED = _Weights(1, 0, lambda a, b: a + b, lambda a: a, lambda a, b: a * b)
 
 
-def _tree(vars_: Sequence[int], cons: Sequence[Tuple[Tuple[int, ...], int]], var_rc: np.ndarray):
+def _tree(vars_: Sequence[int], cons: Sequence[Tuple[Tuple[int, ...], int]], var_rc: np.ndarray,
+          bounds: Bounds = UNBOUNDED):
     """A big component's tree decomposition, when it is to be counted over one (None: swept)."""
     if TREES == "never":
         return None
-    return decompose(cons) if TREES == "always" else tree_bags(vars_, cons, var_rc)
+    return decompose(cons, None, bounds) if TREES == "always" else tree_bags(vars_, cons, var_rc, bounds)
 
 
 def count_component(vars_: Sequence[int], cons: Sequence[Tuple[Tuple[int, ...], int]], var_rc: np.ndarray,
@@ -204,7 +205,7 @@ def count_component(vars_: Sequence[int], cons: Sequence[Tuple[Tuple[int, ...], 
     or the deadline.
     """
     if len(vars_) >= BIG_COMPONENT:  # issue 24: the same table, swept a layer at a time in numpy
-        bags = _tree(vars_, cons, var_rc)
+        bags = _tree(vars_, cons, var_rc, bounds)
         if bags is not None:   # or over a tree decomposition, where its bags are narrower than the sweep
             return count_by_tree(vars_, cons, weighted, bounds, max_states * STATES_PER_CAP, bags)
         return count_big_component(vars_, cons, var_rc, weighted, bounds, max_states * STATES_PER_CAP)
@@ -397,7 +398,7 @@ def count_solutions(system: LinearSystem, values: Optional[np.ndarray] = None,
     # with a total, a big component is swept first; it gives P, and its per-cell numbers once the rest of
     # the board's weights are known (_count_with_total), or its polynomials when those may be too wide
     # (components whose tree decomposition is narrower than their sweep are counted over it instead)
-    trees = {n: _tree(vs, [cons[ci] for ci in cis], system.var_rc) for n, (vs, cis) in enumerate(comps)
+    trees = {n: _tree(vs, [cons[ci] for ci in cis], system.var_rc, bounds) for n, (vs, cis) in enumerate(comps)
              if len(vs) >= BIG_COMPONENT}
     sweeps = {n: prepare(vs, [cons[ci] for ci in cis], system.var_rc, bounds, max_states * STATES_PER_CAP)
               for n, (vs, cis) in enumerate(comps) if weighted and trees.get(n, 0) is None}

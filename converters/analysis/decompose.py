@@ -20,7 +20,9 @@ from __future__ import annotations
 
 import heapq
 import math
-from typing import Dict, List, NamedTuple, Sequence, Set, Tuple
+from typing import Dict, List, NamedTuple, Optional, Sequence, Set, Tuple
+
+from ..core.bounds import UNBOUNDED, Bounds
 
 Cons = Sequence[Tuple[Tuple[int, ...], int]]   # per count: its cells (ids) and its right-hand side
 
@@ -56,9 +58,11 @@ def _fill(adj: List[Set[int]], v: int) -> int:
     return sum(1 for i, a in enumerate(ns) for b in ns[i + 1:] if b not in adj[a])
 
 
-def elimination(adj: List[Set[int]], need: Sequence[int]) -> Tuple[List[int], List[Tuple[int, ...]]]:
+def elimination(adj: List[Set[int]], need: Sequence[int], limit: Optional[int] = None,
+                bounds: Bounds = UNBOUNDED) -> Optional[Tuple[List[int], List[Tuple[int, ...]]]]:
     """(the min-fill elimination order, each count's later neighbours at its elimination); `need`: each
-    count's number, for the ties."""
+    count's number, for the ties. None as soon as a count has more than `limit` neighbours left at its
+    elimination (a bag wider than the caller can use: on a 1000x1000 board the whole order takes minutes)."""
     adj = [set(ns) for ns in adj]
     logs = [round(1000 * math.log2(n + 1)) for n in need]   # integers: a stale score compares exactly
 
@@ -74,8 +78,12 @@ def elimination(adj: List[Set[int]], need: Sequence[int]) -> Tuple[List[int], Li
         fill, states, v = heapq.heappop(heap)
         if done[v] or (fill, states) != score(v):
             continue   # a stale entry: v's score changed since it was pushed, and a fresh one is queued
+        if limit is not None and len(adj[v]) > limit:
+            return None
         done[v] = True
         order.append(v)
+        if len(order) & 63 == 0:
+            bounds.check()
         ns = adj[v]
         later[v] = tuple(sorted(ns))
         touched = set(ns)
@@ -93,10 +101,13 @@ def elimination(adj: List[Set[int]], need: Sequence[int]) -> Tuple[List[int], Li
     return order, later
 
 
-def decompose(cons: Cons) -> List[Bag]:
+def decompose(cons: Cons, limit: Optional[int] = None, bounds: Bounds = UNBOUNDED) -> Optional[List[Bag]]:
     """The bags of a min-fill tree decomposition of the counts, children before parents (elimination order),
-    each cell given to one bag holding all its counts."""
-    order, later = elimination(count_graph(cons), [r for _, r in cons])
+    each cell given to one bag holding all its counts; None when a bag would pass `limit` + 1 counts."""
+    found = elimination(count_graph(cons), [r for _, r in cons], limit, bounds)
+    if found is None:
+        return None
+    order, later = found
     pos = {c: i for i, c in enumerate(order)}
     bag_counts = {c: (c,) + tuple(sorted(later[c], key=pos.__getitem__)) for c in order}
     parent = {c: (min(later[c], key=pos.__getitem__) if later[c] else -1) for c in order}

@@ -29,9 +29,9 @@ from typing import Any, Callable, Dict, List, NamedTuple, Optional, Sequence, Tu
 import numpy as np
 
 from ..core.bounds import UNBOUNDED, Bounds, CountingLimitError, int_bytes
-from .decompose import Bag, Cons, decompose, width
+from .decompose import Bag, Cons, decompose
 from .packing import repack, top_bits, unpack
-from .treecount import NONE, Weights, aligned, frontier, merge_rows, scatter, sweep_order
+from .treecount import MAX_WIDTH, NONE, Weights, aligned, frontier, merge_rows, scatter, sweep_order
 
 NUMBER: Any = None   # the weights' integer type, found on first use (tests set int)
 
@@ -434,7 +434,8 @@ def count_by_tree(vars_: Sequence[int], cons: Cons, weighted: bool = True, bound
     The plain counts go first: they are the answer without weights, and their sizes give the slots of the
     polynomials."""
     what = f"counting a component of {len(vars_)} linked unknown cells"
-    bags = decompose(cons) if bags is None else bags
+    bags = bags if bags is not None else decompose(cons, None, bounds)
+    assert bags is not None   # no limit: always found
     need_all = np.asarray([r for _, r in cons], dtype=np.int8)
     tables = structure(bags, cons, bounds, what, max_states)
     held = structure_bytes(tables)
@@ -454,11 +455,12 @@ def count_by_tree(vars_: Sequence[int], cons: Cons, weighted: bool = True, bound
     return unpack(*packed.total, st), {v: unpack(*packed.marks.get(v, (0, 0)), st) for v in vars_}
 
 
-def tree_bags(vars_: Sequence[int], cons: Cons, var_rc: np.ndarray) -> Optional[List[Bag]]:
+def tree_bags(vars_: Sequence[int], cons: Cons, var_rc: np.ndarray, bounds: Bounds = UNBOUNDED
+              ) -> Optional[List[Bag]]:
     """The tree decomposition's bags when they are narrower than the best sweep's frontier (None: sweep).
 
     A sweep keeps up to its frontier's counts open at once, a bag holds its width plus one: on a
-    checkerboard of openings at 0.4, 25-57 counts against 10-20."""
-    bags = decompose(cons)
+    checkerboard of openings at 0.4, 25-57 counts against 10-20. The decomposition stops as soon as a bag
+    reaches the sweep's width, or MAX_WIDTH (past which neither way is tried)."""
     sweep_width, _ = frontier(sweep_order(vars_, cons, var_rc), cons)
-    return bags if width(bags) < sweep_width else None
+    return decompose(cons, min(sweep_width, MAX_WIDTH) - 1, bounds)
