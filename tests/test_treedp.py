@@ -301,3 +301,17 @@ def test_the_decomposition_stops_at_its_limit_and_its_clock():
     assert decompose(cons, width(full) - 1) is None
     with pytest.raises(AnalysisTimeout):
         decompose(cons, None, Bounds(timeout=0))
+
+
+def test_no_tree_past_its_widest(monkeypatch):
+    system = build_system(board(16, 16, 0.4, "checker", 5, total=False))
+    cons = [(tuple(int(x) for x in row if x), int(r)) for row, r in zip(system.con_vars.tolist(), system.con_rhs.tolist())
+            if any(row)]
+    vs, cis = max(components(cons), key=lambda c: len(c[0]))
+    cc = [cons[i] for i in cis]
+    bags = tree_bags(vs, cc, system.var_rc)
+    assert bags is not None
+    monkeypatch.setattr(treedp, "TREE_WIDTH", width(bags))
+    assert tree_bags(vs, cc, system.var_rc) == bags
+    monkeypatch.setattr(treedp, "TREE_WIDTH", width(bags) - 1)
+    assert tree_bags(vs, cc, system.var_rc) is None

@@ -31,8 +31,12 @@ import numpy as np
 from ..core.bounds import UNBOUNDED, Bounds, CountingLimitError, int_bytes
 from .decompose import Bag, Cons, decompose
 from .packing import repack, top_bits, unpack
-from .treecount import MAX_WIDTH, NONE, Weights, aligned, frontier, merge_rows, scatter, sweep_order
+from .treecount import NONE, Weights, aligned, frontier, merge_rows, scatter, sweep_order
 
+# the widest decomposition tried: checker-60x60-0.4's width 18 already makes a bag of 728,000 rows; at
+# checker-200x200-0.4's 32 the rows only fill the memory budget (27 s and 1.4 GB more before the same
+# partial answer)
+TREE_WIDTH = 24
 NUMBER: Any = None   # the weights' integer type, found on first use (tests set int)
 
 
@@ -461,6 +465,6 @@ def tree_bags(vars_: Sequence[int], cons: Cons, var_rc: np.ndarray, bounds: Boun
 
     A sweep keeps up to its frontier's counts open at once, a bag holds its width plus one: on a
     checkerboard of openings at 0.4, 25-57 counts against 10-20. The decomposition stops as soon as a bag
-    reaches the sweep's width, or MAX_WIDTH (past which neither way is tried)."""
+    reaches the sweep's width, or TREE_WIDTH."""
     sweep_width, _ = frontier(sweep_order(vars_, cons, var_rc), cons)
-    return decompose(cons, min(sweep_width, MAX_WIDTH) - 1, bounds)
+    return decompose(cons, min(sweep_width, TREE_WIDTH + 1) - 1, bounds)
