@@ -4,7 +4,6 @@ the same bags count for count, and the counts, polynomials and per-cell numbers 
 the sweep's and d4's."""
 from __future__ import annotations
 
-import importlib.util
 import random
 from itertools import product
 from typing import Dict, List, Tuple
@@ -245,7 +244,6 @@ def test_tree_bags_none_where_the_sweep_is_as_narrow():
     assert tree_bags(list(range(1, 61)), row, rc) is None
 
 
-@pytest.mark.skipif(importlib.util.find_spec("py_d4") is None, reason="d4 (PyPI d4solver) is not installed")
 @pytest.mark.parametrize("rows,cols,density,pattern,seed", [(16, 16, 0.4, "checker", 1), (14, 14, 0.3, "lattice", 2)])
 def test_same_counts_as_d4(rows, cols, density, pattern, seed, tmp_path, monkeypatch):
     p = board(rows, cols, density, pattern, seed, total=False)
