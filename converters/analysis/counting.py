@@ -404,14 +404,18 @@ def count_solutions(system: LinearSystem, values: Optional[np.ndarray] = None,
               for n, (vs, cis) in enumerate(comps) if weighted and trees.get(n, 0) is None}
     parts: Dict[int, Tuple[Poly, Any]] = {}
     for n, (vs, cis) in enumerate(comps):
-        bags = trees.get(n)
+        cc, bags = [cons[ci] for ci in cis], trees.get(n)
+        if n in sweeps:
+            continue
         if bags is not None and weighted:   # P now, the cells' numbers once w is known
-            comp = TreeComponent(vs, [cons[ci] for ci in cis], bags, bounds, max_states * STATES_PER_CAP)
+            comp = TreeComponent(vs, cc, bags, bounds, max_states * STATES_PER_CAP)
             parts[n] = (comp.P, comp)
         elif bags is not None:
-            parts[n] = count_by_tree(vs, [cons[ci] for ci in cis], False, bounds, max_states * STATES_PER_CAP, bags)
-        elif n not in sweeps:
-            parts[n] = count_component(vs, [cons[ci] for ci in cis], system.var_rc, weighted, max_states, bounds)
+            parts[n] = count_by_tree(vs, cc, False, bounds, max_states * STATES_PER_CAP, bags)
+        elif n in trees:   # big, its tree refused already (count_component would decompose it again)
+            parts[n] = count_big_component(vs, cc, system.var_rc, weighted, bounds, max_states * STATES_PER_CAP)
+        else:
+            parts[n] = count_component(vs, cc, system.var_rc, weighted, max_states, bounds)
     fixed = np.flatnonzero(val[1:] == MINE).tolist()
     if system.total is not None:
         parts.update(big_components(sweeps, [P for P, _ in parts.values()], len(free), system.total - len(fixed),

@@ -250,13 +250,14 @@ def _product_sum(size: int, target: np.ndarray, a: Weights, ai: np.ndarray, b: W
 
 
 class Slots(NamedTuple):
-    """Bytes per coefficient of the packed polynomials: per bag for its inside and its outside weights, and
-    for the totals and per-cell numbers. No coefficient exceeds the plain count it is part of, so slots as
-    wide as the largest plain count met in a bag cannot carry into each other; deep in the tree they are
-    narrow (a 116-bit slot where the whole count needs 296 on a 50x50 checkerboard), and products there cheap."""
+    """Bytes per coefficient of the packed polynomials: per bag for its inside weights, and for everything
+    else (outside weights, totals, per-cell numbers). No coefficient exceeds the plain count it is part of,
+    so slots as wide as the largest plain count met in a bag cannot carry into each other; deep in the tree
+    they are narrow (a 116-bit slot where the whole count needs 296 on a 50x50 checkerboard), and products
+    there cheap. Every solution goes through one row of each table (sum over rows of inside * outside is the
+    total), so no outside weight passes the total: the total's slot holds them all."""
 
     inner: List[int]
-    outer: List[int]
     total: int
 
 
@@ -366,7 +367,6 @@ def roots_of(bags: Sequence[Bag], tables: Sequence[Table], ins: Inside, need_all
             if q != r:
                 rest = _times(rest, _AT0, totals[q], _AT0)
         total = _times(total, _AT0, totals[r], _AT0)
-        rest = _moved(rest, st, _slot(slots, "outer", r))
         met = met_rows(tables[r].keys, bags[r], need_all)
         vals = np.zeros(len(met), dtype=object)
         vals[met] = rest[0][0]
@@ -384,20 +384,17 @@ def outside(bags: Sequence[Bag], tables: Sequence[Table], ins: Inside, need_all:
     for i in range(len(bags) - 1, -1, -1):
         cur, out[i] = out[i], None
         assert cur is not None
-        si, so = _slot(slots, "inner", i), _slot(slots, "outer", i)
+        si, st = _slot(slots, "inner", i), _slot(slots, "total")
         for j in range(len(tables[i].joins) - 1, -1, -1):
             join, proj, prev = tables[i].joins[j], ins.projected[i][j], ins.before[i][j]
             ins.before[i][j] = ins.projected[i][j] = _EMPTY
             live = np.flatnonzero(cur[0][join.into] != 0)
             into, rows, other = join.into[live], join.rows[live], join.other[live]
-            sc = _slot(slots, "outer", join.child)
-            pout = _product_sum(join.projected, other, _moved(cur, so, sc), into, _moved(prev, si, sc), rows, 8 * sc,
-                                bounds)
-            cur = _product_sum(len(prev[0]), rows, cur, into, _moved(proj, si, so), other, 8 * so, bounds)
+            pout = _product_sum(join.projected, other, cur, into, _moved(prev, si, st), rows, 8 * st, bounds)
+            cur = _product_sum(len(prev[0]), rows, cur, into, _moved(proj, si, st), other, 8 * st, bounds)
             out[join.child] = _lift(pout, join.project)
             bounds.check()
-        marks.update(_own_marks(bags[i], tables[i], _moved(cur, so, _slot(slots, "total")), need_all,
-                                8 * _slot(slots, "total")))
+        marks.update(_own_marks(bags[i], tables[i], cur, need_all, 8 * st))
     return Outside((total[0][0], int(total[1][0])), marks)
 
 
@@ -442,21 +439,29 @@ def count_by_tree(vars_: Sequence[int], cons: Cons, weighted: bool = True, bound
     assert bags is not None   # no limit: always found
     need_all = np.asarray([r for _, r in cons], dtype=np.int8)
     tables = structure(bags, cons, bounds, what, max_states)
-    held = structure_bytes(tables)
-    plain_in = inside(bags, tables, None, bounds, what, held, keep=not weighted)
     if not weighted:
-        plain = outside(bags, tables, plain_in, need_all, None, bounds)
+        plain = outside(bags, tables, inside(bags, tables, None, bounds, what, structure_bytes(tables)), need_all,
+                        None, bounds)
         return int(plain.total[0]), {v: int(plain.marks.get(v, (0, 0))[0]) for v in vars_}  # type: ignore[call-overload]
-    total = int(roots_of(bags, tables, plain_in, need_all, None)[0][0][0])
-    if total == 0:
+    total, slots, ins = packed_inside(bags, tables, need_all, bounds, what)
+    if slots is None or ins is None:
         return [0], {v: [0] for v in vars_}
-    # every solution goes through one row of each table: sum over rows of inside * outside = total, so no
-    # outside weight passes the total
-    st = bytes_for(total.bit_length())
-    slots = Slots([bytes_for(b) for b in plain_in.tops], [st] * len(bags), st)
-    packed = outside(bags, tables, inside(bags, tables, slots, bounds, what, held), need_all, slots, bounds)
-    st = slots.total
-    return unpack(*packed.total, st), {v: unpack(*packed.marks.get(v, (0, 0)), st) for v in vars_}
+    packed = outside(bags, tables, ins, need_all, slots, bounds)
+    return unpack(*packed.total, slots.total), {v: unpack(*packed.marks.get(v, (0, 0)), slots.total) for v in vars_}
+
+
+def packed_inside(bags: Sequence[Bag], tables: Sequence[Table], need_all: np.ndarray, bounds: Bounds = UNBOUNDED,
+                  what: str = "a component") -> Tuple[int, Optional[Slots], Optional[Inside]]:
+    """(the plain count, the slots, the inside pass with polynomials); no slots nor pass without a solution.
+
+    The plain pass goes first: its sizes give the slots, and it keeps no table for an outside pass."""
+    held = structure_bytes(tables)
+    plain = inside(bags, tables, None, bounds, what, held, keep=False)
+    total = int(roots_of(bags, tables, plain, need_all, None)[0][0][0])
+    if not total:
+        return 0, None, None
+    slots = Slots([bytes_for(b) for b in plain.tops], bytes_for(total.bit_length()))
+    return total, slots, inside(bags, tables, slots, bounds, what, held)
 
 
 def tree_bags(vars_: Sequence[int], cons: Cons, var_rc: np.ndarray, bounds: Bounds = UNBOUNDED

@@ -32,16 +32,14 @@ from .treecount import Weights
 from .treedp import (
     CHUNK,
     Inside,
-    Slots,
     bytes_for,
-    inside,
     met_rows,
     number_type,
     outside,
     own_rows,
+    packed_inside,
     roots_of,
     structure,
-    structure_bytes,
     table_bytes,
 )
 
@@ -102,19 +100,14 @@ class TreeComponent:
         self.what = f"counting a component of {len(vars_)} linked unknown cells"
         self.need = np.asarray([r for _, r in cons], dtype=np.int8)
         self.tables = structure(bags, cons, bounds, self.what, max_states)
-        held = structure_bytes(self.tables)
-        plain = inside(bags, self.tables, None, bounds, self.what, held, keep=False)
-        self.count = int(roots_of(bags, self.tables, plain, self.need, None)[0][0][0])
+        self.count, slots, self.ins = packed_inside(bags, self.tables, self.need, bounds, self.what)
         self.P: List[int] = [0]
-        self.ins: Optional[Inside] = None
         self.roots = [i for i, b in enumerate(bags) if b.parent < 0]
         self.root_P: Dict[int, List[int]] = {}
-        if self.count:
-            st = bytes_for(self.count.bit_length())
-            self.slots = Slots([bytes_for(b) for b in plain.tops], [st] * len(bags), st)
-            self.ins = inside(bags, self.tables, self.slots, bounds, self.what, held)
-            total, _ = roots_of(bags, self.tables, self.ins, self.need, self.slots)
-            self.P = unpack(total[0][0], int(total[1][0]), st)
+        if slots is not None and self.ins is not None:
+            self.slots = slots
+            total, _ = roots_of(bags, self.tables, self.ins, self.need, slots)
+            self.P = unpack(total[0][0], int(total[1][0]), slots.total)
             for r in self.roots:   # each root's own polynomial (a root's rows: w times the others')
                 vals, offs = self.ins.final[r]
                 poly: List[int] = [0]
