@@ -139,6 +139,32 @@ def test_each_bag_holds_the_plain_programmes_rows(seed):
         assert fast == full
 
 
+def board_cons(puzzle):
+    """A board's counts as (cells, number), the cells numbered from 1 (none decided beforehand)."""
+    system = build_system(puzzle)
+    return [(tuple(x for x in row if x), r) for row, r in zip(system.con_vars.tolist(), system.con_rhs.tolist())
+            if any(row)]
+
+
+@pytest.mark.parametrize("chunk", [1, 7, 60])
+@pytest.mark.parametrize("seed", [0, 3])   # joins of 5,896 and 8,064 pairs
+def test_joins_made_a_chunk_at_a_time_are_the_same(seed, chunk, monkeypatch):
+    # the chunks' distinct keys merged again must give each pair the row one merge of all pairs gives it
+    cons = board_cons(board(20, 20, 0.4, "checker", seed))
+    bags = decompose(cons)
+    whole = structure(bags, cons)
+    monkeypatch.setattr(treedp, "JOIN_CHUNK", chunk)
+    parts = structure(bags, cons)
+    assert max(len(j.rows) for t in whole for j in t.joins) > 3 * chunk
+    for a, b in zip(whole, parts):
+        assert np.array_equal(a.keys, b.keys) and len(a.joins) == len(b.joins)
+        for x, y in zip(a.joins, b.joins):
+            assert x.child == y.child and x.projected == y.projected and x.size == y.size
+            for f in ("project", "rows", "other", "into"):
+                assert np.array_equal(getattr(x, f), getattr(y, f)), f
+                assert getattr(y, f).dtype == np.int32   # half the memory of intp indices
+
+
 def strip(p):
     """A polynomial without its trailing zeros."""
     p = list(p)

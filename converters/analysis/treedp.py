@@ -123,26 +123,60 @@ def _pairs(gkeys: np.ndarray, bkeys: np.ndarray, caps: np.ndarray, lefts: np.nda
     return g[ok], b[ok]
 
 
+JOIN_CHUNK = 1 << 22   # pairs expanded at once in a join (their temporaries, ~100 bytes each, stay < 0.5 GB)
+
+
 def _join(keys: np.ndarray, cols: np.ndarray, bkeys: np.ndarray, need: np.ndarray, lefts: np.ndarray,
           room: Callable[[int], None]) -> Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """(parent rows, child rows, new rows, new keys) of a join on the parent's columns `cols`; `room` is told
-    the bytes a step is about to take (and raises past the budget)."""
+    the bytes a step is about to take (and raises past the budget).
+
+    The pairs are expanded JOIN_CHUNK at a time, each chunk's new keys merged, then the chunks' distinct keys
+    merged once more: checker-100x100-0.4 has a join of 31 million pairs (3.5 GB of temporaries at once) and
+    691,200 new rows. merge_rows numbers distinct keys in the order of their codes, so the new rows' numbers
+    are those of one merge of all the pairs, whatever the chunks."""
     first, group = merge_rows(keys[:, cols], need[cols])
     g, b = _pairs(keys[first][:, cols], bkeys, need[cols], lefts, room)
     order = np.argsort(group, kind="stable")
     counts = np.bincount(group, minlength=len(first))
     starts = np.concatenate([[0], np.cumsum(counts)[:-1]])
     per = counts[g]
-    # the pairs' indices (five int64 arrays), their keys twice and the merge's codes and sort
-    room(int(per.sum()) * (64 + 3 * keys.shape[1]))
-    pair = np.repeat(np.arange(len(g)), per)
-    within = np.arange(len(pair)) - np.repeat(np.cumsum(per) - per, per)
-    rows = order[np.repeat(starts[g], per) + within]
-    other = b[pair]
-    new = keys[rows]
-    new[:, cols] += bkeys[other]
-    first, into = merge_rows(new, need)
-    return rows, other, into, new[first]
+    ends = np.cumsum(per)
+    parts: List[Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = []
+    kept, at = 0, 0
+    while at < len(g):
+        # whole (group, child row) pairs up to JOIN_CHUNK expanded pairs (at least one)
+        stop = max(at + 1, int(np.searchsorted(ends, (ends[at - 1] if at else 0) + JOIN_CHUNK, side="right")))
+        gp, bp, pp = g[at:stop], b[at:stop], per[at:stop]
+        n = int(pp.sum())
+        # the chunk's indices (five int64 arrays), its keys twice and the merge's codes and sort, beside the
+        # int32 indices and distinct keys of the chunks before
+        room(kept + n * (64 + 3 * keys.shape[1]))
+        pair = np.repeat(np.arange(len(gp)), pp)
+        within = np.arange(n) - np.repeat(np.cumsum(pp) - pp, pp)
+        rows = order[np.repeat(starts[gp], pp) + within]
+        other = bp[pair]
+        new = keys[rows]
+        new[:, cols] += bkeys[other]
+        firsts, into = merge_rows(new, need)
+        parts.append((narrow(rows), narrow(other), narrow(into), new[firsts]))
+        kept += n * 12 + parts[-1][3].nbytes
+        at = stop
+    if len(parts) == 1:
+        return parts[0]
+    distinct = np.concatenate([p[3] for p in parts]) if parts else keys[:0]
+    firsts, ids = merge_rows(distinct, need)
+    base = np.cumsum([0] + [len(p[3]) for p in parts[:-1]])
+    into = np.concatenate([ids[o + p[2]] for o, p in zip(base.tolist(), parts)]) if parts else np.zeros(0, np.intp)
+    return (np.concatenate([p[0] for p in parts]) if parts else np.zeros(0, np.int32),
+            np.concatenate([p[1] for p in parts]) if parts else np.zeros(0, np.int32),
+            narrow(into), distinct[firsts])
+
+
+def narrow(index: np.ndarray) -> np.ndarray:
+    """An index array kept as int32 (half the structure's memory: 2.5 GB of int64 on checker-100x100-0.4)
+    where its values fit."""
+    return index.astype(np.int32) if len(index) < 1 << 31 and index.max(initial=0) < 1 << 31 else index
 
 
 def _room(bounds: Bounds, what: str, held: int, step: int) -> None:
@@ -181,8 +215,8 @@ def structure(bags: Sequence[Bag], cons: Cons, bounds: Bounds = UNBOUNDED, what:
             ins[cols] += inside[ch][1:]
             rows, other, into, keys = _join(keys, cols, ckeys[first][:, 1:], need, size[cols] - ins[cols],
                                             partial(_room, bounds, what, held))
-            joins.append(Join(ch, project, len(first), rows, other, into, len(keys)))
-            held += 24 * len(rows) + 8 * len(ckeys)
+            joins.append(Join(ch, narrow(project), len(first), rows, other, into, len(keys)))
+            held += 12 * len(rows) + 4 * len(ckeys)
             if len(keys) > max_states:
                 raise CountingLimitError(f"{what} needs more than {max_states} counting states")
             bounds.check_memory(held + keys.nbytes, what)
@@ -230,19 +264,22 @@ def _product_sum(size: int, target: np.ndarray, a: Weights, ai: np.ndarray, b: W
     """Per target row, the sum of a[ai] * b[bi] over the pairs sent to it, at the lowest offset among them.
 
     The pairs go in target order, a chunk at a time, each chunk's products summed per target (reduceat)
-    and added in: all the products of a join at once took 24 GB on an 80x80 checkerboard."""
-    offs = a[1][ai] + b[1][bi]
+    and added in: all the products of a join at once took 24 GB on an 80x80 checkerboard. Besides them, a
+    pair holds 8 bytes at once (the order)."""
     to = np.zeros(size, dtype=np.int64)
     if bits and len(target):
         to[:] = NONE
-        np.minimum.at(to, target, offs)
+        for at in range(0, len(target), CHUNK):
+            np.minimum.at(to, target[at:at + CHUNK], a[1][ai[at:at + CHUNK]] + b[1][bi[at:at + CHUNK]])
         to[to == NONE] = 0
     order = np.argsort(target, kind="stable")
     out = np.zeros(size, dtype=object)
     for at in range(0, len(order), CHUNK):
         part = order[at:at + CHUNK]
         tgt = target[part]
-        vals = aligned(a[0][ai[part]] * b[0][bi[part]], offs[part], to[tgt], bits)
+        vals = a[0][ai[part]] * b[0][bi[part]]
+        if bits:
+            vals = aligned(vals, a[1][ai[part]] + b[1][bi[part]], to[tgt], bits)
         starts = np.flatnonzero(np.concatenate([[True], tgt[1:] != tgt[:-1]]))
         out[tgt[starts]] += np.add.reduceat(vals, starts) if len(starts) < len(vals) else vals
         bounds.check()
@@ -306,9 +343,9 @@ def inside(bags: Sequence[Bag], tables: Sequence[Table], slots: Optional[Slots] 
             if keep:
                 bs.append(cur)
                 ps.append(proj)
-            # the pairs' offsets, order and gathers, and the new table at its factors' sizes, before it exists
+            # the pairs' order, and the new table at its factors' sizes, before it exists
             guess = join.size * (56 + (top_bits(cur[0]) + top_bits(proj[0])) // 8)
-            bounds.check_memory(held + table_bytes(proj) + 48 * len(join.rows) + guess, what)
+            bounds.check_memory(held + table_bytes(proj) + 8 * len(join.rows) + guess, what)
             cur = _product_sum(join.size, join.into, cur, join.rows, proj, join.other, 8 * slot, bounds)
             top = max(top, top_bits(proj[0]), top_bits(cur[0]))
             held += table_bytes(cur) + (table_bytes(proj) if keep else 0)
