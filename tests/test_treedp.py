@@ -11,7 +11,7 @@ from typing import Dict, List, Tuple
 import numpy as np
 import pytest
 
-from mineconv.analysis import counting, treedp
+from mineconv.analysis import counting, treedp, treejoin
 from mineconv.analysis.counting import components, count_component, count_solutions
 from mineconv.analysis.decompose import count_graph, decompose, width
 from mineconv.analysis.treedp import count_by_tree, structure, tree_bags
@@ -153,7 +153,7 @@ def test_joins_made_a_chunk_at_a_time_are_the_same(seed, chunk, monkeypatch):
     cons = board_cons(board(20, 20, 0.4, "checker", seed))
     bags = decompose(cons)
     whole = structure(bags, cons)
-    monkeypatch.setattr(treedp, "JOIN_CHUNK", chunk)
+    monkeypatch.setattr(treejoin, "JOIN_CHUNK", chunk)
     parts = structure(bags, cons)
     assert max(len(j.rows) for t in whole for j in t.joins) > 3 * chunk
     for a, b in zip(whole, parts):

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from functools import partial
 from math import comb
-from typing import Any, Callable, Dict, List, NamedTuple, Optional, Sequence, Tuple
+from typing import Any, Dict, List, NamedTuple, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -32,6 +32,7 @@ from ..core.bounds import UNBOUNDED, Bounds, CountingLimitError, int_bytes
 from .decompose import Bag, Cons, decompose
 from .packing import repack, top_bits, unpack
 from .treecount import NONE, Weights, aligned, frontier, merge_rows, scatter, sweep_order
+from .treejoin import join_rows, narrow
 
 # the widest decomposition tried: checker-60x60-0.4's width 18 already makes a bag of 728,000 rows; at
 # checker-200x200-0.4's 32 the rows only fill the memory budget (27 s and 1.4 GB more before the same
@@ -99,86 +100,6 @@ def own_rows(bag: Bag, need: np.ndarray, forced: Optional[int] = None) -> Dict[T
     return rows
 
 
-def _pairs(gkeys: np.ndarray, bkeys: np.ndarray, caps: np.ndarray, lefts: np.ndarray, room: Callable[[int], None]
-           ) -> Tuple[np.ndarray, np.ndarray]:
-    """(group, child row) pairs whose sums fit: within caps, and short of them by at most lefts. Those with
-    no cell left must meet their caps exactly: the child rows are looked up by those columns (a hash join)."""
-    exact = np.flatnonzero(lefts == 0)
-    if len(exact):
-        both = np.concatenate([gkeys[:, exact], caps[exact] - bkeys[:, exact]]).astype(np.int8)
-        _, ids = merge_rows(both, caps[exact])
-        gid, bid = ids[:len(gkeys)], ids[len(gkeys):]
-    else:
-        gid, bid = np.zeros(len(gkeys), dtype=np.intp), np.zeros(len(bkeys), dtype=np.intp)
-    border = np.argsort(bid, kind="stable")
-    counts = np.bincount(bid, minlength=int(max(gid.max(initial=0), bid.max(initial=0))) + 1)
-    starts = np.concatenate([[0], np.cumsum(counts)[:-1]])
-    per = counts[gid]
-    room(int(per.sum()) * (40 + 2 * len(caps)))
-    g = np.repeat(np.arange(len(gkeys)), per)
-    within = np.arange(len(g)) - np.repeat(np.cumsum(per) - per, per)
-    b = border[np.repeat(starts[gid], per) + within]
-    total = gkeys[g].astype(np.int16) + bkeys[b]
-    ok = ((total <= caps) & (total + lefts >= caps)).all(axis=1)
-    return g[ok], b[ok]
-
-
-JOIN_CHUNK = 1 << 22   # pairs expanded at once in a join (their temporaries, ~100 bytes each, stay < 0.5 GB)
-
-
-def _join(keys: np.ndarray, cols: np.ndarray, bkeys: np.ndarray, need: np.ndarray, lefts: np.ndarray,
-          room: Callable[[int], None]) -> Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """(parent rows, child rows, new rows, new keys) of a join on the parent's columns `cols`; `room` is told
-    the bytes a step is about to take (and raises past the budget).
-
-    The pairs are expanded JOIN_CHUNK at a time, each chunk's new keys merged, then the chunks' distinct keys
-    merged once more: checker-100x100-0.4 has a join of 31 million pairs (3.5 GB of temporaries at once) and
-    691,200 new rows. merge_rows numbers distinct keys in the order of their codes, so the new rows' numbers
-    are those of one merge of all the pairs, whatever the chunks."""
-    first, group = merge_rows(keys[:, cols], need[cols])
-    g, b = _pairs(keys[first][:, cols], bkeys, need[cols], lefts, room)
-    order = np.argsort(group, kind="stable")
-    counts = np.bincount(group, minlength=len(first))
-    starts = np.concatenate([[0], np.cumsum(counts)[:-1]])
-    per = counts[g]
-    ends = np.cumsum(per)
-    parts: List[Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = []
-    kept, at = 0, 0
-    while at < len(g):
-        # whole (group, child row) pairs up to JOIN_CHUNK expanded pairs (at least one)
-        stop = max(at + 1, int(np.searchsorted(ends, (ends[at - 1] if at else 0) + JOIN_CHUNK, side="right")))
-        gp, bp, pp = g[at:stop], b[at:stop], per[at:stop]
-        n = int(pp.sum())
-        # the chunk's indices (five int64 arrays), its keys twice and the merge's codes and sort, beside the
-        # int32 indices and distinct keys of the chunks before
-        room(kept + n * (64 + 3 * keys.shape[1]))
-        pair = np.repeat(np.arange(len(gp)), pp)
-        within = np.arange(n) - np.repeat(np.cumsum(pp) - pp, pp)
-        rows = order[np.repeat(starts[gp], pp) + within]
-        other = bp[pair]
-        new = keys[rows]
-        new[:, cols] += bkeys[other]
-        firsts, into = merge_rows(new, need)
-        parts.append((narrow(rows), narrow(other), narrow(into), new[firsts]))
-        kept += n * 12 + parts[-1][3].nbytes
-        at = stop
-    if len(parts) == 1:
-        return parts[0]
-    distinct = np.concatenate([p[3] for p in parts]) if parts else keys[:0]
-    firsts, ids = merge_rows(distinct, need)
-    base = np.cumsum([0] + [len(p[3]) for p in parts[:-1]])
-    into = np.concatenate([ids[o + p[2]] for o, p in zip(base.tolist(), parts)]) if parts else np.zeros(0, np.intp)
-    return (np.concatenate([p[0] for p in parts]) if parts else np.zeros(0, np.int32),
-            np.concatenate([p[1] for p in parts]) if parts else np.zeros(0, np.int32),
-            narrow(into), distinct[firsts])
-
-
-def narrow(index: np.ndarray) -> np.ndarray:
-    """An index array kept as int32 (half the structure's memory: 2.5 GB of int64 on checker-100x100-0.4)
-    where its values fit."""
-    return index.astype(np.int32) if len(index) < 1 << 31 and index.max(initial=0) < 1 << 31 else index
-
-
 def _room(bounds: Bounds, what: str, held: int, step: int) -> None:
     """Raise when a step of `step` bytes beside `held` would pass the memory budget."""
     bounds.check_memory(held + step, what)
@@ -213,7 +134,7 @@ def structure(bags: Sequence[Bag], cons: Cons, bounds: Bounds = UNBOUNDED, what:
             # rows) already hold it at its number in every row, so a child's rows only lose that column
             first, project = merge_rows(ckeys[:, 1:], need[cols])
             ins[cols] += inside[ch][1:]
-            rows, other, into, keys = _join(keys, cols, ckeys[first][:, 1:], need, size[cols] - ins[cols],
+            rows, other, into, keys = join_rows(keys, cols, ckeys[first][:, 1:], need, size[cols] - ins[cols],
                                             partial(_room, bounds, what, held))
             joins.append(Join(ch, narrow(project), len(first), rows, other, into, len(keys)))
             held += 12 * len(rows) + 4 * len(ckeys)
