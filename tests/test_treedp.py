@@ -165,6 +165,23 @@ def test_joins_made_a_chunk_at_a_time_are_the_same(seed, chunk, monkeypatch):
                 assert getattr(y, f).dtype == np.int32   # half the memory of intp indices
 
 
+def test_a_long_join_looks_at_the_clock_chunk_by_chunk(monkeypatch):
+    cons = board_cons(board(20, 20, 0.4, "checker", 3))
+    bags = decompose(cons)
+    joins = sum(len(t.joins) for t in structure(bags, cons))
+    biggest = max(len(j.rows) for t in structure(bags, cons) for j in t.joins)
+
+    class Counted(Bounds):
+        def check(self, values=None):
+            self.checks = getattr(self, "checks", 0) + 1
+            super().check(values)
+
+    monkeypatch.setattr(treejoin, "JOIN_CHUNK", 100)
+    counted = Counted(memory=None)
+    structure(bags, cons, counted)
+    assert counted.checks >= joins + biggest // 100   # a join of n pairs: n / JOIN_CHUNK chunks, each checked
+
+
 def strip(p):
     """A polynomial without its trailing zeros."""
     p = list(p)

@@ -101,8 +101,10 @@ def own_rows(bag: Bag, need: np.ndarray, forced: Optional[int] = None) -> Dict[T
 
 
 def _room(bounds: Bounds, what: str, held: int, step: int) -> None:
-    """Raise when a step of `step` bytes beside `held` would pass the memory budget."""
+    """Raise when a step of `step` bytes beside `held` would pass the memory budget, or time is up (a join
+    of 31 million pairs takes ~10 s: its chunks look at the clock)."""
     bounds.check_memory(held + step, what)
+    bounds.check()
 
 
 def structure(bags: Sequence[Bag], cons: Cons, bounds: Bounds = UNBOUNDED, what: str = "a component",

@@ -79,13 +79,21 @@ def join_rows(keys: np.ndarray, cols: np.ndarray, bkeys: np.ndarray, need: np.nd
         at = stop
     if len(parts) == 1:
         return parts[0]
-    distinct = np.concatenate([p[3] for p in parts]) if parts else keys[:0]
+    if not parts:
+        return np.zeros(0, np.int32), np.zeros(0, np.int32), np.zeros(0, np.int32), keys[:0]
+    distinct = np.concatenate([p[3] for p in parts])
     firsts, ids = merge_rows(distinct, need)
-    base = np.cumsum([0] + [len(p[3]) for p in parts[:-1]])
-    into = np.concatenate([ids[o + p[2]] for o, p in zip(base.tolist(), parts)]) if parts else np.zeros(0, np.intp)
-    return (np.concatenate([p[0] for p in parts]) if parts else np.zeros(0, np.int32),
-            np.concatenate([p[1] for p in parts]) if parts else np.zeros(0, np.int32),
-            narrow(into), distinct[firsts])
+    # the joined indices beside the chunks' (freed as they are copied), and the last merge
+    room(2 * kept + 4 * distinct.nbytes)
+    size = sum(len(p[0]) for p in parts)
+    joined = [np.empty(size, dtype=np.result_type(*(p[f] for p in parts))) for f in range(3)]
+    at = base = 0
+    while parts:
+        rows, other, into, new = parts.pop(0)
+        end = at + len(rows)
+        joined[0][at:end], joined[1][at:end], joined[2][at:end] = rows, other, ids[base + into]
+        at, base = end, base + len(new)
+    return joined[0], joined[1], joined[2], distinct[firsts]
 
 
 def narrow(index: np.ndarray) -> np.ndarray:
