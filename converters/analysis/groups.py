@@ -190,6 +190,9 @@ def _enumerate(sizes: List[int], cons_of: List[List[int]], rem: Dict[int, int]):
                 rem[c] += v
 
     visit(0, 1, 0)
+    # visit calls itself through its closure cell, a reference cycle that only the garbage collector
+    # frees (with `found` inside it): emptying the cell lets reference counting free it now
+    visit = None  # type: ignore[assignment]
     if not found:
         return 0, [0], [[0]] * n
     lo = min(m for _, m, _ in found)
