@@ -137,7 +137,7 @@ def structure(bags: Sequence[Bag], cons: Cons, bounds: Bounds = UNBOUNDED, what:
             first, project = merge_rows(ckeys[:, 1:], need[cols])
             ins[cols] += inside[ch][1:]
             rows, other, into, keys = join_rows(keys, cols, ckeys[first][:, 1:], need, size[cols] - ins[cols],
-                                            partial(_room, bounds, what, held))
+                                                partial(_room, bounds, what, held))
             joins.append(Join(ch, narrow(project), len(first), rows, other, into, len(keys)))
             held += 12 * len(rows) + 4 * len(ckeys)
             if len(keys) > max_states:

@@ -14,8 +14,8 @@ import numpy as np
 from .treecount import merge_rows
 
 
-def pair_groups(gkeys: np.ndarray, bkeys: np.ndarray, caps: np.ndarray, lefts: np.ndarray, room: Callable[[int], None]
-           ) -> Tuple[np.ndarray, np.ndarray]:
+def pair_groups(gkeys: np.ndarray, bkeys: np.ndarray, caps: np.ndarray, lefts: np.ndarray,
+                room: Callable[[int], None]) -> Tuple[np.ndarray, np.ndarray]:
     """(group, child row) pairs whose sums fit: within caps, and short of them by at most lefts. Those with
     no cell left must meet their caps exactly: the child rows are looked up by those columns (a hash join)."""
     exact = np.flatnonzero(lefts == 0)
@@ -42,7 +42,7 @@ JOIN_CHUNK = 1 << 22   # pairs expanded at once in a join (their temporaries, ~1
 
 
 def join_rows(keys: np.ndarray, cols: np.ndarray, bkeys: np.ndarray, need: np.ndarray, lefts: np.ndarray,
-          room: Callable[[int], None]) -> Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+              room: Callable[[int], None]) -> Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """(parent rows, child rows, new rows, new keys) of a join on the parent's columns `cols`; `room` is told
     the bytes a step is about to take (and raises past the budget).
 
@@ -81,10 +81,10 @@ def join_rows(keys: np.ndarray, cols: np.ndarray, bkeys: np.ndarray, need: np.nd
         return parts[0]
     if not parts:
         return np.zeros(0, np.int32), np.zeros(0, np.int32), np.zeros(0, np.int32), keys[:0]
+    # the last merge, and the joined indices beside the chunks' (freed as they are copied)
     distinct = np.concatenate([p[3] for p in parts])
-    firsts, ids = merge_rows(distinct, need)
-    # the joined indices beside the chunks' (freed as they are copied), and the last merge
     room(2 * kept + 4 * distinct.nbytes)
+    firsts, ids = merge_rows(distinct, need)
     size = sum(len(p[0]) for p in parts)
     joined = [np.empty(size, dtype=np.result_type(*(p[f] for p in parts))) for f in range(3)]
     at = base = 0
