@@ -196,6 +196,14 @@ def _tree(vars_: Sequence[int], cons: Sequence[Tuple[Tuple[int, ...], int]], var
     return decompose(cons, None, bounds) if TREES == "always" else tree_bags(vars_, cons, var_rc, bounds)
 
 
+def _count_big(vars_: Sequence[int], cons: Sequence[Tuple[Tuple[int, ...], int]], var_rc: np.ndarray,
+               weighted: bool, max_states: int, bounds: Bounds, bags):
+    """count_component's answer on a big component: over its tree's bags if any, else swept in numpy."""
+    if bags is not None:
+        return count_by_tree(vars_, cons, weighted, bounds, max_states * STATES_PER_CAP, bags)
+    return count_big_component(vars_, cons, var_rc, weighted, bounds, max_states * STATES_PER_CAP)
+
+
 def count_component(vars_: Sequence[int], cons: Sequence[Tuple[Tuple[int, ...], int]], var_rc: np.ndarray,
                     weighted: bool = True, max_states: int = DEFAULT_MAX_STATES, bounds: Bounds = UNBOUNDED):
     """Exact count of one component: (P, M) where P[j] = solutions with j mines, M[v] the same with v a mine.
@@ -204,11 +212,8 @@ def count_component(vars_: Sequence[int], cons: Sequence[Tuple[Tuple[int, ...], 
     stops the counter (CountingMemoryError, AnalysisTimeout) before its kept layers pass the memory budget
     or the deadline.
     """
-    if len(vars_) >= BIG_COMPONENT:  # issue 24: the same table, swept a layer at a time in numpy
-        bags = _tree(vars_, cons, var_rc, bounds)
-        if bags is not None:   # or over a tree decomposition, where its bags are narrower than the sweep
-            return count_by_tree(vars_, cons, weighted, bounds, max_states * STATES_PER_CAP, bags)
-        return count_big_component(vars_, cons, var_rc, weighted, bounds, max_states * STATES_PER_CAP)
+    if len(vars_) >= BIG_COMPONENT:
+        return _count_big(vars_, cons, var_rc, weighted, max_states, bounds, _tree(vars_, cons, var_rc, bounds))
     order = _order(vars_, cons, var_rc)
     steps = _schedule(order, cons)
     ops = WEIGHTED if weighted else UNWEIGHTED
@@ -401,19 +406,17 @@ def count_solutions(system: LinearSystem, values: Optional[np.ndarray] = None,
     trees = {n: _tree(vs, [cons[ci] for ci in cis], system.var_rc, bounds) for n, (vs, cis) in enumerate(comps)
              if len(vs) >= BIG_COMPONENT}
     sweeps = {n: prepare(vs, [cons[ci] for ci in cis], system.var_rc, bounds, max_states * STATES_PER_CAP)
-              for n, (vs, cis) in enumerate(comps) if weighted and trees.get(n, 0) is None}
+              for n, (vs, cis) in enumerate(comps) if weighted and n in trees and trees[n] is None}
     parts: Dict[int, Tuple[Poly, Any]] = {}
     for n, (vs, cis) in enumerate(comps):
-        cc, bags = [cons[ci] for ci in cis], trees.get(n)
+        cc = [cons[ci] for ci in cis]
         if n in sweeps:
             continue
-        if bags is not None and weighted:   # P now, the cells' numbers once w is known
-            comp = TreeComponent(vs, cc, bags, bounds, max_states * STATES_PER_CAP)
+        if n in trees and trees[n] is not None and weighted:   # P now, the cells' numbers once w is known
+            comp = TreeComponent(vs, cc, trees[n], bounds, max_states * STATES_PER_CAP)
             parts[n] = (comp.P, comp)
-        elif bags is not None:
-            parts[n] = count_by_tree(vs, cc, False, bounds, max_states * STATES_PER_CAP, bags)
-        elif n in trees:   # big, its tree refused already (count_component would decompose it again)
-            parts[n] = count_big_component(vs, cc, system.var_rc, weighted, bounds, max_states * STATES_PER_CAP)
+        elif n in trees:   # big: its tree (or its refusal) is known already, not decomposed again
+            parts[n] = _count_big(vs, cc, system.var_rc, weighted, max_states, bounds, trees[n])
         else:
             parts[n] = count_component(vs, cc, system.var_rc, weighted, max_states, bounds)
     fixed = np.flatnonzero(val[1:] == MINE).tolist()

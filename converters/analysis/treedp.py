@@ -309,16 +309,23 @@ class Outside(NamedTuple):
     marks: Dict[int, Tuple[object, int]]
 
 
-def roots_of(bags: Sequence[Bag], tables: Sequence[Table], ins: Inside, need_all: np.ndarray,
-           slots: Optional[Slots]) -> Tuple[Weights, List[Optional[Weights]]]:
-    """(the total, the outside weights of the roots' final rows: the other roots' totals where met)."""
+def root_totals(bags: Sequence[Bag], tables: Sequence[Table], ins: Inside, need_all: np.ndarray,
+                slots: Optional[Slots]) -> Dict[int, Weights]:
+    """Per root (a tree of the forest), the weight of its met rows, in the total's slots."""
     st = _slot(slots, "total")
-    roots = [i for i, b in enumerate(bags) if b.parent < 0]
     totals = {}
-    for r in roots:
+    for r in (i for i, b in enumerate(bags) if b.parent < 0):
         vals, offs = _moved(ins.final[r], _slot(slots, "inner", r), st)
         met = np.flatnonzero(met_rows(tables[r].keys, bags[r], need_all))
         totals[r] = _gather(1, np.zeros(len(met), dtype=np.intp), vals[met], offs[met], 8 * st)
+    return totals
+
+
+def roots_of(bags: Sequence[Bag], tables: Sequence[Table], ins: Inside, need_all: np.ndarray,
+           slots: Optional[Slots]) -> Tuple[Weights, List[Optional[Weights]]]:
+    """(the total, the outside weights of the roots' final rows: the other roots' totals where met)."""
+    totals = root_totals(bags, tables, ins, need_all, slots)
+    roots = list(totals)
     out: List[Optional[Weights]] = [None] * len(bags)
     total: Weights = (np.ones(1, dtype=object), np.zeros(1, dtype=np.int64))
     for r in roots:

@@ -20,7 +20,7 @@ rows' polynomials (the cell a mine) with their OW: a handful of numbers each.
 """
 from __future__ import annotations
 
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Dict, List, Optional, Sequence
 
 import numpy as np
 
@@ -38,7 +38,7 @@ from .treedp import (
     outside,
     own_rows,
     packed_inside,
-    roots_of,
+    root_totals,
     structure,
     table_bytes,
 )
@@ -57,11 +57,10 @@ def _reversed(w: Weights, slot: int, to: int) -> np.ndarray:
     out = np.zeros(len(spans), dtype=object)
     num = number_type()
     for n in np.unique(spans).tolist():
+        rows = np.flatnonzero(spans == n)
         if n <= 1:
-            rows = np.flatnonzero(spans == n)
             out[rows] = wide[rows]
             continue
-        rows = np.flatnonzero(spans == n)
         raw = b"".join(int(x).to_bytes(n * to, "little") for x in wide[rows].tolist())
         flipped = np.frombuffer(raw, dtype=np.uint8).reshape(len(rows), n, to)[:, ::-1, :].tobytes()
         out[rows] = [num.from_bytes(flipped[r * n * to:(r + 1) * n * to], "little") for r in range(len(rows))]
@@ -106,14 +105,12 @@ class TreeComponent:
         self.root_P: Dict[int, List[int]] = {}
         if slots is not None and self.ins is not None:
             self.slots = slots
-            total, _ = roots_of(bags, self.tables, self.ins, self.need, slots)
-            self.P = unpack(total[0][0], int(total[1][0]), slots.total)
-            for r in self.roots:   # each root's own polynomial (a root's rows: w times the others')
-                vals, offs = self.ins.final[r]
-                poly: List[int] = [0]
-                for row in np.flatnonzero(met_rows(self.tables[r].keys, bags[r], self.need)).tolist():
-                    poly = _plus(poly, unpack(vals[row], int(offs[row]), self.slots.inner[r]))
-                self.root_P[r] = poly
+            # each root's own polynomial (a root's rows get w times the other roots'), and their product
+            for r, (vals, offs) in root_totals(bags, self.tables, self.ins, self.need, slots).items():
+                self.root_P[r] = unpack(vals[0], int(offs[0]), slots.total)
+            self.P = [1]
+            for poly in self.root_P.values():
+                self.P = pmul(self.P, poly)
 
     def polynomials(self, bounds: Bounds = UNBOUNDED) -> Dict[int, List[int]]:
         """{v: M[v]}: the per-cell polynomials (treedp's outside pass)."""
@@ -200,21 +197,3 @@ class TreeComponent:
             for x in cells:
                 marks[x] = value
         return marks
-
-
-def _plus(a: List[int], b: List[int]) -> List[int]:
-    """The sum of two coefficient lists."""
-    out = list(a) + [0] * max(0, len(b) - len(a))
-    for j, y in enumerate(b):
-        out[j] += y
-    return out
-
-
-def tree_components(parts: Dict[int, Tuple[Sequence[int], Cons, Sequence[Bag]]], bounds: Bounds = UNBOUNDED,
-                    max_states: int = 1 << 62) -> Dict[int, Tuple[List[int], TreeComponent]]:
-    """Per component counted over its tree (by its number): (P, TreeComponent)."""
-    out = {}
-    for n, (vs, cons, bags) in parts.items():
-        comp = TreeComponent(vs, cons, bags, bounds, max_states)
-        out[n] = (comp.P, comp)
-    return out
