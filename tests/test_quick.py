@@ -67,11 +67,15 @@ def test_quick_count_equals_the_counter(monkeypatch, strategy):
         counted = quick.quick_count(p, quick.quick_system(p, None))
         ref = count_solutions(ref_system)
         assert counted is not None
-        mine, values = counted
+        mine, values, classes = counted
         assert mine.solutions == ref.solutions, p
         if ref.solutions:
             assert mine.mine_solutions == ref.mine_solutions, p
             assert values.tolist() == [0 if x == 0 else 1 if x == ref.solutions else -1 for x in ref.mine_solutions]
+            if classes is not None:   # the answer per class: each unknown cell's class holds its number
+                unknown = [i for i, ch in enumerate(p.cells) if ch == "?"]
+                assert [i for i, c in enumerate(classes.codes) if c] == unknown, p
+                assert [classes.mine_solutions[classes.codes[i]] for i in unknown] == list(ref.mine_solutions), p
         else:
             assert values is None
         checked += 1
@@ -102,6 +106,7 @@ def test_reading_an_answer_builds_no_system():
         a.to_json(), a.safe_cells, a.mine_cells
         grid = a.probability_grid
         assert "_built" not in a.system.__dict__, p
+        assert a.__dict__.get("_cell_classes") is not None or not a.solutions, p   # the grid came per class
         # the grid against a plain one: None off the unknown cells, each unknown cell's float Fraction
         want = [[None] * p.cols for _ in range(p.rows)]
         for (r, c), f in zip(ref.tolist(), a.probabilities or ()):
@@ -218,7 +223,9 @@ def test_the_quick_analysis_has_every_field_the_constructor_sets():
     by_init = Analysis(quick_made.puzzle, quick_made.system, "full", quick_made.values, quick_made.solutions,
                        quick_made.mine_solutions)
     names = [f.name for f in dataclasses.fields(Analysis)]
-    assert sorted(vars(quick_made)) == sorted(vars(by_init)) == sorted(names)
+    # besides the fields, the quick answer keeps its classes of cells (quick.CellClasses) for the grid
+    assert quick_made.__dict__["_cell_classes"] is not None
+    assert sorted(set(vars(quick_made)) - {"_cell_classes"}) == sorted(vars(by_init)) == sorted(names)
     for name in names:
         assert np.array_equal(getattr(quick_made, name), getattr(by_init, name)), name
     with pytest.raises(dataclasses.FrozenInstanceError):

@@ -113,9 +113,10 @@ class Frontier:
         self.counts_of: List[List[int]] = []       # per group its counts (cell indices), ascending
         self.con_groups: Dict[int, List[int]] = {}  # per open count its groups, once linked
 
-    def classes(self) -> bytes:
-        """One byte per unknown cell in variable order: FREE, SAFE, MINE, or 4 + g for group g's cells
-        (the caller keeps groups below MAX_CLASSES - 4)."""
+    def classes(self) -> bytearray:
+        """One byte per cell of the board, row-major: 0 off the unknown cells, else FREE, SAFE, MINE, or
+        4 + g for group g's cells (the caller keeps groups below MAX_CLASSES - 4). Without the zeros: one
+        byte per unknown cell in variable order."""
         n = len(self.raw)
         spec = _BINARY_SPECS.get(n) or _BINARY_SPECS.setdefault(n, f"0{n}b")
         # a byte per cell: 1 if unknown, plus "0" or "1" (48, 49) for decided and for a mine found; the
@@ -129,7 +130,7 @@ class Frontier:
             c = 4 + g if state[g] < 0 else MINE if state[g] else SAFE
             for i in members:
                 classes[i] = c
-        return bytes(classes.translate(None, b"\0"))
+        return classes
 
 
 def _around(x: int, shape: Shape, cols: int) -> int:

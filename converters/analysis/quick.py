@@ -10,14 +10,15 @@ one variable holding 0..n mines. `frontier` goes from the cells string straight 
 counts decide are settled on bit masks of the cells, only the cells left open are grouped, and on a long
 frontier the groups pairs of overlapping counts decide are settled too, which cuts a game board's frontier
 into small components. The answer is made per class of cells (free, safe, mine, each open group) and
-spread to the unknown cells in one bytes pass.
+spread to the unknown cells in one bytes pass; the answer keeps the classes (CellClasses), so the
+probability grid is one division per class and one lookup per cell.
 
 `quick_count` gives up (None) where the states grow past a small budget; the caller then takes the
 general path. Its answers are the general path's, integer for integer (tests/test_quick.py holds them).
 """
 from __future__ import annotations
 
-from typing import List, Optional, Tuple
+from typing import List, NamedTuple, Optional, Tuple
 
 import numpy as np
 
@@ -89,9 +90,33 @@ def quick_system(puzzle: Puzzle, mines: Optional[int]) -> QuickSystem:
     return QuickSystem(puzzle, mines, cells.count("?"), total)
 
 
-def quick_count(puzzle: Puzzle, system: LinearSystem) -> Optional[Tuple[Count, Optional[np.ndarray]]]:
-    """The exact Count of count_solutions on system (quick_system's of puzzle) and the backbone read off
-    it (analyze's values; None without a solution), or None when the states pass the budget."""
+class CellClasses(NamedTuple):
+    """A small board's answer per class of cells (frontier.Frontier.classes): per cell of the board its
+    class (0 off the unknown cells), and per class the number of solutions with a mine on a cell of it."""
+
+    codes: bytes
+    mine_solutions: List[int]
+
+    def chances(self, solutions: int) -> List[Optional[float]]:
+        """Per cell of the board, row-major, its mine probability (None off the unknown cells): one division
+        per class, then one lookup per cell."""
+        table: List[Optional[float]] = [None]
+        table += [n / solutions for n in self.mine_solutions[1:]]
+        return list(map(table.__getitem__, self.codes))
+
+
+class QuickCount(NamedTuple):
+    """quick_count's answer: the exact Count, the backbone read off it (analyze's values; None without a
+    solution), and the answer per class of cells (None without a solution or past MAX_CLASSES classes)."""
+
+    exact: Count
+    values: Optional[np.ndarray]
+    classes: Optional[CellClasses] = None
+
+
+def quick_count(puzzle: Puzzle, system: LinearSystem) -> Optional[QuickCount]:
+    """The exact Count of count_solutions on system (quick_system's of puzzle), with the backbone and the
+    answer per class of cells, or None when the states pass the budget."""
     k, total = system.num_vars, system.total
     if total is not None and not 0 <= total <= k:
         return _no_solution(k)
@@ -128,19 +153,21 @@ def quick_count(puzzle: Puzzle, system: LinearSystem) -> Optional[Tuple[Count, O
     values = [0, n_free, 0, n] + per_group
     if len(values) > MAX_CLASSES:
         return _per_cell(board, values, k)
-    classes = board.classes()
+    codes = board.classes()
+    classes = codes.translate(None, b"\0")
     # a cell is certain exactly when no solution, or every one, puts a mine on it: the backbone
     backbone = bytes([SAFE_CODE if x == 0 else MINE_CODE if x == n else OPEN_CODE for x in values])
-    return (Count(n, tuple(map(values.__getitem__, classes))),
-            np.frombuffer(bytearray(classes.translate(backbone.ljust(256, b"\0"))), dtype=np.int8))
+    return QuickCount(Count(n, tuple(map(values.__getitem__, classes))),
+                      np.frombuffer(classes.translate(backbone.ljust(256, b"\0")), dtype=np.int8),
+                      CellClasses(bytes(codes), values))
 
 
-def _no_solution(k: int) -> Tuple[Count, None]:
+def _no_solution(k: int) -> QuickCount:
     """quick_count's answer on a board without a solution."""
-    return Count(0, (0,) * k), None
+    return QuickCount(Count(0, (0,) * k), None)
 
 
-def _per_cell(board, values: List[int], k: int) -> Tuple[Count, np.ndarray]:
+def _per_cell(board, values: List[int], k: int) -> QuickCount:
     """quick_count's answer cell by cell, for a board with more groups than classes fit in a byte."""
     n = values[MINE]
     var = {cell: i for i, cell in enumerate(positions(board.unknown))}
@@ -153,7 +180,7 @@ def _per_cell(board, values: List[int], k: int) -> Tuple[Count, np.ndarray]:
         for cell in members:
             per_var[var[cell]] = x
     backbone = np.array([0 if x == 0 else 1 if x == n else -1 for x in per_var], dtype=np.int8)
-    return Count(n, tuple(per_var)), backbone
+    return QuickCount(Count(n, tuple(per_var)), backbone)
 
 
 def _without_total(polys, free: int, per_group: List[int]) -> Tuple[int, int]:

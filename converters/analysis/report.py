@@ -211,9 +211,13 @@ class Analysis:
     def probability_grid(self) -> List[List[Optional[float]]]:
         """Rows of floats (mine probability of each unknown cell) with None on every other cell."""
         rows, cols = self.puzzle.rows, self.puzzle.cols
-        probs = chance_list(self)
+        # a quick answer's classes of cells (quick.CellClasses) give the grid in one lookup per cell
+        classes = self.__dict__.get("_cell_classes")
+        probs = None if classes is not None else chance_list(self)
         flat: List[Optional[float]]
-        if probs and rows * cols <= SMALL_ANSWER:
+        if classes is not None and self.solutions:
+            flat = classes.chances(self.solutions)
+        elif probs and rows * cols <= SMALL_ANSWER:
             # one pass over the cells string: variables are the unknown cells in row-major order
             following = iter(probs).__next__
             flat = [following() if symbol == "?" else None for symbol in self.puzzle.cells]
@@ -371,7 +375,7 @@ def _quick_analysis(puzzle: Puzzle, mines: Optional[int]) -> Optional[Analysis]:
     counted = quick_count(puzzle, system)
     if counted is None:
         return None
-    count, values = counted
+    count, values, classes = counted
     if values is None:
         return Analysis(puzzle, system, "full", np.full(k, UNDECIDED, dtype=np.int8), 0, (0,) * k)
     # Analysis(puzzle, system, "full", values, count.solutions, count.mine_solutions), made without the
@@ -380,7 +384,7 @@ def _quick_analysis(puzzle: Puzzle, mines: Optional[int]) -> Optional[Analysis]:
     made = object.__new__(Analysis)
     made.__dict__.update(puzzle=puzzle, system=system, level="full", values=values, solutions=count.solutions,
                          mine_solutions=count.mine_solutions, count_error=None, by_level={},
-                         approx_probabilities=None, status="complete")
+                         approx_probabilities=None, status="complete", _cell_classes=classes)
     return made
 
 
