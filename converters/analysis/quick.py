@@ -154,7 +154,7 @@ def quick_count(puzzle: Puzzle, system: LinearSystem) -> Optional[QuickCount]:
     if len(values) > MAX_CLASSES:
         return _per_cell(board, values, k)
     codes = board.classes()
-    classes = codes.translate(None, b"\0")
+    classes = codes.translate(None, b"\0")   # a bytearray, so the backbone read off it stays writable
     # a cell is certain exactly when no solution, or every one, puts a mine on it: the backbone
     backbone = bytes([SAFE_CODE if x == 0 else MINE_CODE if x == n else OPEN_CODE for x in values])
     return QuickCount(Count(n, tuple(map(values.__getitem__, classes))),
