@@ -168,8 +168,9 @@ def test_joins_made_a_chunk_at_a_time_are_the_same(seed, chunk, monkeypatch):
 def test_a_long_join_looks_at_the_clock_chunk_by_chunk(monkeypatch):
     cons = board_cons(board(20, 20, 0.4, "checker", 3))
     bags = decompose(cons)
-    joins = sum(len(t.joins) for t in structure(bags, cons))
-    biggest = max(len(j.rows) for t in structure(bags, cons) for j in t.joins)
+    tables = structure(bags, cons)
+    joins = sum(len(t.joins) for t in tables)
+    biggest = max(len(j.rows) for t in tables for j in t.joins)
 
     class Counted(Bounds):
         def check(self, values=None):
