@@ -105,7 +105,7 @@ def _local_results(chunks: List[List[Item]], settings: Settings, jobs: int
         pool.join()
 
 
-def _dask_client(scheduler: Optional[str], jobs: int) -> Any:
+def dask_client(scheduler: Optional[str], jobs: int) -> Any:
     """A Dask client: of the scheduler at this address, else of a local cluster of `jobs` processes."""
     try:
         from dask.distributed import Client, LocalCluster
@@ -166,10 +166,11 @@ def _dask_results(chunks: List[List[Item]], settings: Settings, client: Any,
         raise
     finally:
         if own:
-            _close_client(client)
+            close_client(client)
 
 
-def _close_client(client: Any) -> None:
+def close_client(client: Any) -> None:
+    """Close a Dask client, and the local cluster dask_client made for it."""
     cluster = getattr(client, "cluster", None)
     client.close()
     if cluster is not None:
@@ -196,12 +197,12 @@ def run_batch(inputs: Sequence[str], outdir: str, formats_: Sequence[str], *, jo
     folder = os.path.dirname(os.path.abspath(manifest)) if manifest is not None else None
     own_client = executor == "dask" and client is None
     if own_client:  # reach the scheduler before anything is written: an unreachable one leaves no folder
-        client = _dask_client(scheduler, jobs or default_jobs())
+        client = dask_client(scheduler, jobs or default_jobs())
     try:
         _make_outdir(outdir, manifest, folder)
     except BaseException:
         if own_client:
-            _close_client(client)
+            close_client(client)
         raise
     journal = _new_journal(outdir)
     settings = Settings(outdir=outdir, formats=tuple(f.name for f in fmts), from_=from_, strict=strict,

@@ -220,6 +220,7 @@ COMMANDS = {
     "generate": "random boards: fully revealed or a game in progress",
     "grade": "how hard a puzzle is by reasoning (gac, 2rc, 3rc, full) and if it is unique",
     "info": "size, cell counts and notation of a puzzle",
+    "play": "play games (the player never sees the layout): win rate and speed",
     "reduce": "turn a CNF formula into a board whose solutions are its models",
     "render": "draw a board (and its analysis) as an SVG, PNG or PDF picture",
     "serve": "the assistant page in a browser: levels, steps, probabilities, games",

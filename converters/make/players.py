@@ -1,0 +1,89 @@
+"""The players `mineconv play` can put on a board: a name -> factory table, each factory making one game's
+player for a search budget.
+
+`baseline` is mineconv's exact analysis and nothing more: a proven-safe cell when there is one, else the
+lowest exact P(mine), the first such cell in row order. `engine` is `mineconv.analysis.advice.advise`'s
+move, offered when that module is there.
+"""
+from __future__ import annotations
+
+import importlib
+from typing import Callable, Dict, List, Optional
+
+from ..analysis.report import analyze
+from ..core.errors import InputError
+from ..core.puzzle import Puzzle
+from .play import Cell, Player
+
+PlayerFactory = Callable[[Optional[float]], Player]
+
+
+class Baseline:
+    """Exact analysis + lowest P(mine), first in row order; proven-safe cells first.
+
+    The safe cells one analysis proves stay safe as the game goes on, so they are played one per call
+    without analysing again; the position is analysed once they are all open (the cells open when the
+    player next has to guess are the same whatever the order the safe ones were opened in).
+    """
+
+    def __init__(self, budget: Optional[float] = None) -> None:
+        self.budget = budget
+        self.queue: List[Cell] = []
+
+    def __call__(self, puzzle: Puzzle) -> Cell:
+        """The next cell to open."""
+        cells, cols = puzzle.cells, puzzle.cols
+        while self.queue:
+            r, c = self.queue.pop()
+            if cells[r * cols + c] == "?":
+                return r, c
+        a = analyze(puzzle) if self.budget is None else analyze(puzzle, timeout=self.budget)
+        safe = a.safe_cells
+        if safe:
+            self.queue = safe[::-1]    # popped from the end: row order
+            return self.queue.pop()
+        if a.mine_solutions is not None and a.solutions:
+            ms = a.mine_solutions
+            best = min(range(len(ms)), key=ms.__getitem__)   # the first lowest, variables in row order
+            r, c = a.system.var_rc[best].tolist()
+            return int(r), int(c)
+        mines = set(a.mine_cells)
+        probs = a.approx_probabilities
+        unknown = [rc for rc in puzzle.unknown_cells if rc not in mines]
+        if probs is not None:
+            chance = dict(zip(map(tuple, a.system.var_rc.tolist()), probs))
+            return min(unknown, key=lambda rc: chance.get(rc, 1.0))
+        if not unknown:
+            raise InputError("the position has no cell left to open")
+        return unknown[0]
+
+
+def _engine() -> Optional[PlayerFactory]:
+    """advise's move as a player, when the engine (analysis/advice) is installed."""
+    try:
+        module = importlib.import_module("..analysis.advice", __package__)
+    except ModuleNotFoundError as exc:
+        if exc.name is not None and exc.name.endswith("analysis.advice"):
+            return None
+        raise
+    advise = module.advise
+
+    def factory(budget: Optional[float]) -> Player:
+        def move(puzzle: Puzzle) -> Cell:
+            return advise(puzzle, budget=budget).move
+        return move
+    return factory
+
+
+PLAYERS: Dict[str, PlayerFactory] = {"baseline": Baseline}
+_ENGINE = _engine()
+if _ENGINE is not None:
+    PLAYERS["engine"] = _ENGINE
+DEFAULT_PLAYER = "engine" if "engine" in PLAYERS else "baseline"
+
+
+def player_factory(name: str) -> PlayerFactory:
+    """The factory of the player of this name."""
+    if name not in PLAYERS:
+        raise InputError(f"unknown player {name!r}; valid: {', '.join(PLAYERS)}")
+    return PLAYERS[name]

@@ -1,0 +1,301 @@
+"""mineconv play: the simulator's rules, its players, determinism by seed and by process, replays, the CLI."""
+from __future__ import annotations
+
+import json
+from collections import deque
+from pathlib import Path
+from typing import List, Set, Tuple
+
+import numpy as np
+import pytest
+
+from helpers import REPLAYS, require_module, run_cli
+from mineconv.analysis.audit import audit
+from mineconv.core.errors import InputError
+from mineconv.core.puzzle import Puzzle, neighbour_count
+from mineconv.formats.notations.rawvf_writer import rawvf_text, time_text
+from mineconv.formats.replays import read_replay
+from mineconv.make.games import PlaySpec, play_chunk, play_games, replay_path
+from mineconv.make.play import (
+    Board,
+    Setup,
+    chunks_of,
+    deal,
+    default_first,
+    make_setup,
+    parse_board,
+    play_game,
+    wilson,
+)
+from mineconv.make.players import PLAYERS, Baseline, player_factory
+
+Cell = Tuple[int, int]
+
+
+def bfs_opened(layout: np.ndarray, start: Cell) -> Set[Cell]:
+    """The cells one click opens, by a plain breadth-first search written from the rules alone."""
+    rows, cols = layout.shape
+    counts = neighbour_count(layout)
+    if layout[start]:
+        return set()
+    seen, queue = {start}, deque([start])
+    while queue:
+        r, c = queue.popleft()
+        if counts[r, c]:
+            continue
+        for rr in range(r - 1, r + 2):
+            for cc in range(c - 1, c + 2):
+                if 0 <= rr < rows and 0 <= cc < cols and (rr, cc) not in seen:
+                    seen.add((rr, cc))
+                    queue.append((rr, cc))
+    return seen
+
+
+def open_cells(board: Board) -> Set[Cell]:
+    return {divmod(i, board.cols) for i, ch in enumerate(board.cells) if ch != ord("?")}
+
+
+# the rules -----------------------------------------------------------------------------------------
+@pytest.mark.parametrize("board,first", [("beginner", (2, 2)), ("intermediate", (2, 2)), ("expert", (3, 3))])
+def test_snr_first_click_and_its_neighbours_are_mine_free_and_open_an_area(board: str, first: Cell) -> None:
+    setup = make_setup(board, "snr")
+    assert setup.first == first
+    for i in range(200):
+        layout = deal(setup, 5, i)
+        assert int(layout.sum()) == setup.mines
+        r, c = first
+        assert not layout[r - 1:r + 2, c - 1:c + 2].any()
+        b = Board(layout)
+        assert b.open(*first) >= 9          # a zero: it opens at least its 3 x 3 block
+        assert open_cells(b) >= {(r + dr, c + dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1)}
+
+
+def test_sfar_keeps_only_the_first_click_free_and_the_mines_are_uniform_elsewhere() -> None:
+    setup = make_setup("beginner", "sfar")
+    assert setup.first == (0, 0)
+    hits = np.zeros((9, 9))
+    games = 3000
+    for i in range(games):
+        layout = deal(setup, 1, i)
+        assert not layout[0, 0] and int(layout.sum()) == 10
+        hits += layout
+    # each other cell holds a mine with chance 10/80: the neighbours of the click too (SFAR, not SNR)
+    expected = games * 10 / 80
+    others = np.delete(hits.ravel(), 0)
+    assert abs(others - expected).max() < 5 * np.sqrt(expected)
+    assert hits[0, 1] > 0 and hits[1, 1] > 0
+
+
+def test_the_flood_fill_opens_what_a_plain_bfs_opens() -> None:
+    rng = np.random.default_rng(3)
+    for trial in range(300):
+        rows, cols = int(rng.integers(1, 12)), int(rng.integers(1, 12))
+        layout = rng.random((rows, cols)) < rng.uniform(0.0, 0.35)
+        start = (int(rng.integers(rows)), int(rng.integers(cols)))
+        b = Board(layout)
+        opened = b.open(*start)
+        want = bfs_opened(layout, start)
+        if layout[start]:
+            assert opened == 0 and b.lost
+        else:
+            assert open_cells(b) == want and opened == len(want), trial
+            counts = neighbour_count(layout)
+            assert all(b.cells[r * cols + c] == ord("0") + counts[r, c] for r, c in want)
+
+
+def test_win_and_loss_are_detected() -> None:
+    layout = np.array([[False, True, False], [False, False, False]])
+    b = Board(layout)
+    b.open(0, 0)
+    assert not b.over
+    b.open(1, 0), b.open(1, 1), b.open(1, 2)
+    assert not b.over
+    b.open(0, 2)
+    assert b.over and b.won and not b.lost
+    b = Board(layout)
+    b.open(0, 0)
+    assert b.open(0, 1) == 0 and b.lost and b.over and not b.won
+    b = Board(layout)
+    b.open(0, 0)
+    with pytest.raises(InputError, match="already open"):
+        b.open(0, 0)
+    with pytest.raises(InputError, match="outside"):
+        b.open(2, 0)
+
+
+def test_the_player_sees_only_opened_counts_and_the_total() -> None:
+    setup = make_setup("intermediate")
+    seen: List[Puzzle] = []
+    for i in range(15):
+        layout = deal(setup, 2, i)
+        counts = neighbour_count(layout)
+        base = Baseline()
+
+        def player(p: Puzzle, base: Baseline = base) -> Cell:
+            seen.append(p)
+            return base(p)
+        play_game(setup, layout, player, i)
+        for p in seen:
+            assert set(p.cells) <= set("?012345678") and p.mines == 40
+            opened = [(i // 16, i % 16) for i, ch in enumerate(p.cells) if ch != "?"]
+            assert all(not layout[rc] and p.cells[rc[0] * 16 + rc[1]] == str(counts[rc]) for rc in opened)
+            # the unchecked position equals the checked one
+            assert Puzzle(p.rows, p.cols, p.cells, mines=p.mines) == p
+        seen.clear()
+
+
+def test_a_bad_move_is_an_error_naming_the_game() -> None:
+    setup = make_setup("beginner")
+    with pytest.raises(InputError, match="game 4: the player's move"):
+        play_game(setup, deal(setup, 0, 4), lambda p: setup.first, 4)
+    with pytest.raises(InputError, match="outside"):
+        play_game(setup, deal(setup, 0, 4), lambda p: (-1, 0), 4)
+
+
+def test_baseline_opens_proven_safe_cells_first_then_the_lowest_chance() -> None:
+    # counts 1 at (0,0): (0,1) and (1,1) and (1,0) hold one mine; the total leaves the far cells at the rest
+    p = Puzzle.from_rows(["1??", "???", "???"], mines=1)
+    assert Baseline()(p) in {(0, 2), (1, 2), (2, 0), (2, 1), (2, 2)}
+    assert Baseline()(p) == (0, 2)                      # proven safe, first in row order
+    p = Puzzle.from_rows(["1?", "??"], mines=1)           # every unknown cell at 1/3: the first in row order
+    assert Baseline()(p) == (0, 1)
+
+
+# determinism -------------------------------------------------------------------------------------
+def test_a_game_depends_only_on_seed_and_index() -> None:
+    setup = make_setup("expert")
+    assert (deal(setup, 9, 17) == deal(setup, 9, 17)).all()
+    assert not (deal(setup, 9, 17) == deal(setup, 9, 18)).all()
+    assert not (deal(setup, 9, 17) == deal(setup, 10, 17)).all()
+    spec = PlaySpec(make_setup("beginner"), seed=4)
+    once = [r.to_json() for r in play_chunk(spec, range(3, 9))]
+    again = [r.to_json() for r in play_chunk(spec, [5, 3, 4, 8, 7, 6])]
+    strip = [{k: v for k, v in r.items() if k != "cpu"} for r in once]
+    assert strip == sorted(({k: v for k, v in r.items() if k != "cpu"} for r in again), key=lambda r: r["index"])
+
+
+def test_two_processes_play_the_same_games_as_one() -> None:
+    spec = PlaySpec(make_setup("beginner", "sfar"), seed=11)
+    one = play_games(spec, 60, jobs=1, chunk=7)
+    two = play_games(spec, 60, jobs=2, chunk=7)
+    assert [(r.index, r.won, r.clicks) for r in one.results] == [(r.index, r.won, r.clicks) for r in two.results]
+    assert one.outcomes() == two.outcomes() and 0 < one.wins < 60
+
+
+def test_wilson_interval_and_chunks() -> None:
+    low, high = wilson(513, 1000)
+    assert low == pytest.approx(0.4820, abs=1e-4) and high == pytest.approx(0.5439, abs=1e-4)
+    assert wilson(0, 10)[0] == 0.0 and wilson(10, 10)[1] == pytest.approx(1.0)
+    assert wilson(1, 1)[0] == pytest.approx(1 / (1 + 1.959963984540054 ** 2))
+    assert [list(c) for c in chunks_of(7, 3)] == [[0, 1, 2], [3, 4, 5], [6]]
+
+
+def test_setup_checks_and_defaults() -> None:
+    assert parse_board("16x30/99") == (16, 30, 99) and parse_board("Expert") == (16, 30, 99)
+    assert default_first(16, 30, "snr") == (3, 3) and default_first(9, 9, "sfar") == (0, 0)
+    assert default_first(2, 2, "snr") == (1, 1)
+    for bad in ("16x30", "0x5/1", "ax5/1", "9x9/-1"):
+        with pytest.raises(InputError):
+            parse_board(bad)
+    with pytest.raises(InputError, match="do not fit"):
+        Setup(3, 3, 1, "snr", (1, 1))
+    assert Setup(3, 3, 8, "sfar", (1, 1)).protected() == [4]
+    with pytest.raises(InputError, match="unknown player"):
+        player_factory("nobody")
+    assert "baseline" in PLAYERS
+
+
+# replays -----------------------------------------------------------------------------------------
+def test_recorded_games_read_back_and_audit(tmp_path: Path) -> None:
+    spec = PlaySpec(make_setup("intermediate"), seed=3, record=str(tmp_path))
+    results = play_chunk(spec, range(4))
+    for r in results:
+        replay = read_replay(replay_path(str(tmp_path), r.index))
+        assert (replay.mines == deal(spec.setup, 3, r.index)).all() and replay.total == 40
+        assert replay.program == "mineconv play" and replay.player == "baseline"
+        assert dict(replay.details)["result"] == ("won" if r.won else "lost")
+        a = audit(replay)
+        assert [(c.opening.row, c.opening.col) for c in a.clicks] == r.clicks
+        assert a.lost == (not r.won) and a.status == "complete"
+        # the baseline guesses only when no safe cell is left
+        assert a.avoidable_guesses == 0
+
+
+def test_rawvf_writer_round_trips_the_real_replays() -> None:
+    files = sorted(REPLAYS.rglob("*.rawvf")) if REPLAYS.is_dir() else []
+    if not files:
+        pytest.skip("the real replays are not here")
+    for path in files:
+        replay = read_replay(path)
+        again = read_replay(rawvf_text(replay).encode())
+        assert (again.mines == replay.mines).all() and again.total == replay.total
+        assert [(e.time, e.kind, e.row, e.col, e.x, e.y) for e in again.events] == \
+               [(e.time, e.kind, e.row, e.col, e.x, e.y) for e in replay.events], path.name
+        assert (again.player, again.program, again.version) == (replay.player, replay.program, replay.version)
+    assert time_text(0.01) == "0.010" and float(time_text(1 / 3)) == round(1 / 3, 6)
+
+
+# the command line --------------------------------------------------------------------------------
+def test_cli_text_and_json(capsys: pytest.CaptureFixture, tmp_path: Path) -> None:
+    rc, out, err = run_cli(capsys, "play", "--board", "beginner", "--games", "30", "--seed", "2", "-j", "1")
+    assert rc == 0 and err == ""
+    assert out.startswith("9x9/10 SNR, first click (2, 2), player baseline, seed 2\nwon ")
+    assert "% (95% interval " in out and "games per CPU-second" in out
+    rc, out, _ = run_cli(capsys, "play", "--board", "9x9/10", "--rule", "sfar", "--games", "30", "--seed", "2",
+                         "--json", "-j", "2")
+    data = json.loads(out)
+    assert rc == 0 and set(data) == {"board", "rule", "first", "player", "budget", "seed", "games", "wins",
+                                     "win_rate", "interval", "cpu_seconds", "games_per_cpu_second",
+                                     "wall_seconds", "outcomes"}
+    assert data["board"] == {"rows": 9, "cols": 9, "mines": 10} and data["first"] == [0, 0]
+    assert data["games"] == 30 and data["wins"] == data["outcomes"].count("W") and len(data["outcomes"]) == 30
+    low, high = data["interval"]
+    assert low <= data["win_rate"] <= high
+    tally = play_games(PlaySpec(make_setup("beginner", "sfar"), seed=2), 30)
+    assert data["outcomes"] == tally.outcomes()
+
+
+def test_cli_jobs_two_equals_jobs_one_game_for_game(capsys: pytest.CaptureFixture) -> None:
+    runs = [json.loads(run_cli(capsys, "play", "--board", "beginner", "--games", "80", "--seed", "5", "--json",
+                               "-j", j)[1]) for j in ("1", "2")]
+    assert runs[0]["outcomes"] == runs[1]["outcomes"]
+
+
+def test_cli_record_then_audit(capsys: pytest.CaptureFixture, tmp_path: Path) -> None:
+    folder = tmp_path / "games"
+    rc, out, _ = run_cli(capsys, "play", "--board", "beginner", "--games", "3", "--record", folder, "--json")
+    assert rc == 0 and sorted(p.name for p in folder.iterdir()) == [f"game-00000{i}.rawvf" for i in range(3)]
+    outcomes = json.loads(out)["outcomes"]
+    for i in range(3):
+        rc, out, _ = run_cli(capsys, "audit", folder / f"game-00000{i}.rawvf", "--json")
+        assert rc == 0 and json.loads(out)["lost"] == (outcomes[i] == "L")
+
+
+@pytest.mark.parametrize("args,message", [
+    (["--board", "huge"], "--board 'huge': expected"),
+    (["--board", "9x9/90"], "do not fit"),
+    (["--first", "3"], "--first '3': expected ROW,COL"),
+    (["--first", "16,0"], "outside the 16 x 30 board"),
+    (["--games", "0"], "--games must be at least 1"),
+    (["--seed", "-1"], "--seed must be >= 0"),
+    (["--jobs", "0"], "--jobs must be at least 1"),
+])
+def test_cli_errors_exit_2_cleanly(capsys: pytest.CaptureFixture, args: List[str], message: str) -> None:
+    rc, out, err = run_cli(capsys, "play", *args)
+    assert rc == 2 and out == "" and message in err and "Traceback" not in err
+    assert err.count("\n") == 1
+
+
+def test_cli_record_onto_a_file_is_refused(capsys: pytest.CaptureFixture, tmp_path: Path) -> None:
+    target = tmp_path / "file"
+    target.write_text("x")
+    rc, out, err = run_cli(capsys, "play", "--games", "1", "--record", target)
+    assert rc == 2 and out == "" and "--record needs a folder" in err
+
+
+def test_cli_dask_executor_plays_the_same_games(capsys: pytest.CaptureFixture) -> None:
+    require_module("distributed")
+    rc, out, _ = run_cli(capsys, "play", "--board", "beginner", "--games", "30", "--seed", "8", "--json",
+                         "--executor", "dask", "-j", "1")
+    assert rc == 0
+    assert json.loads(out)["outcomes"] == play_games(PlaySpec(make_setup("beginner"), seed=8), 30).outcomes()
