@@ -27,7 +27,8 @@ from mineconv.make.play import (
     play_game,
     wilson,
 )
-from mineconv.make.players import PLAYERS, Baseline, player_factory
+from mineconv.make import players as players_module
+from mineconv.make.players import PLAYERS, Baseline, engine_factory, player_factory
 
 Cell = Tuple[int, int]
 
@@ -159,6 +160,42 @@ def test_baseline_opens_proven_safe_cells_first_then_the_lowest_chance() -> None
     assert Baseline()(p) == (0, 2)                      # proven safe, first in row order
     p = Puzzle.from_rows(["1?", "??"], mines=1)           # every unknown cell at 1/3: the first in row order
     assert Baseline()(p) == (0, 1)
+
+
+def test_the_engine_player_plays_advises_move_when_the_module_is_there(monkeypatch: pytest.MonkeyPatch) -> None:
+    calls = []
+
+    class Advice:
+        def __init__(self, puzzle: Puzzle, budget: object) -> None:
+            self.move = puzzle.unknown_cells[-1]
+            calls.append((budget, self.move))
+
+    class Module:
+        advise = staticmethod(lambda puzzle, *, budget=None: Advice(puzzle, budget))
+
+    real = players_module.importlib.import_module
+
+    def fake(name: str, package: object = None) -> object:
+        if name == "..analysis.advice":
+            return Module
+        return real(name, package)  # type: ignore[arg-type]
+    monkeypatch.setattr(players_module.importlib, "import_module", fake)
+    factory = engine_factory()
+    assert factory is not None
+    setup = make_setup("beginner")
+    result = play_game(setup, deal(setup, 0, 1), factory(0.25), 1)
+    assert calls and {b for b, _ in calls} == {0.25} and result.clicks[1:] == [m for _, m in calls]
+
+    def missing(name: str, package: object = None) -> object:
+        raise ModuleNotFoundError("No module named 'mineconv.analysis.advice'", name="mineconv.analysis.advice")
+    monkeypatch.setattr(players_module.importlib, "import_module", missing)
+    assert engine_factory() is None
+
+    def broken(name: str, package: object = None) -> object:
+        raise ModuleNotFoundError("No module named 'scipy'", name="scipy")
+    monkeypatch.setattr(players_module.importlib, "import_module", broken)
+    with pytest.raises(ModuleNotFoundError):
+        engine_factory()
 
 
 # determinism -------------------------------------------------------------------------------------

@@ -58,8 +58,9 @@ class Baseline:
         return unknown[0]
 
 
-def _engine() -> Optional[PlayerFactory]:
-    """advise's move as a player, when the engine (analysis/advice) is installed."""
+def engine_factory() -> Optional[PlayerFactory]:
+    """advise's move as a player, when the engine (analysis/advice) is there; None when it is not (a missing
+    module inside it is an error, not an absent engine)."""
     try:
         module = importlib.import_module("..analysis.advice", __package__)
     except ModuleNotFoundError as exc:
@@ -76,7 +77,7 @@ def _engine() -> Optional[PlayerFactory]:
 
 
 PLAYERS: Dict[str, PlayerFactory] = {"baseline": Baseline}
-_ENGINE = _engine()
+_ENGINE = engine_factory()
 if _ENGINE is not None:
     PLAYERS["engine"] = _ENGINE
 DEFAULT_PLAYER = "engine" if "engine" in PLAYERS else "baseline"
