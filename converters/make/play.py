@@ -111,17 +111,24 @@ def make_setup(board: str = "expert", rule: str = "snr", first: Optional[str] = 
     return Setup(rows, cols, mines, rule, cell)
 
 
+@lru_cache(maxsize=8)
+def free_cells(setup: Setup) -> np.ndarray:
+    """The flat indices of the cells the rule lets hold a mine, in order (made once per setup)."""
+    free = np.ones(setup.rows * setup.cols, dtype=bool)
+    free[setup.protected()] = False
+    cells = np.flatnonzero(free)
+    cells.flags.writeable = False
+    return cells
+
+
 def deal(setup: Setup, seed: int, index: int) -> np.ndarray:
     """Game `index`'s layout, (rows, cols) bool: the mines uniform over the cells the rule leaves free,
     drawn from a Generator seeded with (seed, index) alone."""
     if seed < 0 or index < 0:
         raise InputError(f"seed and game index must be >= 0, got {seed} and {index}")
-    n = setup.rows * setup.cols
-    free = np.ones(n, dtype=bool)
-    free[setup.protected()] = False
-    cells = np.flatnonzero(free)
+    cells = free_cells(setup)
     rng = np.random.default_rng([seed, index])
-    flat = np.zeros(n, dtype=bool)
+    flat = np.zeros(setup.rows * setup.cols, dtype=bool)
     flat[cells[rng.choice(cells.size, size=setup.mines, replace=False)]] = True
     return flat.reshape(setup.rows, setup.cols)
 
@@ -145,7 +152,7 @@ class Board:
         self.rows, self.cols = layout.shape
         self.total = int(layout.sum())
         self.mine: List[bool] = layout.ravel().tolist()
-        self.symbol = bytes(ord("0") + n for n in neighbour_count(layout).ravel().tolist())
+        self.symbol = (neighbour_count(layout) + ord("0")).astype(np.uint8).tobytes()
         self.near = neighbour_lists(self.rows, self.cols)
         self.cells = bytearray(b"?" * (self.rows * self.cols))
         self.closed_safe = self.rows * self.cols - self.total
