@@ -336,3 +336,35 @@ def test_cli_dask_executor_plays_the_same_games(capsys: pytest.CaptureFixture) -
                          "--executor", "dask", "-j", "1")
     assert rc == 0
     assert json.loads(out)["outcomes"] == play_games(PlaySpec(make_setup("beginner"), seed=8), 30).outcomes()
+
+
+def test_cli_dask_scheduler_address(capsys: pytest.CaptureFixture) -> None:
+    distributed = require_module("distributed")
+    cluster = distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True, dashboard_address=None)
+    try:
+        rc, out, _ = run_cli(capsys, "play", "--board", "beginner", "--games", "30", "--seed", "9", "--json",
+                             "--executor", "dask", "--scheduler", cluster.scheduler_address)
+    finally:
+        cluster.close()
+    assert rc == 0
+    assert json.loads(out)["outcomes"] == play_games(PlaySpec(make_setup("beginner"), seed=9), 30).outcomes()
+
+
+def test_ctrl_c_stops_every_process_without_a_traceback(tmp_path: Path) -> None:
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+    proc = subprocess.Popen([sys.executable, "-m", "mineconv", "play", "--games", "100000", "-j", "2", "-q",
+                             "--record", str(tmp_path)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)
+    deadline = time.monotonic() + 60
+    while not any(tmp_path.glob("game-*.rawvf")) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    os.killpg(proc.pid, signal.SIGINT)   # as a terminal's Ctrl-C: the whole process group
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130 and out == "" and "Traceback" not in err and "interrupted" in err
+    time.sleep(0.5)
+    with pytest.raises(ProcessLookupError):
+        os.killpg(proc.pid, 0)           # no worker is left behind

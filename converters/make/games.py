@@ -8,6 +8,7 @@ reads: the layout, then a left press and release on each clicked cell, one click
 from __future__ import annotations
 
 import os
+import signal
 import time
 from dataclasses import dataclass
 from typing import Callable, Iterator, List, Optional, Sequence
@@ -87,6 +88,16 @@ def _pool_chunk(args: tuple) -> List[GameResult]:
     return play_chunk(*args)
 
 
+def init_worker() -> None:
+    """Pool initializer: Ctrl-C and a hang-up are the parent's to handle (it ends the pool with SIGTERM), and
+    SIGTERM ends a worker at once and quietly (a replay being written stays a hidden temp file: no
+    game-N.rawvf is ever half written)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(signal, "SIGHUP"):
+        signal.signal(signal.SIGHUP, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
 def play_local(spec: PlaySpec, games: int, jobs: int = 1, chunk: int = DEFAULT_CHUNK
                ) -> Iterator[List[GameResult]]:
     """The results chunk by chunk, as they finish, from this process (jobs 1) or a pool of `jobs` processes."""
@@ -97,7 +108,7 @@ def play_local(spec: PlaySpec, games: int, jobs: int = 1, chunk: int = DEFAULT_C
         return
     import multiprocessing as mp
     method = "fork" if "fork" in mp.get_all_start_methods() else "spawn"
-    pool = mp.get_context(method).Pool(min(jobs, len(chunks)))
+    pool = mp.get_context(method).Pool(min(jobs, len(chunks)), initializer=init_worker)
     try:
         yield from pool.imap_unordered(_pool_chunk, [(spec, part) for part in chunks])
         pool.close()
