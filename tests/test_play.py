@@ -160,6 +160,11 @@ def test_baseline_opens_proven_safe_cells_first_then_the_lowest_chance() -> None
     assert Baseline()(p) == (0, 2)                      # proven safe, first in row order
     p = Puzzle.from_rows(["1?", "??"], mines=1)           # every unknown cell at 1/3: the first in row order
     assert Baseline()(p) == (0, 1)
+    p = Puzzle.from_rows(["1?", "??", "??"], mines=2)    # 1/3 next to the count, 1/2 on the bottom row
+    assert Baseline()(p) == (0, 1)
+    player = Baseline()
+    p = Puzzle.from_rows(["1??", "???", "???"], mines=1)
+    assert [player(p) for _ in range(5)] == [(0, 2), (1, 2), (2, 0), (2, 1), (2, 2)]   # one analysis, row order
 
 
 def test_the_engine_player_plays_advises_move_when_the_module_is_there(monkeypatch: pytest.MonkeyPatch) -> None:
