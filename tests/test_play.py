@@ -297,6 +297,14 @@ def test_cli_text_and_json(capsys: pytest.CaptureFixture, tmp_path: Path) -> Non
     assert data["outcomes"] == tally.outcomes()
 
 
+def test_cli_verbose_says_each_game(capsys: pytest.CaptureFixture) -> None:
+    rc, out, err = run_cli(capsys, "play", "--board", "beginner", "--games", "4", "--seed", "3", "-v", "--json")
+    lines = [line for line in err.splitlines() if line.startswith("mineconv play: game ")]
+    outcomes = json.loads(out)["outcomes"]
+    assert rc == 0 and [line.split(":")[1] for line in lines] == [f" game {i}" for i in range(4)]
+    assert all((" won " in line) == (o == "W") for line, o in zip(lines, outcomes))
+
+
 def test_cli_jobs_two_equals_jobs_one_game_for_game(capsys: pytest.CaptureFixture) -> None:
     runs = [json.loads(run_cli(capsys, "play", "--board", "beginner", "--games", "80", "--seed", "5", "--json",
                                "-j", j)[1]) for j in ("1", "2")]

@@ -112,10 +112,20 @@ def run(args: argparse.Namespace) -> int:
         bar = tqdm(total=args.games, desc="play", unit="game", file=sys.stderr, leave=False, dynamic_ncols=True,
                    mininterval=0.5)
     start = time.monotonic()
+
+    def on_results(part: List[GameResult]) -> None:
+        for r in part if args.verbose else ():
+            line = (f"mineconv play: game {r.index}: {'won' if r.won else 'lost'} after "
+                    f"{len(r.clicks)} clicks, {r.cpu:.3f} CPU s")
+            if bar is None:
+                print(line, file=sys.stderr)
+            else:
+                bar.write(line, file=sys.stderr)
+        if bar is not None:
+            bar.update(len(part))
     try:
         results = dask_results(spec, args.games, args.scheduler, jobs) if args.executor == "dask" else None
-        tally = play_games(spec, args.games, jobs=jobs, results=results,
-                           on_results=None if bar is None else (lambda part: bar.update(len(part))))
+        tally = play_games(spec, args.games, jobs=jobs, results=results, on_results=on_results)
     finally:
         if bar is not None:
             bar.close()
@@ -149,6 +159,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--record", metavar="DIR", help="save each game as DIR/game-NNNNNN.rawvf (mineconv audit reads it)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+    p.add_argument("-v", "--verbose", action="store_true",
+                   help="also one line per game on stderr as it finishes: won or lost, clicks, CPU seconds")
     p.add_argument("--executor", choices=("local", "dask"), default="local",
                    help="local processes (default) or a Dask cluster (pip install 'mineconv[dask]')")
     p.add_argument("--scheduler", metavar="ADDRESS",
