@@ -108,7 +108,7 @@ def bench_config(config: str, games: int, args: argparse.Namespace, players: Lis
     setup = make_setup(board, rule)
     rows, outcomes = [], {}
     for name in players:
-        tally = play_games(PlaySpec(setup, args.seed, name, args.budget), games, jobs=args.jobs)
+        tally = play_games(PlaySpec(setup, args.seed, name, args.budget, clicks=False), games, jobs=args.jobs)
         outcomes[name] = tally.outcomes()
         rows.append(row(config, name, tally.games, tally.wins, tally.cpu, True, seed=args.seed))
     for other in players[1:]:

@@ -19,6 +19,7 @@ from mineconv.make.games import PlaySpec, play_chunk, play_games, replay_path
 from mineconv.make.play import (
     Board,
     Setup,
+    Tally,
     chunks_of,
     deal,
     default_first,
@@ -222,6 +223,18 @@ def test_two_processes_play_the_same_games_as_one() -> None:
     two = play_games(spec, 60, jobs=2, chunk=7)
     assert [(r.index, r.won, r.clicks) for r in one.results] == [(r.index, r.won, r.clicks) for r in two.results]
     assert one.outcomes() == two.outcomes() and 0 < one.wins < 60
+
+
+def test_a_run_without_clicks_keeps_only_the_outcomes() -> None:
+    spec = PlaySpec(make_setup("beginner"), seed=12)
+    full = play_games(spec, 40, chunk=9)
+    lean = play_games(PlaySpec(make_setup("beginner"), seed=12, clicks=False), 40, chunk=9)
+    assert lean.results == [] and lean.outcomes() == full.outcomes() and lean.wins == full.wins == \
+        full.outcomes().count("W") and lean.games == 40
+    assert [r.click_count for r in full.results] == [len(r.clicks) for r in full.results]
+    tally = Tally()
+    tally.add(full.results[5:7][::-1])
+    assert tally.outcomes() == "-----" + full.outcomes()[5:7] and tally.games == 2
 
 
 def test_wilson_interval_and_chunks() -> None:

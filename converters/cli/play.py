@@ -105,7 +105,7 @@ def run(args: argparse.Namespace) -> int:
     if args.player not in PLAYERS:
         raise InputError(f"unknown player {args.player!r}; valid: {', '.join(PLAYERS)}")
     spec = PlaySpec(setup, args.seed, args.player, args.budget,
-                    None if args.record is None else record_folder(args.record))
+                    None if args.record is None else record_folder(args.record), clicks=False)
     bar = None
     if stderr_progress_wanted(args.quiet):
         from tqdm import tqdm
@@ -116,7 +116,7 @@ def run(args: argparse.Namespace) -> int:
     def on_results(part: List[GameResult]) -> None:
         for r in part if args.verbose else ():
             line = (f"mineconv play: game {r.index}: {'won' if r.won else 'lost'} after "
-                    f"{len(r.clicks)} clicks, {r.cpu:.3f} CPU s")
+                    f"{r.click_count} clicks, {r.cpu:.3f} CPU s")
             if bar is None:
                 print(line, file=sys.stderr)
             else:

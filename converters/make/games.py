@@ -37,6 +37,7 @@ class PlaySpec:
     player: str = "baseline"
     budget: Optional[float] = None
     record: Optional[str] = None
+    clicks: bool = True          # each result keeps its clicks (a million games' clicks are gigabytes)
 
 
 def level_name(setup: Setup) -> str:
@@ -80,6 +81,8 @@ def play_chunk(spec: PlaySpec, indices: Sequence[int]) -> List[GameResult]:
                 raise FileAccessError(f"cannot write the replay: {exc.strerror or exc}",
                                       source=replay_path(spec.record, i)) from None
         result.cpu = time.process_time() - start   # the deal and the replay count as the game's
+        if not spec.clicks:
+            result.clicks = []
         results.append(result)
     return results
 
@@ -123,7 +126,7 @@ def play_games(spec: PlaySpec, games: int, *, jobs: int = 1, chunk: int = DEFAUL
                on_results: Optional[Callable[[List[GameResult]], None]] = None,
                results: Optional[Iterator[List[GameResult]]] = None) -> Tally:
     """Play `games` games (local processes, or the chunks `results` gives from elsewhere) and tally them."""
-    tally = Tally()
+    tally = Tally(keep=spec.clicks)
     for part in play_local(spec, games, jobs, chunk) if results is None else results:
         tally.add(part)
         if on_results is not None:

@@ -208,16 +208,19 @@ class Board:
 @dataclass
 class GameResult:
     """One game played: its index in the run, won or not, the cells clicked in order (the first click
-    first), and the process CPU seconds it took (the player's and the simulator's)."""
+    first; left empty by a run that does not keep them), how many, and the process CPU seconds it took
+    (the player's and the simulator's)."""
 
     index: int
     won: bool
     clicks: List[Cell] = field(default_factory=list)
     cpu: float = 0.0
+    click_count: int = 0
 
     def to_json(self) -> dict:
-        """{"index", "won", "clicks": [[row, col], ...], "cpu"}."""
-        return {"index": self.index, "won": self.won, "clicks": [list(c) for c in self.clicks], "cpu": self.cpu}
+        """{"index", "won", "clicks": [[row, col], ...], "click_count", "cpu"}."""
+        return {"index": self.index, "won": self.won, "clicks": [list(c) for c in self.clicks],
+                "click_count": self.click_count, "cpu": self.cpu}
 
 
 def play_game(setup: Setup, layout: np.ndarray, player: Player, index: int = 0) -> GameResult:
@@ -239,6 +242,7 @@ def play_game(setup: Setup, layout: np.ndarray, player: Player, index: int = 0) 
                              f" cannot be played: {exc}") from None
         result.clicks.append((row, col))
     result.won = board.won
+    result.click_count = len(result.clicks)
     result.cpu = time.process_time() - start
     return result
 
@@ -259,31 +263,36 @@ def chunks_of(games: int, size: int) -> List[range]:
     return [range(i, min(i + size, games)) for i in range(0, games, max(1, size))]
 
 
-@dataclass
 class Tally:
-    """A run's results by game index, and what the summary says of them."""
+    """A run's outcomes by game index, its CPU seconds and, when kept, its results.
 
-    results: List[GameResult] = field(default_factory=list)
+    The outcomes are one byte per game index, so a million games take a megabyte; `keep=False` drops the
+    results themselves (a game's clicks are kilobytes).
+    """
+
+    def __init__(self, keep: bool = True) -> None:
+        self.keep = keep
+        self.results: List[GameResult] = []
+        self.won = bytearray()          # per game index: 0 not played, 1 lost, 2 won
+        self.games = 0
+        self.wins = 0
+        self.cpu = 0.0
 
     def add(self, results: Sequence[GameResult]) -> None:
         """Take a chunk's results (in any order)."""
-        self.results.extend(results)
-
-    @property
-    def games(self) -> int:
-        """Games played."""
-        return len(self.results)
-
-    @property
-    def wins(self) -> int:
-        """Games won."""
-        return sum(r.won for r in self.results)
-
-    @property
-    def cpu(self) -> float:
-        """Process CPU seconds over every game."""
-        return sum(r.cpu for r in self.results)
+        for r in results:
+            if r.index >= len(self.won):
+                self.won.extend(bytes(r.index + 1 - len(self.won)))
+            self.won[r.index] = 2 if r.won else 1
+            self.games += 1
+            self.wins += r.won
+            self.cpu += r.cpu
+        if self.keep:
+            self.results.extend(results)
 
     def outcomes(self) -> str:
-        """One letter per game in index order: 'W' won, 'L' lost."""
-        return "".join("W" if r.won else "L" for r in sorted(self.results, key=lambda r: r.index))
+        """One letter per game in index order: 'W' won, 'L' lost ('-' for an index not played)."""
+        return bytes(self.won).translate(OUTCOME_LETTERS).decode("ascii")
+
+
+OUTCOME_LETTERS = bytes.maketrans(b"\0\1\2", b"-LW")
