@@ -324,9 +324,11 @@ def test_cli_jobs_two_equals_jobs_one_game_for_game(capsys: pytest.CaptureFixtur
     assert runs[0]["outcomes"] == runs[1]["outcomes"]
 
 
-def test_cli_record_then_audit(capsys: pytest.CaptureFixture, tmp_path: Path) -> None:
+@pytest.mark.parametrize("rule", ["snr", "sfar"])
+def test_cli_record_then_audit(capsys: pytest.CaptureFixture, tmp_path: Path, rule: str) -> None:
     folder = tmp_path / "games"
-    rc, out, _ = run_cli(capsys, "play", "--board", "beginner", "--games", "3", "--record", folder, "--json")
+    rc, out, _ = run_cli(capsys, "play", "--board", "beginner", "--rule", rule, "--games", "3", "--record", folder,
+                         "--json", "--seed", "1")
     assert rc == 0 and sorted(p.name for p in folder.iterdir()) == [f"game-00000{i}.rawvf" for i in range(3)]
     outcomes = json.loads(out)["outcomes"]
     for i in range(3):
