@@ -139,8 +139,20 @@ function showCount(str, log10) {
 }
 
 // ---- talking to the server -----------------------------------------------------------------------
+// the server's key for this run comes in the address it printed (?token=...): kept, then hidden from the bar
+const TOKEN = (() => {
+  const url = new URL(location.href), given = url.searchParams.get("token");
+  if (!given) return sessionStorage.getItem("mineconv-token") || localStorage.getItem("mineconv-token") || "";
+  sessionStorage.setItem("mineconv-token", given);
+  localStorage.setItem("mineconv-token", given);   // a permalink opened in a new tab finds it too
+  url.searchParams.delete("token");
+  history.replaceState(null, "", url.pathname + url.search + url.hash);
+  return given;
+})();
+
 async function api(method, path, body) {
-  const response = await fetch(path, { method, headers: { "Content-Type": "application/json" },
+  const response = await fetch(path, { method, headers: { "Content-Type": "application/json",
+                                                          Authorization: `token ${TOKEN}` },
                                        body: body === undefined ? undefined : JSON.stringify(body) });
   const answer = await response.json();
   if (!response.ok || answer.error) throw new Error(answer.error || `HTTP ${response.status}`);
