@@ -126,6 +126,14 @@ def sent_token(headers: Any) -> Optional[str]:
     return str(token).strip() if token else None
 
 
+def pending_body(headers: Any) -> int:
+    """The bytes a request's body will bring after its headers, read or not (-1: unknown, chunked or garbled)."""
+    text = headers.get("Content-Length")
+    if headers.get("Transfer-Encoding") or (text is not None and not text.strip().isdigit()):
+        return -1
+    return int(text) if text is not None else 0
+
+
 def body_length(headers: Any, required: bool) -> int:
     """The body's announced length, checked against the cap before a byte of it is read (411, 413, 400)."""
     if headers.get("Transfer-Encoding"):

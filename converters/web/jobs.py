@@ -9,8 +9,8 @@ machine down; the analysis's own `memory_budget` normally stops the counter well
 
 Jobs wait in two lanes, told apart before they queue by their board's size (`job_cells`): a small board's
 job is light, anything else heavy. `max_workers` runners take jobs, light ones first; one runner (when
-there are two or more) takes only light jobs, so a small board is answered while ten heavy ones queue
-(issue 41 measured 17 s behind ten heavy jobs). At most `max_queued` jobs wait (past that, `Busy`), and
+there are two or more) takes only light jobs, with a warm worker process of its own, so a small board is
+answered while ten heavy ones queue (issue 41 measured 17 s behind ten heavy jobs). At most `max_queued` jobs wait (past that, `Busy`), and
 a fixed set of runner threads serves them, never a thread per job.
 
 Workers end with their server even while busy: each holds the read end of a pipe whose only write end
@@ -151,6 +151,7 @@ class JobPool:
         self._ready = threading.Condition(self._lock)
         self._lanes: Dict[bool, Deque[Job]] = {True: deque(), False: deque()}   # light?, in arrival order
         self._idle: List[Worker] = []
+        self._reserved: List[Worker] = []      # the light runner's own warm worker (none with one runner)
         self._busy: List[Worker] = []
         self._jobs: Dict[str, Job] = {}
         self._ids = itertools.count(1)
@@ -159,6 +160,8 @@ class JobPool:
         self._lifeline, self._lifeline_write = os.pipe()
         for _ in range(min(warm, max_workers)):
             self._idle.append(self._new_worker())
+        if max_workers > 1:
+            self._reserved.append(self._new_worker())
         for number in range(max_workers):
             light_only = number == 0 and max_workers > 1
             threading.Thread(target=self._serve_lane, args=(light_only,), daemon=True,
@@ -205,8 +208,8 @@ class JobPool:
         """End every worker (the server is stopping)."""
         with self._lock:
             self._closed = True
-            workers = self._idle + self._busy
-            self._idle, self._busy = [], []
+            workers = self._idle + self._reserved + self._busy
+            self._idle, self._reserved, self._busy = [], [], []
             waiting = [job for lane in self._lanes.values() for job in lane]
             for lane in self._lanes.values():
                 lane.clear()
@@ -225,7 +228,7 @@ class JobPool:
     def worker_pids(self) -> List[int]:
         """The process ids of the live workers (tests check none is left behind)."""
         with self._lock:
-            return [w.proc.pid for w in self._idle + self._busy]
+            return [w.proc.pid for w in self._idle + self._reserved + self._busy]
 
     def _new_worker(self) -> Worker:
         return Worker(self.memory, self._lifeline)
@@ -244,7 +247,7 @@ class JobPool:
                     job = self._next(light_only)
                 if job is None:
                     return
-            self._run(job)
+            self._run(job, light_only)
 
     def _next(self, light_only: bool) -> Optional[Job]:
         # called under the lock: light jobs first (they are quick), heavy ones only on the shared runners
@@ -254,30 +257,31 @@ class JobPool:
             return self._lanes[False].popleft()
         return None
 
-    def _take_worker(self) -> Worker:
+    def _take_worker(self, light_only: bool) -> Worker:
         with self._lock:
-            worker = self._idle.pop() if self._idle else None
+            pools = (self._reserved, self._idle) if light_only else (self._idle,)
+            worker = next((pool.pop() for pool in pools if pool), None)
         if worker is None or worker.proc.poll() is not None:
             worker = self._new_worker()
         with self._lock:
             self._busy.append(worker)
         return worker
 
-    def _give_back(self, worker: Worker, healthy: bool) -> None:
+    def _give_back(self, worker: Worker, healthy: bool, light_only: bool) -> None:
         with self._lock:
             if worker in self._busy:
                 self._busy.remove(worker)
             if healthy and not self._closed and worker.proc.poll() is None:
-                self._idle.append(worker)
+                (self._reserved if light_only and not self._reserved else self._idle).append(worker)
                 return
         worker.kill()
 
-    def _run(self, job: Job) -> None:
+    def _run(self, job: Job, light_only: bool) -> None:
         if job.state == "cancelled" or self._closed:
             job.end()
             return
         try:
-            worker = self._take_worker()
+            worker = self._take_worker(light_only)
         except OSError as exc:    # no process could be started (the pool closed, or the machine is out of them)
             job.state, job.error = "failed", f"no worker process could be started: {exc.strerror or exc}"
             job.end()
@@ -287,7 +291,7 @@ class JobPool:
             if not cancelled:
                 job.state, job.worker = "running", worker
         if cancelled:
-            self._give_back(worker, True)
+            self._give_back(worker, True, light_only)
             job.end()
             return
         timer = threading.Timer(self.timeout, self._expire, args=(job,))
@@ -314,7 +318,7 @@ class JobPool:
             timer.cancel()
             with self._lock:
                 job.worker = None
-            self._give_back(worker, healthy)
+            self._give_back(worker, healthy, light_only)
             job.end()
 
     def _expire(self, job: Job) -> None:

@@ -43,7 +43,7 @@ from ..core.errors import MineconvError
 from ..core.fileio import max_bytes
 from .actions import HEAVY, LEVELS, export, export_formats, load, render, samples
 from .fields import check_fields, wait_seconds
-from .guard import Gate, Refused, body_length, check_json_type, parse_body
+from .guard import Gate, Refused, body_length, check_json_type, parse_body, pending_body
 from .jobs import Busy, JobPool
 
 STATIC = Path(__file__).resolve().parent / "static"
@@ -92,7 +92,7 @@ class Handler(BaseHTTPRequestHandler):
         self._json({"error": message or HTTPStatus(code).phrase}, HTTPStatus(code))
 
     def _guarded(self, work: Callable[[], None]) -> None:
-        self.unread = 0
+        self.unread = pending_body(self.headers)
         try:
             work()
         except Refused as exc:
@@ -107,6 +107,8 @@ class Handler(BaseHTTPRequestHandler):
             self.server.report(exc, f"{self.command} {urlsplit(self.path).path[:80]}")
             self._refuse({"error": f"the server failed on this request ({type(exc).__name__}); it goes on "
                                    "serving, and the details are on its terminal"}, HTTPStatus.INTERNAL_SERVER_ERROR)
+        if self.unread:       # a body nobody read (a GET's, say) must not be taken for the next request
+            self.close_connection = True
 
     def _get(self) -> None:
         path, query = self._route()
@@ -130,8 +132,8 @@ class Handler(BaseHTTPRequestHandler):
 
     def _post(self) -> None:
         path, _ = self._route()
+        body_length(self.headers, required=True)     # 411, 413: before a byte is read
         self.server.gate.check(self.headers, api=path.startswith("/api/"))
-        self.unread = body_length(self.headers, required=True)
         check_json_type(self.headers.get("Content-Type"))
         body = check_fields(parse_body(self._read()))
         if path == "/api/load":
@@ -151,8 +153,8 @@ class Handler(BaseHTTPRequestHandler):
 
     def _delete(self) -> None:
         path, _ = self._route()
+        body_length(self.headers, required=False)
         self.server.gate.check(self.headers, api=path.startswith("/api/"))
-        self.unread = body_length(self.headers, required=False)
         if self.unread:
             check_json_type(self.headers.get("Content-Type"))
             self._read()
@@ -177,7 +179,7 @@ class Handler(BaseHTTPRequestHandler):
                 self._read()
             except OSError:
                 self.close_connection = True
-        elif self.unread:
+        elif self.unread:                 # too long to read, or of unknown length
             self.close_connection = True
         try:
             self._json(value, status, headers)
@@ -253,9 +255,11 @@ class AssistantServer(ThreadingHTTPServer):
             return
         try:
             super().process_request(request, client_address)
-        except BaseException:
+        except RuntimeError:      # no thread could be started: its place is free again
             self._connections.release()
             raise
+        # (a KeyboardInterrupt here comes after the thread started, and that thread frees the place itself;
+        # freeing it here too raised ValueError, which the base class logged, swallowing the Ctrl-C)
 
     def process_request_thread(self, request: Any, client_address: Any) -> None:
         """Serve the connection, then free its place."""
