@@ -30,7 +30,7 @@ SHOTS = Path(os.environ.get("MINECONV_SHOTS", "")) if os.environ.get("MINECONV_S
 
 
 class Server:
-    """A `mineconv serve --port 0` child process and its address."""
+    """A `mineconv serve --port 0` child process, its address (with the run's token, for the page) and token."""
 
     def __init__(self, *extra: str) -> None:
         self.proc = subprocess.Popen([sys.executable, "-m", "mineconv", "serve", "--port", "0", *extra],
@@ -39,12 +39,16 @@ class Server:
         assert self.proc.stdout is not None
         self.url = self.proc.stdout.readline().strip()
         assert self.url.startswith("http://127.0.0.1:"), self.proc.stderr.read() if self.proc.stderr else ""
+        self.base, _, query = self.url.partition("?")          # http://127.0.0.1:PORT/ and token=...
+        self.token = query.partition("token=")[2]
+        self.port = int(self.base.rstrip("/").rsplit(":", 1)[1])
 
     def call(self, method: str, path: str, body: Optional[Dict[str, Any]] = None) -> Any:
-        """One API request; returns (status, decoded JSON)."""
+        """One API request, carrying the token; returns (status, decoded JSON)."""
         data = None if body is None else json.dumps(body).encode()
-        request = urllib.request.Request(self.url.rstrip("/") + path, data=data, method=method,
-                                         headers={"Content-Type": "application/json"})
+        request = urllib.request.Request(self.base.rstrip("/") + path, data=data, method=method,
+                                         headers={"Content-Type": "application/json",
+                                                  "Authorization": f"token {self.token}"})
         try:
             with urllib.request.urlopen(request, timeout=30) as response:
                 return response.status, json.loads(response.read())

@@ -139,8 +139,22 @@ function showCount(str, log10) {
 }
 
 // ---- talking to the server -----------------------------------------------------------------------
+// the server's key for this run comes in the address it printed (?token=...): kept, then hidden from the bar
+const TOKEN = (() => {
+  const url = new URL(location.href), given = url.searchParams.get("token"), key = "mineconv-token";
+  try {
+    if (!given) return sessionStorage.getItem(key) || localStorage.getItem(key) || "";
+    sessionStorage.setItem(key, given);
+    localStorage.setItem(key, given);   // a permalink opened in a new tab finds it too
+  } catch (e) { /* storage turned off: the key lives as long as this page */ }
+  url.searchParams.delete("token");
+  history.replaceState(null, "", url.pathname + url.search + url.hash);
+  return given || "";
+})();
+
 async function api(method, path, body) {
-  const response = await fetch(path, { method, headers: { "Content-Type": "application/json" },
+  const response = await fetch(path, { method, headers: { "Content-Type": "application/json",
+                                                          Authorization: `token ${TOKEN}` },
                                        body: body === undefined ? undefined : JSON.stringify(body) });
   const answer = await response.json();
   if (!response.ok || answer.error) throw new Error(answer.error || `HTTP ${response.status}`);
