@@ -30,7 +30,7 @@ from urllib.parse import parse_qs, urlsplit
 
 from ..core.errors import MineconvError
 from ..core.fileio import max_bytes
-from .actions import HEAVY, LEVELS, export, export_formats, load, render, samples
+from .actions import HEAVY, LEVELS, export, export_formats, load, notations, render, samples
 from .jobs import JobPool
 
 STATIC = Path(__file__).resolve().parent / "static"
@@ -55,7 +55,7 @@ class Handler(BaseHTTPRequestHandler):
         elif path.startswith("/static/"):
             self._file(STATIC / path[len("/static/"):])
         elif path == "/api/info":
-            self._json({"formats": export_formats(), "levels": list(LEVELS),
+            self._json({"formats": export_formats(), "levels": list(LEVELS), "notations": notations(),
                         "samples": samples({})["samples"], "max_bytes": max_bytes()})
         elif path.startswith("/api/jobs/"):
             job = self.server.pool.get(path.rsplit("/", 1)[1])
