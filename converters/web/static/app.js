@@ -160,7 +160,8 @@ function draw() {
 
 // the mines-left counter (the total less the flags and known mines) and the game's clock
 function drawCounters() {
-  const placed = S.cells.filter((x) => x.s === "flag" || x.s === "mine").length;
+  // a game counts the player's flags (the mines a loss reveals are not placed by the player)
+  const placed = S.cells.filter((x) => x.s === "flag" || (x.s === "mine" && !S.game)).length;
   const left = $('[data-output="mines-left"]');
   left.textContent = S.mines === null ? "–" : String(S.mines - placed);
   left.dataset.value = S.mines === null ? "" : String(S.mines - placed);
