@@ -157,7 +157,8 @@ def load_bytes(request: Request) -> Answer:
 
 def render(request: Request) -> Answer:
     """The board's picture as `mineconv render` draws it (SVG text; the page rasterises PNG itself)."""
-    return {"svg": render_svg(board_of(request))}
+    puzzle = board_of(request)
+    return {"svg": render_svg(puzzle), "filename": file_stem(puzzle)}
 
 
 def samples(request: Request) -> Answer:
@@ -204,10 +205,25 @@ def export(request: Request) -> Answer:
         dump(puzzle, buffer, name)
     value = buffer.getvalue()
     data = value if isinstance(value, bytes) else value.encode("utf-8")
-    stem = (puzzle.name or "board").replace("/", "_").replace(" ", "_")[:40] or "board"
     extension = fmt.extensions[0] if fmt.extensions else ".txt"
-    return {"filename": stem + extension, "data": base64.b64encode(data).decode("ascii"),
-            "warnings": [str(w.message) for w in caught]}
+    answer = {"filename": file_stem(puzzle) + extension, "bytes": len(data),
+              "warnings": [str(w.message) for w in caught]}
+    if not request.get("measure"):   # measure: the size first, so the page can say it before the download
+        answer["data"] = base64.b64encode(data).decode("ascii")
+    return answer
+
+
+def file_stem(puzzle: Puzzle) -> str:
+    """A file name for a board's exports and pictures: the puzzle's name, made safe, or "board"."""
+    return re.sub(r"[^A-Za-z0-9._-]+", "_", puzzle.name or "board").strip("._")[:40] or "board"
+
+
+def picture(request: Request) -> Answer:
+    """The board's picture with its probabilities (as `mineconv render --analysis --percent` draws it): the overlay
+    the page shows, for the SVG and PNG buttons while it is on."""
+    puzzle = board_of(request)
+    a = analyze(puzzle, memory_budget=request.get("memory_budget"), timeout=request.get("timeout"))
+    return {"svg": render_svg(puzzle, a, percent=True), "filename": file_stem(puzzle)}
 
 
 def cells_json(cells: Any) -> List[List[int]]:
@@ -367,6 +383,6 @@ def place_free_of(rows: int, cols: int, mines: int, start: Any, seed: Optional[i
 
 # the actions a worker process runs (their cost grows with the board), and the ones a request thread runs
 HEAVY: Dict[str, Callable[[Request], Answer]] = {"level": level, "probabilities": probabilities, "step": step,
-                                                 "new_game": new_game}
+                                                 "new_game": new_game, "picture": picture}
 LIGHT: Dict[str, Callable[[Request], Answer]] = {"load": load, "export": export, "samples": samples,
                                                  "render": render}

@@ -22,6 +22,8 @@ const clone = (x) => JSON.parse(JSON.stringify(x));
 // ---- the board as text (the canonical form of README "The puzzle model") ----------------------------
 function boardText(board = S) {
   const lines = [];
+  // the puzzle's name rides along, so exports and pictures keep it
+  if (board.name) lines.push(`name: ${String(board.name).replace(/\s+/g, " ").trim()}`);
   if (board.mines !== null && board.mines !== undefined) lines.push(`mines: ${board.mines}`);
   if (board.start) lines.push(`start: ${board.start[0]},${board.start[1]}`);
   for (let r = 0; r < board.rows; r++) {
@@ -37,6 +39,7 @@ function boardText(board = S) {
 
 function fromAnswer(a) {
   const board = emptyBoard(a.rows, a.cols);
+  board.name = a.name ?? null;
   a.grid.forEach((row, r) => [...row].forEach((ch, c) => {
     const cell = board.cells[r * a.cols + c];
     if (ch >= "0" && ch <= "8") { cell.s = "number"; cell.n = Number(ch); }
@@ -249,7 +252,6 @@ async function guarded(work) {
 function takeBoard(a) {
   remember();
   S = fromAnswer(a);
-  S.name = a.name ?? null;
   clearAnalysis();
   showCount(null);
   draw();
@@ -499,16 +501,34 @@ function download(name, blob) {
 }
 function bytesOf(b64) { return Uint8Array.from(atob(b64), (ch) => ch.charCodeAt(0)); }
 
-async function exportBoard() {
-  const format = $('[data-input="format"]').value;
-  const a = await api("POST", "/api/export", { board: boardText(), format });
-  download(a.filename, new Blob([bytesOf(a.data)]));
-  say(`exported as ${format}: ${a.filename}` + (a.warnings.length ? "\nwarning: " + a.warnings.join("\nwarning: ") : ""));
+function sizeText(bytes) {
+  return bytes < 1024 ? `${bytes} bytes` : bytes < 1048576 ? `${(bytes / 1024).toFixed(1)} KB` : `${(bytes / 1048576).toFixed(1)} MB`;
+}
+// base64 to a Blob through the browser's own decoder (a data: URL), not a JavaScript array per byte
+async function blobOf(b64, type = "application/octet-stream") {
+  return (await fetch(`data:${type};base64,${b64}`)).blob();
 }
 
+// an export is a file: its size is said first, then it downloads (it is never written into the page)
+async function exportBoard() {
+  const format = $('[data-input="format"]').value;
+  const sized = await api("POST", "/api/export", { board: boardText(), format, measure: true });
+  const out = $('[data-output="export-size"]');
+  out.textContent = `${sized.filename}: ${sizeText(sized.bytes)}`;
+  out.dataset.value = String(sized.bytes);
+  say(`exporting as ${format}: ${sized.filename}, ${sizeText(sized.bytes)}; downloading…`);
+  const a = await api("POST", "/api/export", { board: boardText(), format });
+  download(a.filename, await blobOf(a.data));
+  say(`exported as ${format}: ${a.filename} (${sizeText(a.bytes)})` +
+      (a.warnings.length ? "\nwarning: " + a.warnings.join("\nwarning: ") : ""));
+}
+
+// a picture carries what the page shows: with the overlay on, the probabilities drawn on the board
 async function picture(kind) {
-  const a = await api("POST", "/api/render", { board: boardText() });
-  if (kind === "svg") { download("board.svg", new Blob([a.svg], { type: "image/svg+xml" })); return; }
+  const a = overlay ? await runJob({ action: "picture", board: boardText() })
+                    : await api("POST", "/api/render", { board: boardText() });
+  if (!a) return;
+  if (kind === "svg") { download(`${a.filename}.svg`, new Blob([a.svg], { type: "image/svg+xml" })); return; }
   const image = new Image();
   image.src = "data:image/svg+xml;base64," + btoa(unescape(encodeURIComponent(a.svg)));
   await image.decode();
@@ -517,7 +537,7 @@ async function picture(kind) {
   const ctx = canvas.getContext("2d");
   ctx.fillStyle = "#fff"; ctx.fillRect(0, 0, canvas.width, canvas.height);
   ctx.drawImage(image, 0, 0, canvas.width, canvas.height);
-  canvas.toBlob((blob) => download("board.png", blob), "image/png");
+  canvas.toBlob((blob) => download(`${a.filename}.png`, blob), "image/png");
 }
 
 function b64url(text) {
