@@ -34,6 +34,7 @@ from ..formats.registry import format_names, get_format
 from ..formats.writing import dump
 from ..make.noguess import no_guess_layout, start_block
 from ..present.picture import render_svg
+from .replay import replay
 
 LEVELS = tuple(PROPAGATION_LEVELS) + ("full",)
 
@@ -383,6 +384,6 @@ def place_free_of(rows: int, cols: int, mines: int, start: Any, seed: Optional[i
 
 # the actions a worker process runs (their cost grows with the board), and the ones a request thread runs
 HEAVY: Dict[str, Callable[[Request], Answer]] = {"level": level, "probabilities": probabilities, "step": step,
-                                                 "new_game": new_game, "picture": picture}
+                                                 "new_game": new_game, "picture": picture, "replay": replay}
 LIGHT: Dict[str, Callable[[Request], Answer]] = {"load": load, "export": export, "samples": samples,
                                                  "render": render}

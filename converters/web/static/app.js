@@ -155,7 +155,9 @@ function draw() {
   const minesInput = $('[data-input="mines"]');
   if (document.activeElement !== minesInput) minesInput.value = S.mines === null ? "" : String(S.mines);
   drawCounters();
-  $('[data-output="mode-hint"]').textContent = g && g.pending
+  $('[data-output="mode-hint"]').textContent = S.replay
+    ? "Replay: the board as the player saw it; Play, the arrows or the slider move through its events, the timeline's buttons jump to an opening."
+    : g && g.pending
     ? "Game: click the cell to open first; the mines are laid after it, keeping it free."
     : g ? "Game: click a cell to open it, right-click to flag it; click (or middle-click) a number whose flags are all placed to open its other neighbours. The reasoning buttons work on what you see."
       : "Puzzle: click a cell to cycle unknown → 0…8 → mine → safe; right-click flags; or hover and type 0-8, ?, *, . or f.";
@@ -377,7 +379,7 @@ function chord(r, c) {
 
 function clickCell(el, right, middle = false) {
   const r = Number(el.dataset.row), c = Number(el.dataset.col), cell = S.cells[key(r, c)];
-  if (S.game && S.game.over) return;
+  if (S.replay || (S.game && S.game.over)) return;   // a replay is watched, a finished game kept
   if (right) {
     if (S.game && S.game.pending) return;
     if (cell.s === "unknown" || cell.s === "flag") change(() => { cell.s = cell.s === "flag" ? "unknown" : "flag"; });
@@ -628,7 +630,7 @@ async function start() {
     if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === "z") { e.preventDefault(); undo(); return; }
     if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === "y") { e.preventDefault(); redo(); return; }
     const el = document.querySelector(".cell:hover");
-    if (!el || S.game) return;
+    if (!el || S.game || S.replay) return;
     const cell = S.cells[key(Number(el.dataset.row), Number(el.dataset.col))];
     const value = /^[0-8]$/.test(e.key) ? Number(e.key) : { "?": "unknown", u: "unknown", "*": "mine", m: "mine",
                    ".": "safe", s: "safe", f: "flag" }[e.key];
