@@ -92,6 +92,17 @@ def test_exports_say_their_size_first_and_keep_the_name(browser, server, tmp_pat
     assert path.name == "Kaye_splitter.txt" and path.read_text().startswith("name: Kaye splitter\n")
     assert output(page, "export-size") == f"Kaye_splitter.txt: {path.stat().st_size} bytes"
     assert page.get_attribute('[data-output="export-size"]', "data-value") == str(path.stat().st_size)
+    # one larger than the page passes through a tab: its size is said, the command line named, nothing fetched
+    page.evaluate("EXPORT_LIMIT = 1000")
+    page.select_option('[data-input="format"]', "cnf")
+    downloads = []
+    page.on("download", lambda d: downloads.append(d))
+    page.click('[data-action="export"]')
+    page.wait_for_selector('[data-output="message"].error')
+    assert output(page, "export-size") == "Kaye_splitter.cnf: 3.3 KB"
+    assert "mineconv convert board.txt --to cnf -o Kaye_splitter.cnf" in message(page)
+    page.wait_for_timeout(500)
+    assert downloads == []
     page.close()
 
 

@@ -214,6 +214,12 @@ def export(request: Request) -> Answer:
     return answer
 
 
+def export_size(request: Request) -> Answer:
+    """An export's file name and size in bytes, without its bytes: measured in a worker (a 200x200 board's
+    CNF is 290 MB and takes a minute), so the page can say it before it asks for the file."""
+    return export(dict(request, measure=True))
+
+
 def file_stem(puzzle: Puzzle) -> str:
     """A file name for a board's exports and pictures: the puzzle's name, made safe, or "board"."""
     return re.sub(r"[^A-Za-z0-9._-]+", "_", puzzle.name or "board").strip("._")[:40] or "board"
@@ -384,6 +390,7 @@ def place_free_of(rows: int, cols: int, mines: int, start: Any, seed: Optional[i
 
 # the actions a worker process runs (their cost grows with the board), and the ones a request thread runs
 HEAVY: Dict[str, Callable[[Request], Answer]] = {"level": level, "probabilities": probabilities, "step": step,
-                                                 "new_game": new_game, "picture": picture, "replay": replay}
+                                                 "new_game": new_game, "picture": picture, "replay": replay,
+                                                 "export_size": export_size}
 LIGHT: Dict[str, Callable[[Request], Answer]] = {"load": load, "export": export, "samples": samples,
                                                  "render": render}

@@ -511,13 +511,23 @@ async function blobOf(b64, type = "application/octet-stream") {
   return (await fetch(`data:${type};base64,${b64}`)).blob();
 }
 
-// an export is a file: its size is said first, then it downloads (it is never written into the page)
+// the largest export the page passes through the tab (a 247 MB CNF crashed it); past it, the command line
+let EXPORT_LIMIT = 64 * 1048576;
+
+// an export is a file: its size is measured first (in a worker) and said, then it downloads (it is never
+// written into the page); one too large for the tab is left to `mineconv convert`, which streams it
 async function exportBoard() {
   const format = $('[data-input="format"]').value;
-  const sized = await api("POST", "/api/export", { board: boardText(), format, measure: true });
+  const sized = await runJob({ action: "export_size", board: boardText(), format });
+  if (!sized) return;
   const out = $('[data-output="export-size"]');
   out.textContent = `${sized.filename}: ${sizeText(sized.bytes)}`;
   out.dataset.value = String(sized.bytes);
+  if (sized.bytes > EXPORT_LIMIT) {
+    say(`the ${format} file would be ${sizeText(sized.bytes)}, more than the page passes through a browser tab ` +
+        `(${sizeText(EXPORT_LIMIT)}): export the board as native and run\n  mineconv convert board.txt --to ${format} -o ${sized.filename}`, true);
+    return;
+  }
   say(`exporting as ${format}: ${sized.filename}, ${sizeText(sized.bytes)}; downloading…`);
   const a = await api("POST", "/api/export", { board: boardText(), format });
   download(a.filename, await blobOf(a.data));
