@@ -323,11 +323,12 @@ def new_game(request: Request) -> Answer:
     if rule not in FIRST_CLICK_RULES:
         raise InputError(f"first_click must be one of {', '.join(FIRST_CLICK_RULES)}, not {rule!r}")
     no_guess = bool(request.get("no_guess"))
+    rule = "snr" if no_guess else rule   # a no-guess layout keeps the first click's block free: a zero opening
     wanted = request.get("start")
     pending = wanted == "any"
     start = (min(rows - 1, 1), min(cols - 1, 1)) if pending else game_start(wanted, rows, cols)
-    block = start_block(rows, cols, start) if no_guess or rule == "snr" else None
-    check_room(rows, cols, mines, 1 if block is None else int(block.sum()), no_guess or rule == "snr", rule)
+    block = start_block(rows, cols, start) if rule == "snr" else None
+    check_room(rows, cols, mines, 1 if block is None else int(block.sum()), block is not None)
     seed = None if request.get("seed") is None else whole(request, "seed", 0, 0)
     if pending:
         return {"rows": rows, "cols": cols, "mines": mines, "start": None, "first_click": rule, "pending": True}
@@ -351,8 +352,8 @@ def game_start(wanted: Any, rows: int, cols: int) -> Tuple[int, int]:
     return (int(wanted[0]), int(wanted[1]))
 
 
-def check_room(rows: int, cols: int, mines: int, kept: int, block: bool, rule: str) -> None:
-    """Refuse a mine count that leaves the first click (and its kept neighbours) no room."""
+def check_room(rows: int, cols: int, mines: int, kept: int, block: bool) -> None:
+    """Refuse a mine count that leaves the first click (and, `block`, its neighbours: `kept` cells) no room."""
     room = rows * cols - kept
     if mines > room:
         what = ("the first click and its neighbours" if block else "the first click")

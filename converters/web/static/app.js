@@ -176,6 +176,7 @@ function drawCounters() {
   timer.textContent = String(seconds);
   timer.dataset.value = String(seconds);
   timer.dataset.running = g && g.started && !g.ended ? "true" : "false";
+  timer.parentElement.hidden = !g || !!S.replay;   // a clock belongs to a game being played
 }
 setInterval(() => { if (S.game && S.game.started && !S.game.ended) drawCounters(); }, 250);
 
