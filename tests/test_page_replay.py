@@ -107,24 +107,44 @@ def test_the_slider_and_play_show_the_board_as_the_player_saw_it(browser, server
     page.close()
 
 
-def test_a_lost_replay_marks_the_mine_that_was_hit(browser, server):
-    lost = None
-    for path in sorted(REPLAYS.glob("*/*")):
-        if path.suffix in (".avf", ".rmv", ".mvf", ".evf", ".rawvf"):
-            report = cli_json("audit", str(path), "--json")
-            if report["lost"]:
-                lost = path, report
-                break
-    if lost is None:
-        pytest.skip("no lost game among the stored replays")
-    path, report = lost
+LOST = """Width: 4
+Height: 3
+Mines: 2
+
+Board:
+000*
+0000
+000*
+
+Events:
+0.000 lc (4 20)
+0.100 lr (4 20)
+0.500 rc (52 4)
+0.600 rr (52 4)
+1.000 lc (52 36)
+1.200 lr (52 36)
+"""
+
+
+def test_a_lost_replay_marks_the_mine_that_was_hit(browser, server, tmp_path):
+    # the stored replays are all won: a small rawvf (the text notation) opens a zero, flags the wrong
+    # cell of the right column, then clicks the mine at (2, 3)
+    path = tmp_path / "lost.rawvf"
+    path.write_text(LOST)
+    report = cli_json("audit", str(path), "--json")
+    assert report["lost"] and report["luck"] is None
     page = open_page(browser, server)
     open_replay(page, path)
     frames = page.get_attribute('[data-replay="slider"]', "max")
-    page.eval_on_selector('[data-replay="slider"]', f"(e) => {{ e.value = '{frames}'; e.dispatchEvent(new Event('input')); }}")
+    assert frames == "3"                               # the opening, the flag, the losing click
+    page.eval_on_selector('[data-replay="slider"]', "(e) => { e.value = '2'; e.dispatchEvent(new Event('input')); }")
+    assert cells(page)[(0, 3)]["state"] == "flag" and not page.query_selector('[data-hit="true"]')
+    page.click('[data-replay="forward"]')
     hit = page.eval_on_selector_all('[data-hit="true"]', "els => els.map(e => [+e.dataset.row, +e.dataset.col])")
-    assert len(hit) == 1 and cells(page)[tuple(hit[0])]["state"] == "mine"
+    assert hit == [[2, 3]] and cells(page)[(2, 3)]["state"] == "mine"
     assert "the game is lost" in message(page)
+    assert "luck: none (a mine was hit" in page.text_content('[data-output="replay-summary"]')
+    shot(page, "replay-lost")
     page.close()
 
 

@@ -57,8 +57,9 @@ function openingText(n, o) {
   const why = { first: "the first click", safe: "no risk: the cell was proven safe",
                 forced: "a forced guess: no cell was proven safe", avoidable: "an avoidable guess: a safe cell existed",
                 unrated: "not rated in time" }[o.rating];
+  const sure = o.p_mine === 1 ? "; the counts had proven it a mine" : "";
   return `opening ${n + 1} at ${o.time.toFixed(2)} s: ${o.kind} on (${o.row}, ${o.col}), ` +
-         `${p}; ${why}${o.hit ? "; a mine: the game is lost" : ""}`;
+         `${p}; ${why}${sure}${o.hit ? "; a mine: the game is lost" : ""}`;
 }
 
 function drawTimeline() {
