@@ -173,3 +173,32 @@ def test_the_first_screens_board_agrees_with_the_size_inputs(browser, server):
     shown = cells(page)
     assert max(r for r, _ in shown) + 1 == rows and max(c for _, c in shown) + 1 == cols
     page.close()
+
+
+# the same through the API, no browser -------------------------------------------------------------------
+def test_the_api_refuses_a_game_without_room_and_keeps_the_chosen_first_click(server):
+    job = server.job({"action": "new_game", "rows": 9, "cols": 9, "mines": 80})
+    assert job["state"] == "failed" and "at most 72 mines" in job["error"]
+    job = server.job({"action": "new_game", "rows": 9, "cols": 9, "mines": 80, "first_click": "sfar",
+                      "start": [0, 8], "seed": 4})
+    answer = job["answer"]
+    assert answer["start"] == [0, 8] and answer["layout"][0][8] == "." and answer["mines"] == 80
+    job = server.job({"action": "new_game", "rows": 9, "cols": 9, "mines": 72, "start": [8, 0], "seed": 4})
+    assert all(answer_row[:2] == ".." for answer_row in job["answer"]["layout"][7:])   # snr: the block is free
+    for start in ([9, 0], [0], "centre", [True, 1]):
+        job = server.job({"action": "new_game", "rows": 9, "cols": 9, "mines": 10, "start": start})
+        assert job["state"] == "failed" and job["error"].startswith("start must be a cell"), job
+    job = server.job({"action": "new_game", "rows": 9, "cols": 9, "mines": 10, "first_click": "nope"})
+    assert job["state"] == "failed" and "first_click must be one of snr, sfar" in job["error"]
+
+
+def test_the_api_locates_paste_errors_in_the_pages_words(server):
+    status, answer = server.call("POST", "/api/load", {"text": "mines: 2\n1??\n1x?\n", "located": True})
+    assert status == 200
+    failed = answer["failed"]
+    assert (failed["line"], failed["column"], failed["line_text"], failed["notation"]) == (3, 2, "1x?", "native")
+    assert "--from" not in failed["message"]
+    status, answer = server.call("POST", "/api/load", {"text": "\x00" * 50, "located": True})
+    assert "choose one under Notation" in answer["failed"]["message"] and answer["failed"]["line"] is None
+    status, info = server.call("GET", "/api/info")
+    assert "dots" in info["notations"] and "cnf" not in info["notations"]
