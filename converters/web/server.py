@@ -41,7 +41,7 @@ from urllib.parse import parse_qs, urlsplit
 
 from ..core.errors import MineconvError
 from ..core.fileio import max_bytes
-from .actions import HEAVY, LEVELS, export, export_formats, load, render, samples
+from .actions import HEAVY, LEVELS, export, export_formats, load, notations, render, samples
 from .fields import check_fields, wait_seconds
 from .guard import Gate, Refused, body_length, check_json_type, parse_body, pending_body
 from .jobs import Busy, JobPool
@@ -118,7 +118,7 @@ class Handler(BaseHTTPRequestHandler):
         elif path.startswith("/static/"):
             self._file(STATIC / path[len("/static/"):])
         elif path == "/api/info":
-            self._json({"formats": export_formats(), "levels": list(LEVELS),
+            self._json({"formats": export_formats(), "levels": list(LEVELS), "notations": notations(),
                         "samples": samples({})["samples"], "max_bytes": max_bytes()})
         elif path.startswith("/api/jobs/"):
             wait = wait_seconds(query, LONGEST_WAIT)
