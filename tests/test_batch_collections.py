@@ -24,7 +24,8 @@ def _manifest(path: Path):
 
 
 def _mines(puzzle) -> list:
-    return sorted((r, c) for r, line in enumerate(puzzle.grid_lines) for c, ch in enumerate(line) if ch == "*")
+    # a layout reads as its full reveal (issue 40.3): its unknown cells are exactly its mines
+    return sorted((r, c) for r, line in enumerate(puzzle.grid_lines) for c, ch in enumerate(line) if ch in "*?")
 
 
 def test_a_collection_gives_one_solvable_output_per_puzzle_and_the_manifest_says_which(tmp_path, capsys):

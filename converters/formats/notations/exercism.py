@@ -6,8 +6,9 @@
        "expected": ["111", "1*1", "111"]}, ...]}               framed by '+---+' and '|...|' borders
 
 Each case's minefield ('*' a mine, ' ' no mine) is a layout and its expected rows are the annotation:
-the count of each safe cell, blank for zero. A case reads as that fully revealed board: counts, '*'
-known mines, the total stated. The annotation is checked against the layout (the same mines, every
+the count of each safe cell, blank for zero. A case reads as every mine layout does (--layout-as): its
+full reveal by default (every safe cell its count, the mines to find, the total stated); it read as
+the annotation (counts and '*' known mines) before the one rule, which --layout-as annotated gives. The annotation is checked against the layout (the same mines, every
 count right); a case without one is annotated from its layout. Groups of cases (a case holding
 "cases") are walked in order. Every case is numbered as the file orders it (1-based), also one with an
 empty board ("no rows", "no columns"): it is not a puzzle, so it is listed as empty and asking for it
@@ -25,6 +26,7 @@ import numpy as np
 from ...core.fileio import too_many_cells
 from ...core.puzzle import Puzzle, neighbour_count
 from ...core.wording import plural
+from .._layout import LAYOUT_HELP, layout_reading
 from .._located import error_at, load_json
 from ..collection import PUZZLE_HELP, Empty, build_all, pick
 from ..grammar import normalise_newlines
@@ -97,7 +99,7 @@ def _row_offset(text: str, row: str, start: int) -> int:
     return at + 1 if at >= 0 else start
 
 
-def _build(case: Case, text: str, source: Optional[str]) -> Puzzle:
+def _build(case: Case, text: str, source: Optional[str], layout_as: Optional[str] = None) -> Puzzle:
     assert case.empty is None, "an empty case is never built"
     field = case.minefield
     width = len(field[0])
@@ -117,7 +119,7 @@ def _build(case: Case, text: str, source: Optional[str]) -> Puzzle:
     cells = [["*" if mines[r, c] else str(int(counts[r, c])) for c in range(width)] for r in range(len(field))]
     if case.expected is not None:
         _check_annotation(case, cells, text, source)
-    return Puzzle.from_rows(["".join(row) for row in cells], mines=int(mines.sum()), name=case.label)
+    return layout_reading(mines, layout_as, None, was="annotated", notation="exercism").replace(name=case.label)
 
 
 def _check_annotation(case: Case, cells: List[List[str]], text: str, source: Optional[str]) -> None:
@@ -141,16 +143,19 @@ def _check_annotation(case: Case, cells: List[List[str]], text: str, source: Opt
 def puzzles(text: str, *, source: str = "<string>", **options: Any) -> List[Tuple[str, Puzzle]]:
     """Every case as (description, puzzle) in the file's order; a case without a board as (description, Empty)."""
     text = normalise_newlines(text)
-    return build_all(_cases(text, source), lambda c: c.label, lambda c: c.empty or _build(c, text, source))
+    layout_as = options.get("layout_as")
+    return build_all(_cases(text, source), lambda c: c.label,
+                     lambda c: c.empty or _build(c, text, source, layout_as))
 
 
-def read_exercism(text: str, source: str = "<string>", puzzle: Optional[Any] = None) -> Puzzle:
+def read_exercism(text: str, source: str = "<string>", puzzle: Optional[Any] = None,
+                  layout_as: Optional[str] = None) -> Puzzle:
     """Parse one case of exercism's minesweeper data (the first, or the one `puzzle` names, 1-based)."""
     text = normalise_newlines(text)
     found = _cases(text, source)
     _, case = pick(found, [repr(c.label) for c in found], puzzle, text=text, source=source, what="case",
                    empty=lambda c: c.empty)
-    return _build(case, text, source)
+    return _build(case, text, source, layout_as)
 
 
 def detect_exercism(text: str) -> float:
@@ -162,6 +167,6 @@ def detect_exercism(text: str) -> float:
 
 
 register_format("exercism", [".exercism.json"], "puzzle", reader=read_exercism, detect=detect_exercism,
-                aliases=("exercism-minesweeper",), read_options={"puzzle": PUZZLE_HELP}, collection=puzzles,
+                aliases=("exercism-minesweeper",), read_options={"puzzle": PUZZLE_HELP, "layout_as": LAYOUT_HELP}, collection=puzzles,
                 description="exercism minesweeper canonical-data.json: each case's minefield ('*', ' ') and "
                             "its expected annotation, read fully revealed; several per file (--puzzle N)")
