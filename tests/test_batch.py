@@ -85,8 +85,10 @@ def test_folder_glob_and_file_inputs_name_their_outputs(tmp_path, monkeypatch):
     # a matched folder is named from the glob's base too; a matched file is taken whatever its extension
     items, _ = collect_inputs(["in/*"], "out")
     assert [i.rel for i in items] == ["b000", "deep/er/b000", "deep/er/b001", "notes.md"]
-    items, _ = collect_inputs(["in/deep/er/b001.txt", str(tmp_path / "in" / "b000.txt")], "out")
-    assert [i.rel for i in items] == ["in/deep/er/b001", "b000"]
+    # one rule (issue 40.10): a file named on its own is placed by its bare name, as its folder's files are
+    with pytest.warns(UserWarning, match="in/deep/er/b001.txt: a file named with its folder now"):
+        items, _ = collect_inputs(["in/deep/er/b001.txt", str(tmp_path / "in" / "b000.txt")], "out")
+    assert [i.rel for i in items] == ["b001", "b000"]
     # with --from every file of a folder is an input, except hidden ones
     items, _ = collect_inputs(["in"], "out", from_="native")
     assert sorted(i.rel for i in items) == ["b000", "deep/er/b000", "deep/er/b001", "notes.md"]

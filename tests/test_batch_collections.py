@@ -15,7 +15,7 @@ from helpers import SAMPLES, run_cli
 from mineconv.batch import run_batch
 
 FIELDS = SAMPLES / "pc110102-fields.in"              # 2 contest fields
-CASES = SAMPLES / "exercism-minesweeper.exercism.json"  # 3 cases, the first without rows: 2 puzzles
+CASES = SAMPLES / "exercism-minesweeper.exercism.json"  # 3 cases, the first without rows (numbered, empty)
 SINGLE = SAMPLES / "seed-3x3.txt"
 
 
@@ -24,7 +24,8 @@ def _manifest(path: Path):
 
 
 def _mines(puzzle) -> list:
-    return sorted((r, c) for r, line in enumerate(puzzle.grid_lines) for c, ch in enumerate(line) if ch == "*")
+    # a layout reads as its full reveal (issue 40.3): its unknown cells are exactly its mines
+    return sorted((r, c) for r, line in enumerate(puzzle.grid_lines) for c, ch in enumerate(line) if ch in "*?")
 
 
 def test_a_collection_gives_one_solvable_output_per_puzzle_and_the_manifest_says_which(tmp_path, capsys):
@@ -36,9 +37,9 @@ def test_a_collection_gives_one_solvable_output_per_puzzle_and_the_manifest_says
     status, _, err = run_cli(capsys, "batch", work / FIELDS.name, work / CASES.name, work / SINGLE.name,
                              "-o", out, "-t", "cnf", "--manifest", manifest, "-j", "1")
     assert status == 0, err
-    assert "5 converted, 0 skipped, 0 failed (3 inputs holding 5 puzzles, 5 files written)" in err
+    assert "5 converted, 1 skipped, 0 failed (3 inputs holding 6 puzzles, 5 files written)" in err
     assert sorted(p.name for p in out.rglob("*.cnf")) == [
-        "exercism-minesweeper-1.cnf", "exercism-minesweeper-2.cnf", "pc110102-fields.in-1.cnf",
+        "exercism-minesweeper-2.cnf", "exercism-minesweeper-3.cnf", "pc110102-fields.in-1.cnf",
         "pc110102-fields.in-2.cnf", "seed-3x3.cnf"]
     rows = _manifest(manifest)
     single = rows.pop()
@@ -50,7 +51,10 @@ def test_a_collection_gives_one_solvable_output_per_puzzle_and_the_manifest_says
         listed = json.loads(info)["puzzles"]
         assert [(r["puzzle"], r["label"], r["puzzles"]) for r in mine] == \
             [(p["index"], p["label"], len(listed)) for p in listed]  # numbered and labelled as `info` lists them
-        for row, puzzle in zip(mine, mineconv.read_all(sample)):
+        empty = [r for r in mine if r.get("empty")]   # the empty case: numbered, skipped, nothing written
+        assert [(r["puzzle"], r["status"], r["outputs"]) for r in empty] == \
+            ([(1, "skipped", [])] if sample == CASES else [])
+        for row, puzzle in zip([r for r in mine if not r.get("empty")], mineconv.read_all(sample)):
             (output,) = row["outputs"]
             assert row["status"] == "converted" and row["error"] is None
             assert output["path"] == str(out / f"{stem}-{row['puzzle']}.cnf")
@@ -77,7 +81,8 @@ def test_puzzle_n_converts_that_puzzle_of_each_collection_and_single_files_as_th
     assert sorted(p.name for p in out.rglob("*.cnf")) == [
         "exercism-minesweeper-2.cnf", "pc110102-fields.in-2.cnf", "seed-3x3.cnf"]
     rows = _manifest(tmp_path / "m.jsonl")
-    assert [(r.get("puzzle"), r.get("label")) for r in rows] == [(2, "Field #2"), (2, "large minefield"), (None, None)]
+    assert [(r.get("puzzle"), r.get("label")) for r in rows] == [(2, "Field #2"), (2, "mine surrounded by spaces"),
+                                                                 (None, None)]
     second = list(mineconv.read_all(FIELDS))[1]
     assert mineconv.solve(str(out / "pc110102-fields.in-2.cnf")).puzzle.grid_lines == second.grid_lines
     # a collection without that many puzzles fails like a bad file; a bad value fails the request at once
@@ -89,19 +94,20 @@ def test_puzzle_n_converts_that_puzzle_of_each_collection_and_single_files_as_th
 
 def test_a_bad_puzzle_of_a_collection_fails_alone(tmp_path, capsys):
     data = json.loads(CASES.read_text(encoding="utf-8"))
-    data["cases"][1]["expected"][0] = "112"   # the first puzzle's annotation is wrong; the second is fine
+    data["cases"][1]["expected"][0] = "112"   # case 2's annotation is wrong; case 3 is fine (case 1 is empty)
     bad = tmp_path / "cases.exercism.json"
     bad.write_text(json.dumps(data, indent=1), encoding="utf-8")
     status, _, err = run_cli(capsys, "batch", bad, "-o", tmp_path / "out", "-t", "cnf,lp",
                              "--manifest", tmp_path / "m.jsonl")
     assert status == 1
-    first, second = _manifest(tmp_path / "m.jsonl")
-    assert first["status"] == "failed" and first["outputs"] == [] and first["puzzle"] == 1
+    empty, first, second = _manifest(tmp_path / "m.jsonl")
+    assert empty["status"] == "skipped" and empty["puzzle"] == 1 and empty["empty"] == "no rows"
+    assert first["status"] == "failed" and first["outputs"] == [] and first["puzzle"] == 2
     assert first["error"].startswith(f"{bad}:") and "annotation shows '2'" in first["error"]
     assert first["error"] in err  # reported as a bad file is
     assert second["status"] == "converted" and [o["format"] for o in second["outputs"]] == ["cnf", "lp"]
-    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["cases-2.cnf", "cases-2.lp"]
-    assert "1 converted, 0 skipped, 1 failed (1 input holding 2 puzzles, 2 files written)" in err
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["cases-3.cnf", "cases-3.lp"]
+    assert "1 converted, 1 skipped, 1 failed (1 input holding 3 puzzles, 2 files written)" in err
 
 
 def test_skip_existing_keeps_each_puzzle_and_rewrites_only_the_missing_one(tmp_path):
@@ -165,5 +171,5 @@ def test_parallel_runs_expand_collections_too(tmp_path, executor):
     inputs = [str(FIELDS), str(CASES), str(SINGLE)]
     result = run_batch(inputs, str(tmp_path / "out"), ["cnf"], jobs=2, executor=executor)
     assert [(Path(r["input"]).name, r.get("puzzle")) for r in result.records] == [
-        (FIELDS.name, 1), (FIELDS.name, 2), (CASES.name, 1), (CASES.name, 2), (SINGLE.name, None)]
+        (FIELDS.name, 1), (FIELDS.name, 2), (CASES.name, 1), (CASES.name, 2), (CASES.name, 3), (SINGLE.name, None)]
     assert result.files_written == 5

@@ -22,26 +22,27 @@ FRAMED = {"exercise": "minesweeper", "version": "1.1.0", "cases": [
      "input": {"minefield": ["+-----+", "| * * |", "+-----+"]}, "expected": ["+-----+", "|1*2*1|", "+-----+"]}]}
 
 
-def test_sample_skips_the_empty_board_and_warns():
+def test_sample_numbers_the_empty_board_reads_the_first_with_one_and_warns():
+    # issue 40.1: every case keeps the file's number; the empty one is listed, not skipped
     text = (SAMPLES / "exercism-minesweeper.exercism.json").read_text()
-    with pytest.warns(CollectionWarning, match="2 cases"):
-        p = parse(text)
+    with pytest.warns(CollectionWarning, match="3 cases"):
+        p = parse(text, layout_as="annotated")   # the reading before the one rule for layouts (issue 40.3)
     assert (p.grid_lines, p.mines, p.name) == (["111", "1*1", "111"], 1, "mine surrounded by spaces")
-    assert [lab for lab, _ in puzzles(text)] == ["mine surrounded by spaces", "large minefield"]
+    assert [lab for lab, _ in puzzles(text)] == ["no rows", "mine surrounded by spaces", "large minefield"]
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        assert parse(text, "exercism", puzzle=2).grid_lines[2] == "0123*2"
+        assert parse(text, "exercism", puzzle=3, layout_as="annotated").grid_lines[2] == "0123*2"
 
 
 def test_framed_rows_and_old_list_input():
-    assert parse(json.dumps(FRAMED), "exercism").grid_lines == ["1*2*1"]
+    assert parse(json.dumps(FRAMED), "exercism", layout_as="annotated").grid_lines == ["1*2*1"]
     old = {"cases": [{"description": "d", "input": ["* "], "expected": ["*1"]}], "exercise": "minesweeper"}
-    assert parse(json.dumps(old), "exercism").grid_lines == ["*1"]
+    assert parse(json.dumps(old), "exercism", layout_as="annotated").grid_lines == ["*1"]
 
 
 def test_missing_annotation_is_computed():
     doc = {"exercise": "minesweeper", "cases": [{"description": "d", "input": {"minefield": ["*  "]}}]}
-    assert parse(json.dumps(doc, indent=1), "exercism").grid_lines == ["*10"]
+    assert parse(json.dumps(doc, indent=1), "exercism", layout_as="annotated").grid_lines == ["*10"]
 
 
 @pytest.mark.parametrize("rows, expected, at, msg", [
@@ -60,8 +61,8 @@ def test_errors_are_located(rows, expected, at, msg):
 
 
 def test_out_of_range_and_not_json():
-    with pytest.raises(PuzzleSyntaxError, match="holds only 2 cases"):
-        parse((SAMPLES / "exercism-minesweeper.exercism.json").read_text(), "exercism", puzzle=3)
+    with pytest.raises(PuzzleSyntaxError, match="holds only 3 cases"):
+        parse((SAMPLES / "exercism-minesweeper.exercism.json").read_text(), "exercism", puzzle=4)
     with pytest.raises(PuzzleSyntaxError, match="not valid JSON"):
         parse('{"exercise": "minesweeper", "cases": [', "exercism")
 

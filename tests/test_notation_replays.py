@@ -114,7 +114,7 @@ def test_reveal_from_start_opens_the_first_click(ident: str) -> None:
     puzzle = read(path, reveal_from="start")
     assert cell(puzzle, *start) != "?"
     assert puzzle.mines == replay.total
-    layout = read(path)
+    layout = read(path, layout_as="mines")   # the reading before the one rule for layouts (issue 40.3)
     assert layout.known_mine_count == replay.total and layout.unknown_count == 0
 
 
@@ -135,7 +135,7 @@ def test_arbiter_replay_and_its_rawvf_rendering_agree() -> None:
 def test_cli_convert_and_info(capsys: pytest.CaptureFixture, tmp_path: Path) -> None:
     require_replays()
     beg = REPLAYS / "flop-player" / "avf_arbiter_beg.avf"
-    rc, out, err = run_cli(capsys, "convert", beg, "-o", tmp_path / "out.txt")
+    rc, out, err = run_cli(capsys, "convert", beg, "-o", tmp_path / "out.txt", "--layout-as", "mines")
     assert rc == 0, err
     assert (tmp_path / "out.txt").read_text().count("*") == 10
     rc, out, err = run_cli(capsys, "info", REPLAYS / "flop-player" / "rmv_beg.rmv")
@@ -247,7 +247,7 @@ def test_tiny_evf_reads_the_same_in_ms_toollib() -> None:
 
 def test_tiny_replays_as_puzzles() -> None:
     text = (FIXTURES / "replays" / "tiny_3x3.rawvf").read_text()
-    layout = parse(text)
+    layout = parse(text, layout_as="mines")
     assert layout.cells == "..*......" and layout.mines == 1
     opened = parse(text, reveal_from="start")
     assert cell(opened, 0, 2) == "?" and cell(opened, 2, 0) == "0" and cell(opened, 0, 1) == "1"

@@ -5,6 +5,7 @@ import glob
 import os
 import re
 import stat
+import warnings
 from dataclasses import dataclass, field
 from typing import Any, Dict, FrozenSet, Iterable, List, Optional, Sequence, Tuple
 
@@ -151,14 +152,17 @@ def collect_inputs(inputs: Sequence[str], outdir: str, *, from_: Optional[str] =
 
     Folders contribute files with a puzzle extension (every file when the notation is named with from_),
     hidden files and folders excluded, and nothing under OUTDIR. Files named or matched by a glob are
-    always taken. Output names: a folder's files keep their path inside the folder, a glob's matches
-    their path below the glob's fixed prefix, an explicit file its path as given; any name that would
-    climb out of OUTDIR (absolute, or with '..') falls back to the bare file name.
+    always taken. Output names follow one rule: an input keeps its path below the last folder the
+    argument spells out. A folder's files keep their path inside it (`boards/` -> b/x), a glob's matches
+    their path below its fixed prefix (`boards/*/*.txt` -> b/x), a file named on its own its bare name
+    (`boards/b/x.txt` -> x), so a file lands in the same place however it is named. A name that would
+    climb out of OUTDIR falls back to the bare file name.
     """
     exts = _puzzle_extensions()
     out_real = os.path.realpath(outdir)
     found: List[Tuple[str, str]] = []
     missing: List[Dict[str, Any]] = []
+    moved: List[str] = []   # files named with a relative folder: their outputs' place changed (issue 40)
     seen_paths = set()
     folders: Dict[str, str] = {}
 
@@ -192,7 +196,9 @@ def collect_inputs(inputs: Sequence[str], outdir: str, *, from_: Optional[str] =
                 continue
             walk(spec, spec)
         elif os.path.lexists(spec):
-            add(spec, spec)
+            add(spec, os.path.basename(spec))
+            if not os.path.isabs(spec) and os.path.dirname(os.path.normpath(spec)) not in ("", "."):
+                moved.append(spec)
         elif glob.has_magic(spec):
             base = _glob_base(spec)
             matches = sorted(glob.glob(spec, recursive=True))
@@ -206,8 +212,20 @@ def collect_inputs(inputs: Sequence[str], outdir: str, *, from_: Optional[str] =
                     add(m, os.path.relpath(m, base))
         else:
             missing.append(_failure(spec, f"{spec}: no such file or folder"))
+    if moved:   # the place changed in issue 40 for these: said once a run, with the way back
+        _warn_moved(moved)
     items = [Item(i, p, r) for i, (p, r) in enumerate(found)]
     return items, missing
+
+
+def _warn_moved(moved: List[str]) -> None:
+    """Say once that files named with their folder are now placed by their bare name (they kept the path)."""
+    others = f" and {len(moved) - 1} other file(s)" if len(moved) > 1 else ""
+    warnings.warn(f"{moved[0]}{others}: a file named with its folder now has its outputs named from the file "
+                  f"alone (OUTDIR/{os.path.basename(moved[0])}...), as that folder's files are; until now they "
+                  "kept the path as given (OUTDIR/" + moved[0].replace(os.sep, "/") + "...): for that place, "
+                  "give -o OUTDIR/" + os.path.dirname(os.path.normpath(moved[0])).replace(os.sep, "/"),
+                  stacklevel=3)
 
 
 def output_extension(fmt: Format) -> str:

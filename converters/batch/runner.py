@@ -418,6 +418,8 @@ def write_manifest(path: str, records: Sequence[Dict[str, Any]]) -> None:
                "error": rec["error"]}
         if "puzzle" in rec:
             row.update(puzzle=rec["puzzle"], label=rec["label"], puzzles=rec["puzzles"])
+        if rec.get("empty"):   # an entry without a board (skipped): what it holds instead
+            row["empty"] = rec["empty"]
         if rec.get("warnings"):
             row["warnings"] = rec["warnings"]
         lines.append(json.dumps(row, ensure_ascii=False, sort_keys=True))

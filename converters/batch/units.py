@@ -3,7 +3,8 @@
 A file that holds several puzzles (contest fields, exercise cases) gives one unit per puzzle, its outputs
 named OUTDIR/<rel>-<n><extension> with n its 1-based place in the file (the numbering of `mineconv info`);
 a file of one puzzle keeps OUTDIR/<rel><extension>. With the `puzzle` reader option (--puzzle N) a
-collection gives only its puzzle N, under the same name as in a full run.
+collection gives only its puzzle N, under the same name as in a full run. An entry without a board (an
+empty exercism case) keeps its number and gives a unit whose puzzle is Empty: nothing is written for it.
 """
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any, Dict, List, Optional, Tuple
 
 from ..core.errors import FileAccessError, MineconvError
-from ..formats.collection import failures_kept, puzzle_index
+from ..formats.collection import Empty, failures_kept, puzzle_index
 from ..formats.registry import Format
 from .inputs import FAILED, Settings
 
@@ -89,8 +90,8 @@ def collection_units(fmt: Format, text: str, source: str, rel: str, read_options
     except MineconvError as exc:
         exc.located(source)
         raise
-    if len(found) <= 1 or (wanted is not None and wanted > len(found)):
-        return []   # the reader's own error says what is missing, in the notation's words ('field 3')
+    if len(found) <= 1 or (wanted is not None and (wanted > len(found) or isinstance(found[wanted - 1][1], Empty))):
+        return []   # the reader's own error says what is missing or empty, in the notation's words ('field 3')
     numbered = list(enumerate(found, 1))
     if wanted is not None:
         numbered = [numbered[wanted - 1]]
@@ -99,6 +100,6 @@ def collection_units(fmt: Format, text: str, source: str, rel: str, read_options
 
 def _named(puzzle: Any, label: str) -> Any:
     """The puzzle named by its label when the file gives it no name, as mineconv.read_all yields it."""
-    if isinstance(puzzle, BaseException) or puzzle.name:
+    if isinstance(puzzle, (BaseException, Empty)) or puzzle.name:
         return puzzle
     return puzzle.replace(name=label)

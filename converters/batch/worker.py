@@ -16,6 +16,7 @@ from ..core.errors import LINE_EXCERPT, FileAccessError, InputError, LossyConver
 from ..core.fileio import atomic_output, decode_bytes, read_bytes, set_limits
 from ..core.puzzle import Puzzle
 from ..core.system import build_system
+from ..formats.collection import Empty
 from ..formats.reading import identify
 from ..formats.registry import Format, get_format
 from ..formats.writing import losses
@@ -258,6 +259,12 @@ class _Worker:
         """The record of one puzzle (the input's only one, or one of a collection's): written or kept."""
         if isinstance(unit.puzzle, BaseException):
             raise unit.puzzle
+        if isinstance(unit.puzzle, Empty):   # numbered in the file, but no board: nothing to write
+            record = new_record(item.path, SKIPPED, [])
+            record.update(puzzle=unit.number, label=unit.label, puzzles=unit.count, empty=unit.puzzle.why,
+                          warnings=[f"puzzle {unit.number} ({unit.label!r}) is empty ({unit.puzzle.why}): "
+                                    "it holds no board, nothing was written for it"])
+            return record
         if unit.number is not None and unit.rel in self.settings.taken:
             raise InputError(f"puzzle {unit.number}'s outputs ({unit.rel}.*) are also another input's "
                              "(rename one of them)")

@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 
 from ..core.about import installed_version, version
 from ..core.bounds import gc_paused
-from ..core.errors import MineconvError, Terminated
+from ..core.errors import MineconvError, Terminated, wrapped_stop
 from ..core.fileio import DEFAULT_MAX_BYTES, DEFAULT_MAX_CELLS, guard_inputs, set_limits, source_name
 
 if TYPE_CHECKING:
@@ -478,6 +478,15 @@ def main(argv: Optional[List[str]] = None) -> int:
         print(f"mineconv: terminated ({exc.signal_name})", file=sys.stderr)
         return exc.exit_status
     except KeyboardInterrupt:
+        print("mineconv: interrupted", file=sys.stderr)
+        return 130
+    except RuntimeError as exc:   # a Ctrl-C or SIGTERM that Python wrapped (errors.wrapped_stop)
+        stop = wrapped_stop(exc)
+        if stop is None:
+            raise
+        if isinstance(stop, Terminated):
+            print(f"mineconv: terminated ({stop.signal_name})", file=sys.stderr)
+            return stop.exit_status
         print("mineconv: interrupted", file=sys.stderr)
         return 130
     finally:

@@ -4,17 +4,27 @@ from __future__ import annotations
 import argparse
 import json
 import warnings
-from typing import Any, Dict
+from typing import Any, Dict, List
 
 from ..core.wording import plural
-from ..formats.collection import CollectionWarning, puzzle_index
+from ..formats.collection import CollectionWarning, Empty, puzzle_index
 from ..formats.reading import collection_with
 from . import add_input_options, describe_reading, input_settings, load_reading
 
 
-def reading_index(args: argparse.Namespace) -> int:
-    """The 0-based index of the puzzle a collection's reading took (--puzzle N, else the first)."""
-    return (puzzle_index(getattr(args, "read_puzzle", None)) or 1) - 1
+def reading_index(args: argparse.Namespace, held: List[Dict[str, Any]]) -> int:
+    """The 0-based index of the puzzle a collection's reading took (--puzzle N, else the first with a board)."""
+    number = puzzle_index(getattr(args, "read_puzzle", None))
+    if number is not None:
+        return number - 1
+    return next((i for i, item in enumerate(held) if "empty" not in item), 0)
+
+
+def _listed(index: int, label: str, puzzle: Any) -> Dict[str, Any]:
+    """One entry of the listing: its number, label and size ("empty": why, for an entry without a board)."""
+    if isinstance(puzzle, Empty):
+        return {"index": index, "label": label, "rows": 0, "cols": 0, "empty": puzzle.why}
+    return {"index": index, "label": label, "rows": puzzle.rows, "cols": puzzle.cols}
 
 
 def run(args: argparse.Namespace) -> int:
@@ -28,16 +38,17 @@ def run(args: argparse.Namespace) -> int:
     held = []
     if reading.format.collection is not None:
         _, found = collection_with(args.input, input_settings(args))
-        held = [{"index": i, "label": label, "rows": q.rows, "cols": q.cols} for i, (label, q) in enumerate(found, 1)]
+        held = [_listed(i, label, q) for i, (label, q) in enumerate(found, 1)]
         data["puzzles"] = held
     if args.json:
         print(json.dumps(data))
         return 0
     if held:
-        print(f"puzzles:     {len(held)} in the file; shown below: {held[reading_index(args)]['index']} "
+        print(f"puzzles:     {len(held)} in the file; shown below: {held[reading_index(args, held)]['index']} "
               "(--puzzle N shows another)")
         for item in held:
-            print(f"  {item['index']:>3}  {item['rows']} x {item['cols']}  {item['label']}")
+            size = f"empty ({item['empty']})" if "empty" in item else f"{item['rows']} x {item['cols']}"
+            print(f"  {item['index']:>3}  {size}  {item['label']}")
     print(f"notation:    {describe_reading(reading)}")
     if p.name:
         print(f"name:        {p.name}")

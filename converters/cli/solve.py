@@ -2,12 +2,13 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import sys
 from typing import TYPE_CHECKING, Generator, Optional, Union, cast
 
 from ..core.errors import InputError, MineconvError, SolverError, Terminated
-from ..core.fileio import source_name
+from ..core.fileio import atomic_output, protect, source_name
 from ..formats.notations.native import canonical_text
 from ..solvers.decoding import read_puzzle_reading
 from ..solvers.process import Deadline
@@ -36,7 +37,14 @@ def _say_stopped(exc: KeyboardInterrupt) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Solve once, or enumerate solutions with --all / --limit (main turns SIGTERM/SIGHUP into Terminated)."""
-    return _run(args, Deadline(args.timeout))   # the clock covers the whole run, reading the puzzle included
+    deadline = Deadline(args.timeout)   # the clock covers the whole run, reading the puzzle included
+    if args.output == "-":
+        return _run(args, deadline)
+    # -o takes exactly what stdout would have shown, written atomically: an error leaves no file, and
+    # an interrupted --all (which prints its summary) leaves the solutions printed so far
+    protect(args.puzzle)   # the output opens before the puzzle is read: it must not be the puzzle
+    with atomic_output(args.output) as out, contextlib.redirect_stdout(out):
+        return _run(args, deadline)
 
 
 def _run(args: argparse.Namespace, deadline: Deadline) -> int:
@@ -188,6 +196,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         epilog="examples:\n  mineconv solve board.txt\n  mineconv solve board.txt --solver glpsol --json\n"
                "  mineconv solve board.txt --solver cbc --timeout 30\n  mineconv solve board.txt --all --json\n"
                "  mineconv solve board.txt --all --jsonl --limit 50 --timeout 10\n"
+               "  mineconv solve board.txt --json -o answer.json\n"
                "solvers: " + ", ".join(solver_names()),
         formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("puzzle", help="puzzle file, or a solver file mineconv wrote ('-' for stdin)")
@@ -215,6 +224,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--jsonl", action="store_true",
                    help='stream the enumeration as JSON lines: {"solution": i, "mines": [...]} as each is '
                         'found, then {"status", "count", "complete", "stopped", "solver"}')
+    p.add_argument("-o", "--output", default="-",
+                   help="write what solve prints (the grid, the JSON, the --all solutions) here, atomically "
+                        "(default: stdout)")
     p.add_argument("--force", action="store_true",
                    help="enumerate (up to --limit) even when the board has astronomically many solutions")
     p.set_defaults(func=run)

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import re
+import warnings
 from typing import TYPE_CHECKING, Optional, Tuple
 
 from ..core.errors import FormatError, MineconvError
@@ -18,6 +19,23 @@ REVEAL_HELP = ("read the layout as the game state after opening this cell, 'R,C'
                "flood-fills as in the game); default: every safe cell shows its count")
 
 _RC = re.compile(r"\s*(\d+)\s*,\s*(\d+)\s*")
+
+# One rule for every notation that holds a mine layout (every mine known): by default it reads as its full
+# reveal, the one reading that leaves a solver something to find (a folder of layouts converted to .cnf
+# gives puzzles, not files with no variable), and the one mbf, Tatham's IDs and MiniZinc layouts always
+# had. --layout-as gives the two others the same way for all of them.
+LAYOUT_AS = {
+    "full": "its full reveal (every safe cell shows its count, the mines are to be found, the total is known)",
+    "annotated": "its annotation (every safe cell shows its count, every mine a known mine: nothing to find)",
+    "mines": "the layout itself (every mine a known mine, every other cell known safe without a count)",
+}
+LAYOUT_HELP = ("how a mine layout reads: full (the default: every safe cell shows its count, the mines are "
+               "to be found, the total is known), annotated (counts and known mines: nothing to find) or "
+               "mines (the layout itself: known mines, every other cell known safe without a count)")
+
+
+class LayoutDefaultWarning(UserWarning):
+    """A notation whose layouts read otherwise before now reads them as their full reveal (--layout-as)."""
 
 
 def parse_reveal_from(value: Optional[str], start: Optional[Tuple[int, int]] = None) -> Optional[Tuple[int, int]]:
@@ -47,6 +65,34 @@ def layout_puzzle(mine_grid: np.ndarray, reveal_at: Optional[Tuple[int, int]], *
             puzzle = opened_state(mine_grid, r, c)
         except MineconvError as exc:
             raise FormatError(f"--reveal-from {r},{c}: {exc.message}") from None
+    return puzzle.replace(notes=notes) if notes else puzzle
+
+
+def layout_reading(mine_grid: np.ndarray, layout_as: Optional[str], reveal_at: Optional[Tuple[int, int]], *,
+                   notes: Tuple[str, ...] = (), was: Optional[str] = None, notation: str = "") -> Puzzle:
+    """A mine layout read as --layout-as says (full by default), or as the game after opening reveal_at.
+
+    `was` names the reading the notation gave before the one rule ('mines', 'annotated'): read without
+    --layout-as, such a layout warns once that its reading changed and which option gives the old one.
+    """
+    if layout_as is not None and layout_as not in LAYOUT_AS:
+        raise FormatError(f"--layout-as takes one of {', '.join(LAYOUT_AS)}, not {layout_as!r}")
+    if reveal_at is not None:
+        if layout_as not in (None, "full"):
+            raise FormatError(f"--reveal-from opens one cell of the layout as a game; --layout-as {layout_as} "
+                              "reads the whole layout another way: give one of them")
+        return layout_puzzle(mine_grid, reveal_at, notes=notes)
+    if layout_as is None and was is not None:
+        warnings.warn(LayoutDefaultWarning(
+            f"a {notation} mine layout now reads as {LAYOUT_AS['full']}, as every layout notation's does; it "
+            f"read as {LAYOUT_AS[was]} before: --layout-as {was} reads it so"), stacklevel=2)
+    if (layout_as or "full") == "full":
+        puzzle = full_reveal(mine_grid)
+    else:
+        codes = np.where(mine_grid, ord("*"), ord(".") if layout_as == "mines" else
+                         neighbour_count(mine_grid) + ord("0")).astype(np.uint8)
+        puzzle = Puzzle(mine_grid.shape[0], mine_grid.shape[1], codes.tobytes().decode("ascii"),
+                        mines=int(mine_grid.sum()))
     return puzzle.replace(notes=notes) if notes else puzzle
 
 

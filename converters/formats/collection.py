@@ -3,12 +3,17 @@
 A reader of such a file finds every puzzle with its label and where it starts, then `pick` returns the
 one the `puzzle` read option names (1-based, in the file's own order). Without the option the first is
 read, and a CollectionWarning says how many the file holds and how to choose another.
+
+Every entry of the file is numbered, also one that holds no board (exercism's "no rows" case): it keeps
+its place in the numbering as an `Empty`, `info` lists it as empty, and asking for it is an error that
+says so. The default reading takes the first entry that holds a board.
 """
 from __future__ import annotations
 
 import contextlib
 import warnings
 from contextvars import ContextVar
+from dataclasses import dataclass
 from typing import Any, Callable, Iterator, List, Optional, Sequence, Tuple, TypeVar
 
 from ..core.errors import FormatError, MineconvError
@@ -22,6 +27,14 @@ T = TypeVar("T")
 
 class CollectionWarning(UserWarning):
     """The input holds several puzzles and only one was read (the first, unless --puzzle names another)."""
+
+
+@dataclass(frozen=True)
+class Empty:
+    """An entry of a collection that holds no board ("no rows"): numbered in the file's order, not a puzzle."""
+
+    why: str      # what the file gives instead of a board, e.g. 'no rows'
+    offset: int   # where the entry starts in the text, for the error that asks for it
 
 
 def puzzle_index(value: Any) -> Optional[int]:
@@ -43,25 +56,35 @@ def puzzle_index(value: Any) -> Optional[int]:
 
 
 def pick(items: Sequence[T], labels: Sequence[str], value: Any, *, text: str, source: Optional[str],
-         what: str = "puzzle") -> Tuple[int, T]:
+         what: str = "puzzle", empty: Callable[[T], Optional[Empty]] = lambda item: None) -> Tuple[int, T]:
     """(0-based index, item) of the puzzle the option names, warning when the choice was left to us.
 
-    An index past the end is an error located at the end of the text, naming how many there are.
+    Without the option the first item with a board is read. An index past the end is an error located at
+    the end of the text, naming how many there are; an item `empty` calls Empty is an error located there.
     """
     number = puzzle_index(value)
-    if not items:
-        raise error_at(f"no {what} found in the file", text, len(text), source)
+    blank = [empty(item) for item in items]
+    if not items or all(blank):
+        raise error_at(f"no {what} with a board found in the file", text, len(text), source)
     if number is None:
+        first = next(i for i, b in enumerate(blank) if b is None)
         if len(items) > 1:
-            shown = ", ".join(f"{i + 1}: {lab}" for i, lab in enumerate(labels[:5]))
+            shown = ", ".join(f"{i + 1}: {lab}" + (" (empty)" if blank[i] else "")
+                              for i, lab in enumerate(labels[:5]))
             more = ", ..." if len(labels) > 5 else ""
+            which = "the first" if first == 0 else f"{what} {first + 1}, the first with a board,"
             warnings.warn(CollectionWarning(
-                f"{source or '<string>'}: the file holds {plural(len(items), what)} ({shown}{more}); the first "
+                f"{source or '<string>'}: the file holds {plural(len(items), what)} ({shown}{more}); {which} "
                 f"was read: --puzzle N reads another"), stacklevel=4)
-        return 0, items[0]
+        return first, items[first]
     if number > len(items):
         raise error_at(f"--puzzle {number} asks for {what} {number}, but the file holds only "
                        f"{plural(len(items), what)}", text, len(text), source)
+    hole = blank[number - 1]
+    if hole is not None:
+        raise error_at(f"--puzzle {number} asks for {what} {number} ({labels[number - 1]}), which is empty "
+                       f"({hole.why}): it holds no board (`mineconv info` lists the {what}s)", text, hole.offset,
+                       source)
     return number - 1, items[number - 1]
 
 

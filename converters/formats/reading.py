@@ -13,7 +13,7 @@ from ..core.errors import AmbiguousInputWarning, LossyConversionWarning, Minecon
 from ..core.fileio import PathLike, decode_bytes, read_bytes, source_name
 from ..core.puzzle import Puzzle
 from ..core.wording import plural
-from .collection import CollectionWarning
+from .collection import CollectionWarning, Empty
 from .detection import close_to_best, content_for, rank_formats
 from .hints import add_hint, cannot_tell
 from .registry import Format, candidates_for_path, get_format, output_format
@@ -231,16 +231,19 @@ def collection_with(path: PathLike, settings: ReadSettings) -> Tuple[Reading, Li
     options = {k: v for k, v in _reader_options(fmt, settings, warn=False).items() if k != "puzzle"}
     found = fmt.collection(decode_bytes(data, source), source=source, **options)
     if settings.mines is not None:
-        found = [(label, puzzle.replace(mines=settings.mines)) for label, puzzle in found]
+        found = [(label, puzzle if isinstance(puzzle, Empty) else puzzle.replace(mines=settings.mines))
+                 for label, puzzle in found]
     return reading, found
 
 
 def read_all(path: PathLike, fmt: Optional[str] = None, **options: Any) -> Iterator[Puzzle]:
     """Every puzzle of a file in the file's order (one for most notations); each named by its label when the
-    file gives it no name ('Field #2', an exercise's description)."""
+    file gives it no name ('Field #2', an exercise's description). An entry without a board (an empty
+    exercism case) is no puzzle and is passed over; `collection_with` keeps it in its place."""
     _, found = collection_with(path, ReadSettings.of(fmt, options))
     for label, puzzle in found:
-        yield puzzle if puzzle.name else puzzle.replace(name=label)
+        if not isinstance(puzzle, Empty):
+            yield puzzle if puzzle.name else puzzle.replace(name=label)
 
 
 def read_reading(path: PathLike, fmt: Optional[str] = None, **options: Any) -> Reading:

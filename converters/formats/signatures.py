@@ -121,7 +121,7 @@ def _kata(text: str) -> bool:
 
 
 _SIZE_X_SIZE = re.compile(r"[0-9]x[0-9]")
-_REVEAL = ("reveal_from",)
+_REVEAL = ("reveal_from", "layout_as")   # every notation of a mine layout (--layout-as, --reveal-from)
 
 # module (in formats/notations) -> its signature; sorted by module, the order the full load registers them in
 SIGNATURES: Dict[str, Signature] = {
@@ -132,7 +132,8 @@ SIGNATURES: Dict[str, Signature] = {
     "avf": Signature(("avf", "arbiter"), (".avf",), lambda raw: len(raw) >= 6 and 3 <= raw[5] <= 6, binary=True,
                      read_options=_REVEAL),
     "blog_text": Signature(("blog-text", "blog"), (".blog",), _blog_text),
-    "contest_fields": Signature(("contest-fields", "uva10189"), (".uva",), _contest, read_options=("puzzle",)),
+    "contest_fields": Signature(("contest-fields", "uva10189"), (".uva",), _contest,
+                                read_options=("puzzle", "layout_as")),
     "dots": Signature(("dots", "gecode", "hakank"), (".dots",), _dots),
     "dzn": Signature(("dzn", "minizinc-data", "zinc"), (".dzn",), _any("array2d", "[|"), read_options=_REVEAL),
     "essence": Signature(("essence", "essence-param", "eprime", "savile-row"),
@@ -141,7 +142,7 @@ SIGNATURES: Dict[str, Signature] = {
                      read_options=_REVEAL),
     "exercism": Signature(("exercism", "exercism-minesweeper"), (".exercism.json",),
                           _any('"exercise"', '"cases"', upto=2000),
-                          read_options=("puzzle",)),
+                          read_options=("puzzle", "layout_as")),
     "int_matrix": Signature(("int-csv", "int-matrix", "matrix", "numpy"), (".csv", ".matrix.json", ".matrix"),
                             _int_matrix, read_options=("codes",)),
     "jsmines": Signature(("mine", "jsminesweeper"), (".mine",), lambda text: text[:20000].lstrip(" \t")[:1].isdigit()),
@@ -158,7 +159,7 @@ SIGNATURES: Dict[str, Signature] = {
                           _any("MINESWEEPER-BOARD", "columns")),
     "mvf": Signature(("mvf", "minesweeper-clone"), (".mvf",), lambda raw: raw[:2] in (b"\x11M", b"\0\0") or (
         len(raw) >= 2 and (raw[0], raw[1]) in ((8, 8), (16, 16), (30, 16))), binary=True, read_options=_REVEAL),
-    "native": Signature(("native", "text", "txt"), (".txt", ".mines"), read_options=_REVEAL),
+    "native": Signature(("native", "text", "txt"), (".txt", ".mines"), read_options=("reveal_from",)),
     "pred_json": Signature(("pred-json", "problem-reductions"), (".pred.json", ".json"), _json_object),
     "puzzle_json": Signature(("puzzle-json", "aspuzzle"), (".puzzle.json",), _json_object),
     "puzzle_page": Signature(("puzzle-page", "puzzle-minesweeper", "puzzle-minesweeper.com"), (".html", ".htm"),

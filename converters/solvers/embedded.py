@@ -20,6 +20,7 @@ from ..core.lazy import LazyModule
 from ..core.puzzle import Puzzle
 from . import feeding
 from .process import Deadline
+from .settled import settled
 
 if TYPE_CHECKING:
     import numpy as np
@@ -120,7 +121,7 @@ class EmbeddedSolver:
             self._free = free
             self._total = total
             self._card = card
-        self.solver = Solver(name=PYSAT_SOLVER)
+        self.solver = settled(lambda: Solver(name=PYSAT_SOLVER))   # every pysat call off the main thread
         self.built = False   # False when the deadline came before every clause was in: never solved then
         # fed by clause length in bulk: building a pysat CNF object first costs seconds on a 1000 x 1000 board;
         # fed in slices, so that a deadline stops the building (a fully revealed 1000 x 1000 board's 1.5
@@ -145,7 +146,8 @@ class EmbeddedSolver:
             self.built = False
             return False
         self._unfed = None
-        self.solver.append_formula(self._held)   # blocking clauses given before
+        held = self._held
+        settled(lambda: self.solver.append_formula(held))   # blocking clauses given before
         self._held = []
         return True
 
@@ -154,7 +156,7 @@ class EmbeddedSolver:
         for clauses in slices:
             if deadline is not None and deadline.expired():
                 return False
-            self.solver.append_formula(clauses)
+            settled(lambda: self.solver.append_formula(clauses))   # noqa: B023 (called at once)
         return True
 
     def next(self, timeout: Union[None, float, Deadline]) -> Answer:
@@ -263,17 +265,18 @@ class EmbeddedSolver:
         for clauses, cells in independent_parts(arrays.lits, self.k, PART_GROUP):
             if deadline.expired():
                 return "unknown", deadline.why("while the counts were solved part by part"), None
-            part = Solver(name=PYSAT_SOLVER, bootstrap_with=clauses)
-            try:
-                if cells.size > PART_THREAD:
+            if cells.size > PART_THREAD:
+                part = settled(lambda: Solver(name=PYSAT_SOLVER, bootstrap_with=clauses))   # noqa: B023
+                try:
                     status, why = self._solve(part, deadline, [])
-                else:   # a small part takes microseconds: no worker thread
-                    status, why = ("solved" if part.solve() else "infeasible"), ""
-                if status != "solved":
-                    return status, why, None
-                model = np.asarray(part.get_model() or [], dtype=np.int64)
-            finally:
-                part.delete()
+                    found = part.get_model() if status == "solved" else None
+                finally:
+                    settled(part.delete)
+            else:   # a small part takes microseconds: built, solved and freed in one call off the main thread
+                status, why, found = settled(lambda: _small_part(clauses))   # noqa: B023
+            if status != "solved":
+                return status, why, None
+            model = np.asarray(found or [], dtype=np.int64)
             values[cells[model[model > 0] - 1]] = True
         # phases of the variables the solver has (1..m): a phase set on another would add it, to be decided
         var = np.arange(1, self.k + 1) if self._var is None else np.asarray(self._var[1:], dtype=np.int64)
@@ -413,8 +416,17 @@ class EmbeddedSolver:
             self._blocked.add(tuple(bool(x) for x in values))
 
     def close(self) -> None:
-        """Free the solver."""
-        self.solver.delete()
+        """Free the solver (off the main thread: a Ctrl-C inside delete() made pysat free it twice)."""
+        settled(self.solver.delete)
+
+
+def _small_part(clauses: List[List[int]]) -> Tuple[str, str, Optional[List[int]]]:
+    """A small part of the count clauses solved by a solver of its own: (status, why, its model)."""
+    from pysat.solvers import Solver
+    with Solver(name=PYSAT_SOLVER, bootstrap_with=clauses) as part:
+        if not part.solve():
+            return "infeasible", "", None
+        return "solved", "", part.get_model()
 
 
 def _free_cells(k: int, counts: Optional[List[List[int]]], arrays: Optional[ClauseArrays]) -> List[int]:

@@ -15,7 +15,7 @@ from ...core.errors import FormatError, MineconvError, PuzzleSyntaxError
 from ...core.puzzle import Puzzle
 from ...core.replay import Replay
 from ...core.wording import plural
-from .._layout import layout_puzzle, parse_reveal_from
+from .._layout import layout_reading, parse_reveal_from
 
 REPLAY_REVEAL_HELP = ("read the replay as the game state after opening this cell: 'R,C' 0-based row,col, or "
                       "'start' for the game's first left click that opened a cell; default: the mine layout, "
@@ -139,21 +139,22 @@ def layout_text(replay: Replay) -> Puzzle:
     return Puzzle(replay.rows, replay.cols, cells, mines=replay.total)
 
 
-def replay_puzzle(replay: Replay, reveal_from: Optional[str] = None) -> Puzzle:
-    """The puzzle a replay notation reads: its layout, or the game state after opening reveal_from."""
-    if reveal_from is None:
-        return layout_text(replay)
-    start = replay.first_opening()
-    if str(reveal_from).strip().lower() == "start" and start is None:
+def replay_puzzle(replay: Replay, reveal_from: Optional[str] = None, layout_as: Optional[str] = None,
+                  notation: str = "replay") -> Puzzle:
+    """The puzzle a replay notation reads: its layout as --layout-as says (its full reveal by default), or
+    the game state after opening reveal_from."""
+    start = replay.first_opening() if reveal_from is not None else None
+    if reveal_from is not None and str(reveal_from).strip().lower() == "start" and start is None:
         raise FormatError("--reveal-from start: no left click of this replay opened a cell; give the cell as R,C")
-    return layout_puzzle(replay.mines, parse_reveal_from(reveal_from, start))
+    at = parse_reveal_from(reveal_from, start)
+    return layout_reading(replay.mines, layout_as, at, was="mines", notation=notation)
 
 
 def puzzle_of(replay_of: ReplayParser, data: Union[bytes, str], source: str,
-              reveal_from: Optional[str]) -> Puzzle:
+              reveal_from: Optional[str], layout_as: Optional[str] = None, notation: str = "replay") -> Puzzle:
     """Read a replay with replay_of and make it the notation's puzzle, errors told the source."""
     try:
-        return replay_puzzle(replay_of(data, source), reveal_from)
+        return replay_puzzle(replay_of(data, source), reveal_from, layout_as, notation)
     except MineconvError as exc:
         exc.located(source)
         raise

@@ -38,6 +38,7 @@ from ...core.replay import (
     ReplayEvent,
     cells_of,
 )
+from .._layout import LAYOUT_HELP
 from ..registry import CERTAIN, NO, register_format
 from ._replay_common import (
     REPLAY_REVEAL_HELP,
@@ -175,9 +176,10 @@ def parse_avf(data: Union[bytes, str], source: str = "<bytes>") -> Replay:
                   square_size=SQUARE, details=tuple(sorted(info.items())))
 
 
-def read_avf(data: Union[bytes, str], source: str = "<bytes>", reveal_from: Optional[str] = None):
+def read_avf(data: Union[bytes, str], source: str = "<bytes>", reveal_from: Optional[str] = None,
+             layout_as: Optional[str] = None):
     """Parse an .avf replay into its mine layout (or the state after opening reveal_from)."""
-    return puzzle_of(parse_avf, data, source, reveal_from)
+    return puzzle_of(parse_avf, data, source, reveal_from, layout_as, "avf")
 
 
 def detect_avf(data: Union[bytes, str]) -> float:
@@ -198,6 +200,6 @@ def detect_avf(data: Union[bytes, str]) -> float:
 
 
 register_format("avf", [".avf"], "puzzle", reader=read_avf, detect=detect_avf, binary=True,
-                aliases=("arbiter",), read_options={"reveal_from": REPLAY_REVEAL_HELP},
+                aliases=("arbiter",), read_options={"reveal_from": REPLAY_REVEAL_HELP, "layout_as": LAYOUT_HELP},
                 description="Minesweeper Arbiter replay (binary): the game's mine layout (and its mouse events, "
                             "read by read_replay); --reveal-from R,C or start")

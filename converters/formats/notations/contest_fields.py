@@ -7,9 +7,11 @@
     ....                                                             1110
     0 0
 
-In the input a '.' is a known safe cell WITHOUT a count (the input states no number) and '*' a known
-mine; in the output a digit is the count and '*' a known mine. Either way the total is the number of
-mines. A file holds several fields: read option `puzzle` (--puzzle N, 1-based) picks one, the first
+Either way a field is a mine layout (every mine known; an output block's counts are checked against
+its mines) and reads as every layout does (--layout-as): its full reveal by default (every safe cell
+its count, the mines to find, the total). Before that one rule an input field read as the layout
+itself ('.' known safe without a count, '*' a known mine: --layout-as mines) and an output block as
+its annotation (--layout-as annotated); reading them without the option warns once. A file holds several fields: read option `puzzle` (--puzzle N, 1-based) picks one, the first
 otherwise (with a CollectionWarning naming how many there are). `puzzles(text)` gives all of them,
 labelled 'Field #k'. A header claiming more cells than --max-cells is refused before anything is built.
 """
@@ -19,13 +21,16 @@ import re
 from dataclasses import dataclass
 from typing import Any, List, Optional, Tuple
 
+import numpy as np
+
 from ...core.fileio import too_many_cells
-from ...core.puzzle import Puzzle
+from ...core.puzzle import Puzzle, neighbour_count
 from ...core.wording import plural
+from .._layout import LAYOUT_HELP, layout_reading
 from ..collection import PUZZLE_HELP, build_all, pick
 from ..grammar import normalise_newlines
 from ..registry import LIKELY, NO, POSSIBLE, register_format
-from ._grid_common import fail, lines_with_offsets, puzzle_at
+from ._grid_common import fail, lines_with_offsets
 
 _SIZE = re.compile(r"\s*(\d{1,9})\s+(\d{1,9})\s*")
 _LABEL = re.compile(r"\s*Field\s*#\s*(\d{1,9})\s*:\s*", re.I)
@@ -125,24 +130,37 @@ def _fields(text: str, source: Optional[str]) -> List[Field]:
     return _output_fields(text, source) if _is_output(text) else _input_fields(text, source)
 
 
-def _build(field: Field, text: str, source: Optional[str]) -> Puzzle:
-    mines = sum(row.count("*") for row in field.rows)
-    return puzzle_at(list(field.rows), lambda r, c: field.offsets[r] + c, text, source, mines=mines,
-                     name=field.label)
+def _build(field: Field, text: str, source: Optional[str], layout_as: Optional[str] = None) -> Puzzle:
+    """The field's mine layout read as --layout-as says (the full reveal by default); an output block's
+    counts are checked against its mines first."""
+    mines = np.array([[ch == "*" for ch in row] for row in field.rows], dtype=bool)
+    annotated = any(ch.isdigit() for row in field.rows for ch in row)
+    if annotated:
+        counts = neighbour_count(mines)
+        for r, row in enumerate(field.rows):
+            for c, ch in enumerate(row):
+                if ch != "*" and int(ch) != int(counts[r, c]):
+                    raise fail(f"{field.label} shows {ch} here, and {int(counts[r, c])} of its '*' cells are "
+                               "around it", text, field.offsets[r] + c, source)
+    puzzle = layout_reading(mines, layout_as, None, was="annotated" if annotated else "mines",
+                            notation="contest-fields")
+    return puzzle.replace(name=field.label)
 
 
 def puzzles(text: str, *, source: str = "<string>", **options: Any) -> List[Tuple[str, Puzzle]]:
     """Every field of a contest file, as (label 'Field #k', puzzle), in the file's order."""
     text = normalise_newlines(text)
-    return build_all(_fields(text, source), lambda f: f.label, lambda f: _build(f, text, source))
+    layout_as = options.get("layout_as")
+    return build_all(_fields(text, source), lambda f: f.label, lambda f: _build(f, text, source, layout_as))
 
 
-def read_contest(text: str, source: str = "<string>", puzzle: Optional[Any] = None) -> Puzzle:
+def read_contest(text: str, source: str = "<string>", puzzle: Optional[Any] = None,
+                 layout_as: Optional[str] = None) -> Puzzle:
     """Parse one field of a contest input or output file (the first, or the one `puzzle` names, 1-based)."""
     text = normalise_newlines(text)
     found = _fields(text, source)
     _, field = pick(found, [f.label for f in found], puzzle, text=text, source=source, what="field")
-    return _build(field, text, source)
+    return _build(field, text, source, layout_as)
 
 
 def detect_contest(text: str) -> float:
@@ -164,6 +182,6 @@ def detect_contest(text: str) -> float:
 
 
 register_format("contest-fields", [".uva"], "puzzle", reader=read_contest, detect=detect_contest,
-                aliases=("uva10189",), read_options={"puzzle": PUZZLE_HELP}, collection=puzzles,
+                aliases=("uva10189",), read_options={"puzzle": PUZZLE_HELP, "layout_as": LAYOUT_HELP}, collection=puzzles,
                 description="UVa 10189 fields: 'n m' then rows of '*' (mine) and '.' (safe, no count) until "
                             "'0 0', or the 'Field #k:' output blocks; several per file (--puzzle N)")

@@ -37,7 +37,7 @@ import numpy as np
 from ...core.about import version
 from ...core.errors import FormatError, LossyConversionWarning, PuzzleSyntaxError
 from ...core.puzzle import Puzzle
-from .._layout import REVEAL_HELP, layout_puzzle, parse_reveal_from
+from .._layout import LAYOUT_HELP, REVEAL_HELP, layout_reading, parse_reveal_from
 from .._located import error_at
 from .._rows import lost_parts
 from ..grammar import normalise_newlines, parser, syntax_error
@@ -86,7 +86,8 @@ class _Assign:
                            "list [| ... |] or array2d(1..r, 1..c, [...]))", text, pos, source) from None
 
 
-def read_dzn(text: str, source: str = "<string>", reveal_from: Optional[str] = None) -> Puzzle:
+def read_dzn(text: str, source: str = "<string>", reveal_from: Optional[str] = None,
+             layout_as: Optional[str] = None) -> Puzzle:
     """Parse MiniZinc data holding a Minesweeper grid (-1 or X unknown, 0..8 counts) or a mine layout."""
     text = normalise_newlines(text)
     blank, comments = blank_comments(text, _COMMENTS)
@@ -152,8 +153,11 @@ def read_dzn(text: str, source: str = "<string>", reveal_from: Optional[str] = N
     _warn_unread(bindings, assigns, grid_name, text, source)
     name, notes = notes_before(comments, first, "%")
     if grid_name in LAYOUTS:
-        return _layout(values, grid_name, text, source, reveal_from, mines, mines_offset).replace(
+        return _layout(values, grid_name, text, source, (reveal_from, layout_as), mines, mines_offset).replace(
             name=name, notes=tuple(notes))
+    if layout_as is not None:
+        raise error_at(f"--layout-as reads a mine layout, and {grid_name} is a game (its -1 cells are unknown, not "
+                       "mines)", text, grid.offset, source, FormatError)
     if reveal_from is not None:
         raise error_at(f"--reveal-from opens a cell of a mine layout, and {grid_name} is a game (its -1 cells are "
                        "unknown, not mines)", text, grid.offset, source, FormatError)
@@ -209,7 +213,7 @@ def _check_sizes(values: List[List[Tuple[int, int]]], bindings: Dict[str, int], 
 
 
 def _layout(values: List[List[Tuple[int, int]]], grid_name: str, text: str, source: str,
-            reveal_from: Optional[str], mines: Optional[int], mines_offset: int) -> Puzzle:
+            reading: Tuple[Optional[str], Optional[str]], mines: Optional[int], mines_offset: int) -> Puzzle:
     """The puzzle of a mine layout: -1 (or 1) a mine, 0 none; a stated total must match it."""
     first = 0
     for row in values:
@@ -226,7 +230,7 @@ def _layout(values: List[List[Tuple[int, int]]], grid_name: str, text: str, sour
         raise error_at(f"the total says {mines} mines but {grid_name} holds {int(grid.sum())}", text, mines_offset,
                        source)
     try:
-        return layout_puzzle(grid, parse_reveal_from(reveal_from))
+        return layout_reading(grid, reading[1], parse_reveal_from(reading[0]))   # (--reveal-from, --layout-as)
     except FormatError as exc:
         raise error_at(exc.message, text, 0, source, FormatError) from None
 
@@ -332,6 +336,7 @@ def detect_dzn(text: str) -> float:
 
 
 register_format("dzn", [".dzn"], "puzzle", reader=read_dzn, writer=write_dzn, detect=detect_dzn, losses=_losses,
-                aliases=("minizinc-data", "zinc"), read_options={"reveal_from": REVEAL_HELP + " (mine layouts only)"},
+                aliases=("minizinc-data", "zinc"), read_options={"reveal_from": REVEAL_HELP + " (mine layouts only)",
+                                                         "layout_as": LAYOUT_HELP + " (mine layouts only)"},
                 description="MiniZinc data as in hakank's problem files: r = R; c = C; game = array2d(1..r, 1..c, "
                             "[...]); -1 or X unknown (.mzn/.zinc data files read by content)")

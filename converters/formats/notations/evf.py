@@ -44,6 +44,7 @@ from ...core.replay import (
     ReplayEvent,
     cell_of,
 )
+from .._layout import LAYOUT_HELP
 from ..registry import CERTAIN, NO, register_format
 from ._replay_common import REPLAY_REVEAL_HELP, ByteCursor, as_bytes, byte_error, check_board, decode_name, puzzle_of
 
@@ -193,9 +194,10 @@ def _program(software: str) -> Tuple[Optional[str], Optional[str]]:
     return software or None, None
 
 
-def read_evf(data: Union[bytes, str], source: str = "<bytes>", reveal_from: Optional[str] = None):
+def read_evf(data: Union[bytes, str], source: str = "<bytes>", reveal_from: Optional[str] = None,
+             layout_as: Optional[str] = None):
     """Parse an .evf replay into its mine layout (or the state after opening reveal_from)."""
-    return puzzle_of(parse_evf, data, source, reveal_from)
+    return puzzle_of(parse_evf, data, source, reveal_from, layout_as, "evf")
 
 
 def detect_evf(data: Union[bytes, str]) -> float:
@@ -214,6 +216,6 @@ def detect_evf(data: Union[bytes, str]) -> float:
 
 
 register_format("evf", [".evf"], "puzzle", reader=read_evf, detect=detect_evf, binary=True,
-                aliases=("metasweeper-replay",), read_options={"reveal_from": REPLAY_REVEAL_HELP},
+                aliases=("metasweeper-replay",), read_options={"reveal_from": REPLAY_REVEAL_HELP, "layout_as": LAYOUT_HELP},
                 description="Metasweeper replay (binary, v0 to v4): the game's mine layout (and its events, read "
                             "by read_replay); --reveal-from R,C or start")

@@ -6,12 +6,14 @@
        "expected": ["111", "1*1", "111"]}, ...]}               framed by '+---+' and '|...|' borders
 
 Each case's minefield ('*' a mine, ' ' no mine) is a layout and its expected rows are the annotation:
-the count of each safe cell, blank for zero. A case reads as that fully revealed board: counts, '*'
-known mines, the total stated. The annotation is checked against the layout (the same mines, every
+the count of each safe cell, blank for zero. A case reads as every mine layout does (--layout-as): its
+full reveal by default (every safe cell its count, the mines to find, the total stated); it read as
+the annotation (counts and '*' known mines) before the one rule, which --layout-as annotated gives. The annotation is checked against the layout (the same mines, every
 count right); a case without one is annotated from its layout. Groups of cases (a case holding
-"cases") are walked in order; cases with an empty board ("no rows", "no columns") are not puzzles and
-are skipped. Read option `puzzle` (--puzzle N, 1-based) picks a case, the first otherwise;
-`puzzles(text)` gives all of them, labelled by their description.
+"cases") are walked in order. Every case is numbered as the file orders it (1-based), also one with an
+empty board ("no rows", "no columns"): it is not a puzzle, so it is listed as empty and asking for it
+is an error that says so. Read option `puzzle` (--puzzle N) picks a case, the first with a board
+otherwise; `puzzles(text)` gives all of them, labelled by their description (an empty one as Empty).
 """
 from __future__ import annotations
 
@@ -24,8 +26,9 @@ import numpy as np
 from ...core.fileio import too_many_cells
 from ...core.puzzle import Puzzle, neighbour_count
 from ...core.wording import plural
+from .._layout import LAYOUT_HELP, layout_reading
 from .._located import error_at, load_json
-from ..collection import PUZZLE_HELP, build_all, pick
+from ..collection import PUZZLE_HELP, Empty, build_all, pick
 from ..grammar import normalise_newlines
 from ..registry import CERTAIN, LIKELY, NO, register_format
 
@@ -38,6 +41,7 @@ class Case:
     minefield: Tuple[str, ...]
     expected: Optional[Tuple[str, ...]]
     offset: int
+    empty: Optional[Empty] = None   # a case without a board keeps its number
 
 
 def _rows_of(value: Any) -> Optional[List[Any]]:
@@ -74,11 +78,11 @@ def _walk(node: Any, text: str, source: Optional[str], found: List[Case], cursor
         exp_rows = _unframe(expected) if isinstance(expected, list) and all(
             isinstance(r, str) for r in expected) else None
         field = _unframe(rows)
-        if not field or not field[0]:
-            continue   # "no rows", "no columns": nothing to solve, not a puzzle
-        label = str(case.get("description", f"case {len(found) + 1}"))
-        found.append(Case(" ".join(label.split()), tuple(field), tuple(exp_rows) if exp_rows is not None else None,
-                          max(at, 0)))
+        label = " ".join(str(case.get("description", f"case {len(found) + 1}")).split())
+        if not field or not field[0]:   # "no rows", "no columns": numbered in its place, not a puzzle
+            found.append(Case(label, (), None, max(at, 0), Empty("no columns" if rows else "no rows", max(at, 0))))
+            continue
+        found.append(Case(label, tuple(field), tuple(exp_rows) if exp_rows is not None else None, max(at, 0)))
 
 
 def _cases(text: str, source: Optional[str]) -> List[Case]:
@@ -95,7 +99,8 @@ def _row_offset(text: str, row: str, start: int) -> int:
     return at + 1 if at >= 0 else start
 
 
-def _build(case: Case, text: str, source: Optional[str]) -> Puzzle:
+def _build(case: Case, text: str, source: Optional[str], layout_as: Optional[str] = None) -> Puzzle:
+    assert case.empty is None, "an empty case is never built"
     field = case.minefield
     width = len(field[0])
     why = too_many_cells(len(field), width)
@@ -114,7 +119,7 @@ def _build(case: Case, text: str, source: Optional[str]) -> Puzzle:
     cells = [["*" if mines[r, c] else str(int(counts[r, c])) for c in range(width)] for r in range(len(field))]
     if case.expected is not None:
         _check_annotation(case, cells, text, source)
-    return Puzzle.from_rows(["".join(row) for row in cells], mines=int(mines.sum()), name=case.label)
+    return layout_reading(mines, layout_as, None, was="annotated", notation="exercism").replace(name=case.label)
 
 
 def _check_annotation(case: Case, cells: List[List[str]], text: str, source: Optional[str]) -> None:
@@ -136,17 +141,21 @@ def _check_annotation(case: Case, cells: List[List[str]], text: str, source: Opt
 
 
 def puzzles(text: str, *, source: str = "<string>", **options: Any) -> List[Tuple[str, Puzzle]]:
-    """Every case with a board, as (description, puzzle), in the file's order."""
+    """Every case as (description, puzzle) in the file's order; a case without a board as (description, Empty)."""
     text = normalise_newlines(text)
-    return build_all(_cases(text, source), lambda c: c.label, lambda c: _build(c, text, source))
+    layout_as = options.get("layout_as")
+    return build_all(_cases(text, source), lambda c: c.label,
+                     lambda c: c.empty or _build(c, text, source, layout_as))
 
 
-def read_exercism(text: str, source: str = "<string>", puzzle: Optional[Any] = None) -> Puzzle:
+def read_exercism(text: str, source: str = "<string>", puzzle: Optional[Any] = None,
+                  layout_as: Optional[str] = None) -> Puzzle:
     """Parse one case of exercism's minesweeper data (the first, or the one `puzzle` names, 1-based)."""
     text = normalise_newlines(text)
     found = _cases(text, source)
-    _, case = pick(found, [repr(c.label) for c in found], puzzle, text=text, source=source, what="case")
-    return _build(case, text, source)
+    _, case = pick(found, [repr(c.label) for c in found], puzzle, text=text, source=source, what="case",
+                   empty=lambda c: c.empty)
+    return _build(case, text, source, layout_as)
 
 
 def detect_exercism(text: str) -> float:
@@ -158,6 +167,6 @@ def detect_exercism(text: str) -> float:
 
 
 register_format("exercism", [".exercism.json"], "puzzle", reader=read_exercism, detect=detect_exercism,
-                aliases=("exercism-minesweeper",), read_options={"puzzle": PUZZLE_HELP}, collection=puzzles,
+                aliases=("exercism-minesweeper",), read_options={"puzzle": PUZZLE_HELP, "layout_as": LAYOUT_HELP}, collection=puzzles,
                 description="exercism minesweeper canonical-data.json: each case's minefield ('*', ' ') and "
                             "its expected annotation, read fully revealed; several per file (--puzzle N)")

@@ -25,7 +25,7 @@ import numpy as np
 from ...core.errors import FormatError, PuzzleSyntaxError
 from ...core.puzzle import Puzzle
 from ...core.wording import plural
-from .._layout import REVEAL_HELP, known_layout, layout_puzzle, parse_reveal_from
+from .._layout import LAYOUT_HELP, REVEAL_HELP, known_layout, layout_reading, parse_reveal_from
 from ..registry import CERTAIN, LIKELY, NO, register_format
 
 MAX_SIDE = 255
@@ -80,7 +80,8 @@ def _pairs(data: bytes, source: str) -> np.ndarray:
     return pairs
 
 
-def read_mbf(data: Union[bytes, str], source: str = "<bytes>", reveal_from: Optional[str] = None) -> Puzzle:
+def read_mbf(data: Union[bytes, str], source: str = "<bytes>", reveal_from: Optional[str] = None,
+             layout_as: Optional[str] = None) -> Puzzle:
     """Parse an .mbf layout into the full-reveal puzzle, or the state after opening reveal_from."""
     raw = _as_bytes(data)
     pairs = _pairs(raw, source)
@@ -88,7 +89,7 @@ def read_mbf(data: Union[bytes, str], source: str = "<bytes>", reveal_from: Opti
     grid = np.zeros((height, width), dtype=bool)
     grid[pairs[:, 1], pairs[:, 0]] = True
     try:
-        return layout_puzzle(grid, parse_reveal_from(reveal_from))
+        return layout_reading(grid, layout_as, parse_reveal_from(reveal_from))
     except FormatError as exc:
         exc.source = exc.source or source
         raise
@@ -142,6 +143,6 @@ def detect_mbf(data: Union[bytes, str]) -> float:
 
 
 register_format("mbf", [".mbf"], "puzzle", reader=read_mbf, writer=write_mbf, detect=detect_mbf, losses=_losses,
-                binary=True, aliases=("minesweeper-board-file",), read_options={"reveal_from": REVEAL_HELP},
+                binary=True, aliases=("minesweeper-board-file",), read_options={"reveal_from": REVEAL_HELP, "layout_as": LAYOUT_HELP},
                 description="Minesweeper board file (binary): width, height, mine count, (x, y) per mine; "
                             "read fully revealed or --reveal-from R,C")

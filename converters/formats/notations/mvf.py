@@ -40,6 +40,7 @@ from ...core.replay import (
     ReplayEvent,
     cell_of,
 )
+from .._layout import LAYOUT_HELP
 from ..registry import CERTAIN, LIKELY, NO, register_format
 from ._replay_common import REPLAY_REVEAL_HELP, ByteCursor, as_bytes, check_board, decode_name, mine_grid, puzzle_of
 
@@ -208,9 +209,10 @@ def parse_mvf(data: Union[bytes, str], source: str = "<bytes>") -> Replay:
                   program="Minesweeper Clone", version=version, square_size=SQUARE)
 
 
-def read_mvf(data: Union[bytes, str], source: str = "<bytes>", reveal_from: Optional[str] = None):
+def read_mvf(data: Union[bytes, str], source: str = "<bytes>", reveal_from: Optional[str] = None,
+             layout_as: Optional[str] = None):
     """Parse an .mvf replay into its mine layout (or the state after opening reveal_from)."""
-    return puzzle_of(parse_mvf, data, source, reveal_from)
+    return puzzle_of(parse_mvf, data, source, reveal_from, layout_as, "mvf")
 
 
 def detect_mvf(data: Union[bytes, str]) -> float:
@@ -228,6 +230,6 @@ def detect_mvf(data: Union[bytes, str]) -> float:
 
 
 register_format("mvf", [".mvf"], "puzzle", reader=read_mvf, detect=detect_mvf, binary=True,
-                aliases=("minesweeper-clone",), read_options={"reveal_from": REPLAY_REVEAL_HELP},
+                aliases=("minesweeper-clone",), read_options={"reveal_from": REPLAY_REVEAL_HELP, "layout_as": LAYOUT_HELP},
                 description="Minesweeper Clone replay (binary, 0.75 to 2007): the game's mine layout (and its "
                             "mouse events, read by read_replay); --reveal-from R,C or start")

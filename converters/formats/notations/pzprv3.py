@@ -11,6 +11,10 @@
     # # . . .         '.' no mark
     ...
 
+pzprjs's own test scripts and answer strings write the same file on one line, `/` ending each line
+(`pzprv3/mines/5/5/. 2 . . . /. . . . 1 /...`); it reads as the multi-line form, and errors name the
+column on that one line.
+
 The puzzle is the question. A saved answer is checked against it (no mark on a clue cell) and kept in
 the notes: its rows, and whether its mines fit every clue ("verified") or which clue they break. What
 follows the answer (pzprjs's trial data, history) is ignored. The writer puts a known mine in the
@@ -35,7 +39,17 @@ Row = List[Tuple[str, int]]     # (token, offset in the text)
 
 
 def _lines(text: str) -> List[Tuple[int, str]]:
+    """(offset, line) of every line; a first line in the one-line form is split at its '/'s."""
+    first, newline, rest = text.partition("\n")
+    if _one_line(first):
+        # '/' -> '\n' keeps every offset, so errors still point into the one line the user has
+        text = first.replace("/", "\n") + newline + rest
     return [(off, line.rstrip()) for off, line in lines_with_offsets(text)]
+
+
+def _one_line(first: str) -> bool:
+    """Whether the first line is pzprjs's one-line form, 'pzprv3/mines/ROWS/COLS/row /row /...'."""
+    return first.lstrip("\ufeff").strip().split("/", 1)[0] in HEADERS and "/" in first
 
 
 def _header(lines: List[Tuple[int, str]], text: str, source: Optional[str]) -> Tuple[int, int]:
@@ -149,7 +163,8 @@ def _losses(puzzle: Puzzle, **options: Any) -> List[str]:
 
 def detect_pzprv3(text: str) -> float:
     """CERTAIN for a pzprv3 file of a 'mines' puzzle; LIKELY for one of another type (its reader says so)."""
-    head = normalise_newlines(text[:200]).lstrip("\ufeff").split("\n")
+    lines = normalise_newlines(text[:200]).lstrip("\ufeff").split("\n")
+    head = lines[0].split("/") if _one_line(lines[0]) else lines
     if not head or head[0].strip() not in HEADERS:
         return NO
     return CERTAIN if len(head) > 1 and head[1].strip() == "mines" else LIKELY

@@ -36,6 +36,7 @@ from ...core.replay import (
     ReplayEvent,
     cell_of,
 )
+from .._layout import LAYOUT_HELP
 from ..registry import CERTAIN, NO, register_format
 from ._replay_common import REPLAY_REVEAL_HELP, puzzle_of
 
@@ -135,9 +136,10 @@ def parse_rawvf(text: Union[str, bytes], source: str = "<string>") -> Replay:
                   square_size=SQUARE, details=tuple(sorted(details.items())))
 
 
-def read_rawvf(text: str, source: str = "<string>", reveal_from: Optional[str] = None):
+def read_rawvf(text: str, source: str = "<string>", reveal_from: Optional[str] = None,
+               layout_as: Optional[str] = None):
     """Parse a RAWVF replay into its mine layout (or the state after opening reveal_from)."""
-    return puzzle_of(parse_rawvf, text, source, reveal_from)
+    return puzzle_of(parse_rawvf, text, source, reveal_from, layout_as, "rawvf")
 
 
 _KEYS = re.compile(r"^\s*(width|height|mines|board|events|rawvf_version)\s*:", re.IGNORECASE | re.MULTILINE)
@@ -150,6 +152,6 @@ def detect_rawvf(text: str) -> float:
 
 
 register_format("rawvf", [".rawvf"], "puzzle", reader=read_rawvf, detect=detect_rawvf,
-                aliases=("raw-video",), read_options={"reveal_from": REPLAY_REVEAL_HELP},
+                aliases=("raw-video",), read_options={"reveal_from": REPLAY_REVEAL_HELP, "layout_as": LAYOUT_HELP},
                 description="RAWVF replay (text): the game's mine layout (and its mouse events, read by "
                             "read_replay); --reveal-from R,C or start")

@@ -38,6 +38,7 @@ from ...core.replay import (
     ReplayEvent,
     cell_of,
 )
+from .._layout import LAYOUT_HELP
 from ..registry import CERTAIN, NO, register_format
 from ._replay_common import REPLAY_REVEAL_HELP, ByteCursor, as_bytes, check_board, decode_name, mine_grid, puzzle_of
 
@@ -213,9 +214,10 @@ def _program(text: str, clone: int, extensions: Dict[str, str], major: Optional[
     return named, None if major is None else str(major)
 
 
-def read_rmv(data: Union[bytes, str], source: str = "<bytes>", reveal_from: Optional[str] = None):
+def read_rmv(data: Union[bytes, str], source: str = "<bytes>", reveal_from: Optional[str] = None,
+             layout_as: Optional[str] = None):
     """Parse an .rmv replay into its mine layout (or the state after opening reveal_from)."""
-    return puzzle_of(parse_rmv, data, source, reveal_from)
+    return puzzle_of(parse_rmv, data, source, reveal_from, layout_as, "rmv")
 
 
 def detect_rmv(data: Union[bytes, str]) -> float:
@@ -225,6 +227,6 @@ def detect_rmv(data: Union[bytes, str]) -> float:
 
 
 register_format("rmv", [".rmv"], "puzzle", reader=read_rmv, detect=detect_rmv, binary=True,
-                aliases=("viennasweeper",), read_options={"reveal_from": REPLAY_REVEAL_HELP},
+                aliases=("viennasweeper",), read_options={"reveal_from": REPLAY_REVEAL_HELP, "layout_as": LAYOUT_HELP},
                 description="Viennasweeper replay (binary): the game's mine layout (and its events, read by "
                             "read_replay); --reveal-from R,C or start")

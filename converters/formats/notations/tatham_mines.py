@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, List, Optional, Tuple
 from ...core.errors import FormatError, PuzzleSyntaxError
 from ...core.lazy import LazyModule
 from ...core.puzzle import Puzzle
-from .._layout import layout_puzzle, parse_reveal_from
+from .._layout import LAYOUT_HELP, layout_reading, parse_reveal_from
 from ..grammar import normalise_newlines, parser, syntax_error
 from ..registry import CERTAIN, LIKELY, NO, register_format
 from ._nodes import line_column, rules, terminal, terminals
@@ -81,7 +81,8 @@ def obfuscate_bitmap(bmp: bytes, bits: int, decode: bool) -> bytes:
     return bytes(buf)
 
 
-def read_tatham(text: str, source: str = "<string>", reveal_from: Optional[str] = None) -> Puzzle:
+def read_tatham(text: str, source: str = "<string>", reveal_from: Optional[str] = None,
+                layout_as: Optional[str] = None) -> Puzzle:
     """Parse a Mines game ID into the full-reveal puzzle, or the state after opening reveal_from."""
     text = normalise_newlines(text)
     body = text if text.endswith("\n") else text + "\n"
@@ -146,7 +147,7 @@ def read_tatham(text: str, source: str = "<string>", reveal_from: Optional[str] 
     where = f", first square row {start[0]}, col {start[1]}" if start else ""
     notes.append(f"Mines game ID {ptok}:{desc[:24]}{'...' if len(desc) > 24 else ''} ({width} x {height}{where})")
     try:
-        puzzle = layout_puzzle(grid, parse_reveal_from(reveal_from, start), notes=tuple(notes))
+        puzzle = layout_reading(grid, layout_as, parse_reveal_from(reveal_from, start), notes=tuple(notes))
     except FormatError as exc:
         exc.source = exc.source or source
         raise
@@ -188,6 +189,7 @@ def detect_tatham(text: str) -> float:
 
 register_format("tatham-mines", [], "puzzle", reader=read_tatham, detect=detect_tatham,
                 aliases=("sgt-mines", "mines-game-id"),
-                read_options={"reveal_from": "as for mbf, or 'start': the ID's own first square"},
+                read_options={"reveal_from": "as for mbf, or 'start': the ID's own first square",
+                              "layout_as": LAYOUT_HELP},
                 description="Simon Tatham's Mines game ID (WxH:X,Y,m<hex>, masked or not): read fully revealed "
                             "or --reveal-from R,C|start")
