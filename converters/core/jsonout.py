@@ -6,8 +6,9 @@ One rule for every JSON document mineconv writes (each command's --json, the ass
 - a bigger one under key K of an object also gets `K_str` beside it: its exact decimal digits, as a
   string (JavaScript reads a big JSON number rounded, or as Infinity past 1e308; `BigInt(d.K_str)` is
   exact). K itself stays the number while Python's json can read it back (at most 4300 digits, Python's
-  default int-string limit) and past that holds the same decimal string, so `int(d[K])` is exact in
-  Python either way. Where K_str is already written (the solution counts), it is kept, not repeated;
+  default int-string limit) and past that holds the same decimal string (`int(d[K])` then needs
+  `sys.set_int_max_str_digits(0)`, Python's own rule for long digit strings). Where K_str is already
+  written (the solution counts), it is kept, not repeated;
 - a big number in a list (there is no key to put a companion beside) is written as its decimal string;
 - NaN and the infinities are refused (JSON has none; JSON.parse rejects Python's `NaN`).
 
@@ -17,11 +18,13 @@ decimal form is made by decimal_text, close to linear time (str() is quadratic b
 from __future__ import annotations
 
 import contextlib
-import decimal
 import json
 import math
 import sys
-from typing import Any, Dict, Iterator
+from typing import TYPE_CHECKING, Any, Dict, Iterator
+
+if TYPE_CHECKING:
+    import decimal
 
 SAFE_INTEGER = 2 ** 53          # JavaScript's Number.MAX_SAFE_INTEGER is 2**53 - 1
 PYTHON_INT_DIGITS = 4300        # Python's default sys.get_int_max_str_digits(): json.loads refuses longer
@@ -112,6 +115,9 @@ def decimal_text(n: int) -> str:
     if n.bit_length() <= 40_000:
         with unlimited_int_digits():
             return str(n)
+    # imported here: the commands that print small JSON start without it
+    import decimal
+
     powers: Dict[int, decimal.Decimal] = {}
 
     def power(w: int) -> decimal.Decimal:   # 2 ** w as a Decimal, each one made once

@@ -30,6 +30,7 @@ from urllib.parse import parse_qs, urlsplit
 
 from ..core.errors import MineconvError
 from ..core.fileio import max_bytes
+from ..core.jsonout import json_text
 from .actions import HEAVY, LEVELS, export, export_formats, load, render, samples
 from .jobs import JobPool
 
@@ -124,7 +125,7 @@ class Handler(BaseHTTPRequestHandler):
         return body
 
     def _json(self, value: Any, status: HTTPStatus = HTTPStatus.OK) -> None:
-        data = json.dumps(value).encode("utf-8")
+        data = json_text(value).encode("utf-8")
         self.send_response(status)
         self.send_header("Content-Type", "application/json")
         self.send_header("Content-Length", str(len(data)))
