@@ -269,3 +269,36 @@ def test_a_huge_count_is_shortened_in_the_text_and_whole_in_the_json(tmp_path, c
     assert f"# solutions: {short}\n" in out
     status, out, _ = run_cli(capsys, "verdict", board, "--json")
     assert json.loads(out)["count"] == whole
+
+
+def run_measured(*argv: Any) -> Tuple[int, str, float, int]:
+    """`mineconv ARGV` in a child process: exit status, stdout, seconds, its peak RSS in MB."""
+    import subprocess
+    import sys
+    import time
+    code = ("import resource, sys\nfrom mineconv.cli import main\nrc = main(sys.argv[1:])\nsys.stdout.flush()\n"
+            "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024, file=sys.stderr)\nsys.exit(rc)\n")
+    start = time.monotonic()
+    done = subprocess.run([sys.executable, "-c", code, *map(str, argv)], capture_output=True, text=True, timeout=120)
+    return done.returncode, done.stdout, time.monotonic() - start, int(done.stderr.strip().splitlines()[-1])
+
+
+def test_a_guess_certificate_too_big_for_the_memory_budget_is_not_built(tmp_path):
+    """200 x 200 unknown cells but one 1, a total of 8,000: the certificate's CNF would hold ~8 GB (measured
+    5.3 GB and past 120 s before); the verdict says so in about a second, the count exact."""
+    rows = ["?" * 200] * 200
+    rows[100] = "?" * 99 + "1" + "?" * 100
+    board = tmp_path / "big.txt"
+    board.write_text("mines: 8000\n" + "\n".join(rows) + "\n")
+    status, out, seconds, mb = run_measured("verdict", board)
+    assert status == 0 and "certificate: not built" in out and "status: partial" in out, out
+    assert seconds < 30 and mb < 500, (seconds, mb)
+
+
+def test_the_guess_certificate_honours_the_timeout(tmp_path):
+    """50 x 50 unknown cells, a total of 500: the total's CNF takes ~9 s to build; --timeout 2 stops it."""
+    board = tmp_path / "mid.txt"
+    board.write_text("mines: 500\n" + ("?" * 50 + "\n") * 50)
+    status, out, seconds, _ = run_measured("verdict", board, "--timeout", "2")
+    assert status == 1 and "status: timeout" in out, out
+    assert seconds < 2 * 1.1 + 1 + 1.5, seconds   # 10% + 1 s, and the child's start-up

@@ -54,8 +54,12 @@ def report_text(v: Verdict) -> str:
         lines.append(f"proof ({v.proof.get('level')}): {v.proof.get('text')}")
     else:
         lines.append("verdict: a guess is forced: no unknown cell is decided")
-        lines.append(f"certificate: {len(v.solutions)} solutions that together put a mine and no mine on every "
-                     "unknown cell (--json lists them)")
+        if v.solutions:
+            lines.append(f"certificate: {len(v.solutions)} solutions that together put a mine and no mine on "
+                         "every unknown cell (--json lists them)")
+        else:
+            lines.append("certificate: not built (the exact count shows no cell is decided; the list of solutions "
+                         "passed the time limit or the memory budget)")
     lines.extend(best_guess_lines(v))
     lines.append(f"solutions: {count_text(v.count) if v.count is not None else 'not counted'}")
     if v.status != "complete":
