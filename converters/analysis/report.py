@@ -6,11 +6,7 @@ the JSON of `mineconv analyze --json`.
 """
 from __future__ import annotations
 
-import contextlib
-import decimal
-import json
 import math
-import sys
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Callable, Dict, Iterator, List, Optional, Sequence, Tuple, TypeVar
@@ -21,6 +17,7 @@ from ..core._compat import callable_array, callable_list, callable_optional_list
 from ..core.bounds import DEFAULT_MEMORY_BUDGET, AnalysisTimeout, Bounds, ProgressCallback, gc_paused
 from ..core.display import svg_picture
 from ..core.errors import InputError
+from ..core.jsonout import decimal_digits, decimal_text, json_text, unlimited_int_digits  # noqa: F401 (re-exported)
 from ..core.puzzle import Puzzle
 from ..core.system import LinearSystem, build_system, unknown_flat
 from .backbone import FALLBACK_CUT, full_backbone
@@ -32,21 +29,6 @@ from .quick import QUICK_MAX_CELLS, quick_count, quick_system
 
 LEVELS = PROPAGATION_LEVELS + ("full",)
 
-
-
-@contextlib.contextmanager
-def unlimited_int_digits() -> Iterator[None]:
-    """Let str()/json print integers of any length (solution counts of big boards pass Python's 4300)."""
-    get = getattr(sys, "get_int_max_str_digits", None)
-    if get is None:  # Python before 3.11 has no limit
-        yield
-        return
-    old = get()
-    sys.set_int_max_str_digits(0)
-    try:
-        yield
-    finally:
-        sys.set_int_max_str_digits(old)
 
 
 def count_text(n: int, max_digits: int = 30) -> str:
@@ -64,20 +46,6 @@ def count_text(n: int, max_digits: int = 30) -> str:
     return f"{head[0]}.{head[1:4]}e{digits - 1} ({digits} digits)"
 
 
-def decimal_digits(n: int) -> int:
-    """len(str(abs(n))), without writing n out (powers of ten and comparisons only)."""
-    n = abs(n)
-    if n < 10:
-        return 1
-    digits = int((n.bit_length() - 1) * math.log10(2)) + 1   # exact or one short (float rounding)
-    power = 10 ** (digits - 1)
-    while n < power:
-        digits, power = digits - 1, power // 10
-    while n >= power * 10:
-        digits, power = digits + 1, power * 10
-    return digits
-
-
 def count_json(key: str, n: Optional[int]) -> Dict[str, object]:
     """{key: n, key_str: exact decimal, key_log10: log10 n}: jq and JavaScript misread integers past 2^53."""
     if n is None:
@@ -85,44 +53,9 @@ def count_json(key: str, n: Optional[int]) -> Dict[str, object]:
     return {key: n, key + "_str": decimal_text(n), key + "_log10": math.log10(n) if n > 0 else None}
 
 
-def decimal_text(n: int) -> str:
-    """str(n) of any length, in time close to linear (str() is quadratic before Python 3.12: 1 s for
-    200,000 digits). The halves of n are turned into decimal.Decimal and joined by Decimal arithmetic
-    (libmpdec multiplies big numbers fast), as CPython 3.12's _pylong.int_to_decimal_string does."""
-    if n < 0:
-        return "-" + decimal_text(-n)
-    if n.bit_length() <= 40_000:
-        with unlimited_int_digits():
-            return str(n)
-    powers: Dict[int, decimal.Decimal] = {}
-
-    def power(w: int) -> decimal.Decimal:   # 2 ** w as a Decimal, each one made once
-        if w not in powers:
-            powers[w] = decimal.Decimal(2) ** w if w <= 128 else power(w >> 1) * power(w - (w >> 1))
-        return powers[w]
-
-    def convert(m: int, w: int) -> decimal.Decimal:   # m < 2 ** w
-        if w <= 4096:
-            with unlimited_int_digits():
-                return decimal.Decimal(m)
-        half = w >> 1
-        hi = m >> half
-        return convert(m - (hi << half), half) + convert(hi, w - half) * power(half)
-
-    with decimal.localcontext() as ctx:
-        ctx.prec, ctx.Emax, ctx.Emin = decimal.MAX_PREC, decimal.MAX_EMAX, decimal.MIN_EMIN
-        ctx.traps[decimal.Inexact] = True
-        return str(convert(n, n.bit_length()))
-
-
 def report_json(data: Dict[str, object]) -> str:
-    """json.dumps(data) of a flat report, its integers of 200,000 digits written by decimal_text."""
-    def value(v: object) -> str:
-        if type(v) is int and v.bit_length() > 40_000:
-            return decimal_text(v)
-        with unlimited_int_digits():
-            return json.dumps(v)
-    return "{" + ", ".join(f"{json.dumps(k)}: {value(v)}" for k, v in data.items()) + "}"
+    """The JSON text of a report, big counts written as core.jsonout's rule says (json_text)."""
+    return json_text(data)
 
 
 @dataclass(frozen=True)

@@ -9,32 +9,34 @@
   new solution is asked for one value not yet shown, with the solver's phases set to every value not yet
   shown, so one solution usually covers many.
 
-Either way the verdict also gives the best guess (the unknown cell most likely safe) and the exact count.
-`check_certificate` re-verifies a verdict's JSON against the position with no solver at all.
+Either way the verdict also gives the best guess (the unknown cell most likely safe; "certain" when it is
+proven safe, and then it is no guess) and the exact count. `check_certificate` re-verifies a verdict's
+JSON on the position: the evidence with no solver at all (certificate.py), every other field recomputed.
 """
 from __future__ import annotations
 
+import json
+import threading
 import time
 from dataclasses import dataclass, field
-from typing import Any, Dict, Iterator, List, Optional, Sequence, Set, Tuple
+from typing import Any, Dict, List, Optional, Set, Tuple
 
 import numpy as np
 
-from ..core.bounds import UNBOUNDED, AnalysisTimeout, Bounds
-from ..core.errors import VerificationError
+from ..core.bounds import UNBOUNDED, AnalysisTimeout, Bounds, CountingMemoryError
+from ..core.errors import ResourceError, VerificationError
+from ..core.jsonout import decimal_text, json_text
 from ..core.puzzle import CODE_MINE, CODE_UNKNOWN, Puzzle, neighbour_count
-from ..core.system import check_assignment
-from ..encode.cardinality import off_main_thread
 from ..encode.cnf import to_cnf
 from .backbone import solve_within
+from .certificate import board_cell, check_guess, check_proof
 from .explain import iter_steps
+from .propagation import SAFE
 from .report import Analysis, analyze, mine_chances
 
 Cell = Tuple[int, int]
-BEST_GUESS_RULE = ("the unknown cell most likely safe; among equals, the one with the most unknown neighbours "
+BEST_GUESS_RULE = ("the unknown cell most likely safe (a cell proven safe first); among equals, the one with the most unknown neighbours "
                    "(opening it tells the most), then the first in row-major order")
-# a no-guess proof is re-checked by enumerating the named counts' cells; past this many cells it is not
-MAX_CHECKED_CELLS = 24
 
 
 @dataclass
@@ -60,7 +62,7 @@ class Verdict:
             out["solutions"] = [[list(c) for c in s] for s in self.solutions]
             out["certificate_size"] = len(self.solutions)
         out["best_guess"] = self.best_guess
-        out["count"] = None if self.count is None else str(self.count)
+        out["count"] = None if self.count is None else decimal_text(self.count)
         out["status"] = self.status
         return out
 
@@ -71,6 +73,12 @@ def verdict(puzzle: Puzzle, *, timeout: Optional[float] = None,
 
     `timeout` bounds the whole verdict: the analysis, the proof and the certificate share it.
     """
+    return decide(puzzle, timeout=timeout, memory_budget=memory_budget)
+
+
+def decide(puzzle: Puzzle, *, timeout: Optional[float] = None, memory_budget: Optional[int] = None,
+           cover: bool = True) -> Optional[Verdict]:
+    """verdict(), and without the guess certificate's solutions when `cover` is False (--check's recomputation)."""
     start = time.monotonic()
 
     def left() -> Optional[float]:
@@ -85,7 +93,14 @@ def verdict(puzzle: Puzzle, *, timeout: Optional[float] = None,
     if a.safe_cells or a.mine_cells:
         cell, value, proof = named_cell(puzzle, a, left())
         return Verdict("no-guess", a.solutions, cell, value, proof, best_guess=best, status=a.status)
-    solutions, complete = covering_solutions(puzzle, Bounds(None, left()))
+    if not cover:
+        return Verdict("guess", a.solutions, best_guess=best, status=a.status)
+    bounds = Bounds(memory_budget, left())
+    try:
+        bounds.check_memory(cover_bytes(puzzle), "the guess certificate (a SAT solver holding the total)")
+    except CountingMemoryError:
+        return Verdict("guess", a.solutions, best_guess=best, status="partial")
+    solutions, complete = covering_solutions(puzzle, bounds)
     return Verdict("guess", a.solutions, solutions=solutions, best_guess=best,
                    status=a.status if complete else "timeout")
 
@@ -105,22 +120,52 @@ def named_cell(puzzle: Puzzle, a: Analysis, timeout: Optional[float]) -> Tuple[C
 
 
 def best_guess(puzzle: Puzzle, a: Analysis) -> Optional[Dict[str, Any]]:
-    """The unknown cell most likely safe (ties: most unknown neighbours, then row-major), with its chance."""
+    """The unknown cell most likely safe (one proven safe first; ties: most unknown neighbours, then
+    row-major), with its chance and whether it is certain (proven safe: then it is no guess)."""
     p = mine_chances(a)
     if p is None or not p.size:
         return None
     # the same float keys as a cell-by-cell scan, at numpy speed (a 1000x1000 board took 3.6 s)
     key = -(1.0 - p)
+    # a cell proven safe comes first: a chance of 1 - 1e-20 rounds to the same float 1.0
+    certain = np.asarray(a.values) == SAFE
     rc = a.system.var_rc
     opens = neighbour_count(puzzle.codes == CODE_UNKNOWN)[rc[:, 0], rc[:, 1]].astype(np.int64)
-    i = int(np.lexsort((np.arange(p.size), -opens, key))[0])   # variables are numbered row-major
-    return {"cell": [int(rc[i, 0]), int(rc[i, 1])], "p_safe": float(-key[i]), "rule": BEST_GUESS_RULE}
+    i = int(np.lexsort((np.arange(p.size), -opens, key, ~certain))[0])   # variables are numbered row-major
+    return {"cell": [int(rc[i, 0]), int(rc[i, 1])], "p_safe": float(-key[i]), "rule": BEST_GUESS_RULE,
+            "certain": bool(certain[i])}
+
+
+# measured 2026-11-27: the CNF of a total over k unknown cells (kmtotalizer, a total of k / 5) holds about
+# 1,000 k ** 1.5 bytes in pysat's lists: 158 MB at k = 2,500, 924 MB at 10,000, 2.6 GB at 19,881 (built
+# in 9, 70 and 182 s on the shared 2-core machine, in one call that no deadline interrupts)
+def cover_bytes(puzzle: Puzzle) -> float:
+    """Estimated bytes of the guess certificate's CNF: the counts' clauses are small, a total's are not."""
+    return 0.0 if puzzle.mines is None else 1000.0 * puzzle.unknown_count ** 1.5
 
 
 def covering_solutions(puzzle: Puzzle, bounds: Bounds = UNBOUNDED) -> Tuple[List[List[Cell]], bool]:
     """Solutions that together put a mine and no mine on every unknown cell (greedy, phases steered),
     and whether they are all there (False: the deadline of `bounds` came first)."""
-    return off_main_thread(lambda: _cover(puzzle, bounds))
+    box: Dict[str, Any] = {}
+
+    def run() -> None:
+        try:
+            box["value"] = _cover(puzzle, bounds)
+        except BaseException as exc:  # handed back to the caller, which raises it
+            box["error"] = exc
+
+    # off the main thread (pysat's encoders and Ctrl-C: see cardinality.off_main_thread), and joined only
+    # until the deadline: building a total's CNF is one call the solver's own deadline cannot stop
+    helper = threading.Thread(target=run, name="mineconv-cover", daemon=True)
+    helper.start()
+    helper.join(bounds.remaining())
+    if helper.is_alive():
+        return [], False
+    if "error" in box:
+        raise box["error"]
+    found: Tuple[List[List[Cell]], bool] = box["value"]
+    return found
 
 
 def _cover(puzzle: Puzzle, bounds: Bounds) -> Tuple[List[List[Cell]], bool]:
@@ -147,124 +192,99 @@ def _cover(puzzle: Puzzle, bounds: Bounds) -> Tuple[List[List[Cell]], bool]:
     return found, True
 
 
-def check_certificate(puzzle: Puzzle, certificate: Dict[str, Any]) -> str:
-    """Re-verify a verdict's JSON on the position without a solver: what was checked, or VerificationError."""
+# the fields each kind of certificate holds, in the order to_json writes them: --check wants exactly these
+FIELDS = {"no-guess": ("verdict", "cell", "value", "proof", "best_guess", "count", "status"),
+          "guess": ("verdict", "solutions", "certificate_size", "best_guess", "count", "status"),
+          "solved": ("verdict", "best_guess", "count", "status"),
+          None: ("verdict", "feasible")}
+# checked by hand's methods (certificate.py), not compared with a recomputed verdict: another valid list
+# of solutions is as good a certificate as the one mineconv found
+EVIDENCE_ONLY = ("solutions", "certificate_size")
+
+
+def check_certificate(puzzle: Puzzle, certificate: Any, *, timeout: Optional[float] = None,
+                      memory_budget: Optional[int] = None) -> str:
+    """Re-verify a verdict's JSON on the position: what was checked, or VerificationError.
+
+    The evidence is checked with no solver (a guess certificate's solutions by additions, a no-guess
+    proof by enumerating the ways to meet the counts it names); every other field (the verdict, the named
+    cell, the proof's level, cells, counts and words, the best guess, the count, the status) must equal
+    what a fresh verdict computes from the board, so nothing the certificate says goes unchecked.
+    Past `timeout` (or `memory_budget`) the recomputation stops with AnalysisTimeout (or ResourceError).
+    """
+    if not isinstance(certificate, dict):
+        raise VerificationError("the certificate is not a JSON object")
     kind = certificate.get("verdict")
+    if not (kind is None or isinstance(kind, str)) or kind not in FIELDS:
+        raise VerificationError(f"the certificate's verdict is {str(kind)[:40]!r}, not 'guess', 'no-guess' or 'solved'")
+    fields = FIELDS[kind]
+    extra, missing = sorted(set(certificate) - set(fields)), [f for f in fields if f not in certificate]
+    if extra or missing:
+        raise VerificationError(f"a {kind or 'no-solution'} certificate holds exactly the fields {', '.join(fields)}"
+                                + (f"; this one also has {', '.join(map(repr, extra))[:200]}" if extra else "")
+                                + (f"; this one lacks {', '.join(missing)}" if missing else ""))
+    evidence = _evidence(puzzle, certificate)
+    expected = _expected(puzzle, timeout, memory_budget)
+    for name in fields:
+        if name in EVIDENCE_ONLY:
+            continue
+        want = expected.get(name) if expected is not None else {"verdict": None, "feasible": False}[name]
+        if not same(certificate[name], want):
+            raise VerificationError(f"{name} is {_shown(certificate[name])}, but the position gives {_shown(want)}")
+    compared = [f for f in fields if f not in EVIDENCE_ONLY]
+    return (f"{evidence}; recomputed from the position and equal: {', '.join(compared)} "
+            "(every field of the certificate is checked)")
+
+
+def _evidence(puzzle: Puzzle, certificate: Dict[str, Any]) -> str:
+    """The part a skeptic checks by hand: the guess's solutions, the no-guess proof, or no unknown cell."""
+    kind = certificate["verdict"]
     if kind == "guess":
-        return _check_guess(puzzle, certificate.get("solutions"))
+        return check_guess(puzzle, certificate["solutions"], certificate["certificate_size"])
     if kind == "no-guess":
-        return _check_no_guess(puzzle, certificate)
-    raise VerificationError(f"the certificate's verdict is {kind!r}, not 'guess' or 'no-guess'")
+        value = certificate["value"]
+        r, c = board_cell(puzzle, certificate["cell"], "cell")
+        held = check_proof(puzzle, certificate["proof"], ((r, c), value))
+        named = {(c["row"], c["col"]): c["value"] for c in certificate["proof"]["cells"]}
+        if named.get((r, c)) != value:
+            raise VerificationError(f"the verdict names ({r}, {c}) as {value!r}, which is not one of the cells the "
+                                    "proof decides, with that value")
+        return held
+    if kind == "solved":
+        if puzzle.unknown_count:
+            raise VerificationError(f"the certificate says solved, but {puzzle.unknown_count} unknown cells are left")
+        return "no unknown cell is left"
+    return "the position has no solution (mineconv's analysis; there is no evidence to add up)"
 
 
-def _mine_grid(puzzle: Puzzle, cells: Any, number: int) -> np.ndarray:
-    grid = np.zeros((puzzle.rows, puzzle.cols), dtype=bool)
-    if not isinstance(cells, list):
-        raise VerificationError(f"solution {number} is not a list of cells")
-    for cell in cells:
-        if not (isinstance(cell, list) and len(cell) == 2 and all(isinstance(x, int) for x in cell)
-                and 0 <= cell[0] < puzzle.rows and 0 <= cell[1] < puzzle.cols):
-            raise VerificationError(f"solution {number} names {cell!r}, not a cell of the {puzzle.rows} x "
-                                    f"{puzzle.cols} board")
-        grid[cell[0], cell[1]] = True
-    return grid
+def _expected(puzzle: Puzzle, timeout: Optional[float], memory_budget: Optional[int]) -> Optional[Dict[str, Any]]:
+    """What a fresh verdict's JSON says (without its list of solutions), as JSON gives it back; None: no solution."""
+    v = decide(puzzle, timeout=timeout, memory_budget=memory_budget, cover=False)
+    if v is None:
+        return None
+    if v.status != "complete":
+        why = "ran out of time" if v.status == "timeout" else f"stopped ({v.status})"
+        raise (AnalysisTimeout if v.status == "timeout" else ResourceError)(
+            f"the check's own analysis {why}: the certificate's count and best guess cannot be recomputed "
+            "(allow more with --timeout or --memory-budget)")
+    if v.proof is not None and "step" not in v.proof:
+        raise AnalysisTimeout("the check's explanation ran out of time: the proof cannot be recomputed "
+                              "(allow more with --timeout)")
+    loaded: Dict[str, Any] = json.loads(json_text(v.to_json()))
+    return loaded
 
 
-def _check_guess(puzzle: Puzzle, solutions: Any) -> str:
-    if not isinstance(solutions, list) or not solutions:
-        raise VerificationError("a guess certificate needs a non-empty list of solutions")
-    unknown = puzzle.codes == CODE_UNKNOWN
-    seen_mine = np.zeros_like(unknown)
-    seen_safe = np.zeros_like(unknown)
-    for number, cells in enumerate(solutions, 1):
-        grid = _mine_grid(puzzle, cells, number)
-        bad = check_assignment(puzzle, grid, puzzle.mines)
-        if bad is not None:
-            raise VerificationError(f"solution {number} is not a solution: {bad.message}")
-        seen_mine |= grid & unknown
-        seen_safe |= ~grid & unknown
-    undecided = unknown & ~(seen_mine & seen_safe)
-    if undecided.any():
-        r, c = (int(x) for x in np.argwhere(undecided)[0])
-        side = "a mine" if not seen_mine[r, c] else "no mine"
-        raise VerificationError(f"no solution of the certificate puts {side} on ({r}, {c}): it does not show that "
-                                "every unknown cell could go either way")
-    return (f"{len(solutions)} solutions, each meeting every count"
-            f"{' and the total' if puzzle.mines is not None else ''}, put a mine and no mine on each of the "
-            f"{int(unknown.sum())} unknown cells: no cell is decided, a guess is forced")
+def same(x: Any, y: Any) -> bool:
+    """Equal as JSON values, types included (1, 1.0 and true differ)."""
+    if type(x) is not type(y):
+        return False
+    if isinstance(x, dict):
+        return x.keys() == y.keys() and all(same(x[k], y[k]) for k in x)
+    if isinstance(x, list):
+        return len(x) == len(y) and all(map(same, x, y))
+    return bool(x == y)
 
 
-def _check_no_guess(puzzle: Puzzle, certificate: Dict[str, Any]) -> str:
-    cell, value, proof = certificate.get("cell"), certificate.get("value"), certificate.get("proof") or {}
-    if not (isinstance(cell, list) and len(cell) == 2) or value not in ("safe", "mine"):
-        raise VerificationError("a no-guess certificate names a cell [row, col] and its value, safe or mine")
-    if proof.get("total"):
-        raise VerificationError("this proof uses the total mine count: checking it needs every cell of the "
-                                "board, which --check does not enumerate; rerun the verdict to re-derive it")
-    counts = [(c.get("row"), c.get("col")) for c in proof.get("because", [])]
-    if not counts:
-        raise VerificationError("the proof names no counts to check")
-    r0, c0 = int(cell[0]), int(cell[1])
-    cells, checks = _local_problem(puzzle, counts)
-    if (r0, c0) not in cells:
-        raise VerificationError(f"({r0}, {c0}) is not next to any count the proof names")
-    if len(cells) > MAX_CHECKED_CELLS:
-        raise VerificationError(f"the proof's counts touch {len(cells)} unknown cells, more than --check "
-                                f"enumerates ({MAX_CHECKED_CELLS})")
-    index = cells.index((r0, c0))
-    values = {bool(assignment[index]) for assignment in _assignments(len(cells), checks)}
-    if not values:
-        raise VerificationError("the named counts cannot all be met: the position has no solution")
-    if values != {value == "mine"}:
-        raise VerificationError(f"the named counts allow ({r0}, {c0}) to be {'safe' if value == 'mine' else 'a mine'}")
-    return (f"every way to meet the {len(counts)} named counts ({len(cells)} unknown cells around them) "
-            f"makes ({r0}, {c0}) {'a mine' if value == 'mine' else 'safe'}")
-
-
-def _local_problem(puzzle: Puzzle, counts: Sequence[Tuple[Any, Any]]) -> Tuple[List[Cell], List[Tuple[List[int], int]]]:
-    """The unknown cells around the named counts, and each count as (indices of its unknown cells, mines left)."""
-    codes = puzzle.codes
-    cells: List[Cell] = []
-    checks: List[Tuple[List[int], int]] = []
-    for r, c in counts:
-        if not (isinstance(r, int) and isinstance(c, int) and 0 <= r < puzzle.rows and 0 <= c < puzzle.cols
-                and 0 <= codes[r, c] <= 8):
-            raise VerificationError(f"the proof names ({r}, {c}), which is not a count of the position")
-        need = int(codes[r, c])
-        members = []
-        for i in range(max(0, r - 1), min(puzzle.rows, r + 2)):
-            for j in range(max(0, c - 1), min(puzzle.cols, c + 2)):
-                if codes[i, j] == CODE_MINE:
-                    need -= 1
-                elif codes[i, j] == CODE_UNKNOWN:
-                    if (i, j) not in cells:
-                        cells.append((i, j))
-                    members.append(cells.index((i, j)))
-        checks.append((members, need))
-    return cells, checks
-
-
-def _assignments(n: int, checks: List[Tuple[List[int], int]]) -> Iterator[Tuple[int, ...]]:
-    """Every 0/1 assignment of n cells meeting every check (backtracking with each check's bounds)."""
-    values = [0] * n
-
-    def fits(upto: int) -> bool:
-        for members, need in checks:
-            placed = sum(values[m] for m in members if m <= upto)
-            open_ = sum(1 for m in members if m > upto)
-            if not placed <= need <= placed + open_:
-                return False
-        return True
-
-    def extend(i: int) -> Iterator[Tuple[int, ...]]:
-        if i == n:
-            yield tuple(values)
-            return
-        for v in (0, 1):
-            values[i] = v
-            if fits(i):
-                yield from extend(i + 1)
-        values[i] = 0
-
-    if fits(-1):
-        yield from extend(0)
+def _shown(value: Any) -> str:
+    text = json_text(value)
+    return text if len(text) <= 120 else text[:117] + "..."

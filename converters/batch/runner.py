@@ -16,6 +16,7 @@ from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Tupl
 
 from ..core.errors import FileAccessError, InputError, MineconvError, ResourceError, Terminated
 from ..core.fileio import max_bytes, max_cells, write_text_atomic
+from ..core.jsonout import json_text
 from ..core.wording import plural
 from ..encode.cardinality import check_card_encoding
 from ..formats.collection import puzzle_index
@@ -422,7 +423,7 @@ def write_manifest(path: str, records: Sequence[Dict[str, Any]]) -> None:
             row["empty"] = rec["empty"]
         if rec.get("warnings"):
             row["warnings"] = rec["warnings"]
-        lines.append(json.dumps(row, ensure_ascii=False, sort_keys=True))
+        lines.append(json_text(row, ensure_ascii=False, sort_keys=True))
     try:
         write_text_atomic(path, "".join(line + "\n" for line in lines))
     except MineconvError:

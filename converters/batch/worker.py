@@ -6,7 +6,6 @@ import functools
 import hashlib
 import inspect
 import io
-import json
 import os
 import signal
 import threading
@@ -14,6 +13,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 from ..core.errors import LINE_EXCERPT, FileAccessError, InputError, LossyConversionError, MineconvError  # noqa: F401  (LINE_EXCERPT re-exported)
 from ..core.fileio import atomic_output, decode_bytes, read_bytes, set_limits
+from ..core.jsonout import json_text
 from ..core.puzzle import Puzzle
 from ..core.system import build_system
 from ..formats.collection import Empty
@@ -133,7 +133,7 @@ def append_journal(path: str, index: int, record: Dict[str, Any], part: Optional
     entry: Dict[str, Any] = {"index": index, "record": record}
     if part is not None:
         entry["part"] = part
-    line = (json.dumps(entry, ensure_ascii=False) + "\n").encode("utf-8")
+    line = (json_text(entry, ensure_ascii=False) + "\n").encode("utf-8")
     fd = os.open(path, os.O_WRONLY | os.O_APPEND | getattr(os, "O_CLOEXEC", 0))
     try:
         while line:

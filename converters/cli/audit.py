@@ -2,11 +2,11 @@
 from __future__ import annotations
 
 import argparse
-import json
 from typing import List
 
 from ..analysis.audit import Audit, audit
 from ..core.fileio import atomic_output
+from ..core.jsonout import json_text
 from ..formats.replays import read_replay
 from ..present.audit import write_guess_pictures
 from .analyze import add_bound_options
@@ -55,7 +55,7 @@ def run(args: argparse.Namespace) -> int:
     if args.svg:
         svg_folder(args.svg)   # made (or refused: a file there, a parent missing) before any work
     result = audit(replay, timeout=args.timeout, memory_budget=args.memory_budget, source=args.replay)
-    text = json.dumps(result.to_json()) + "\n" if args.json else report_text(result)
+    text = json_text(result.to_json()) + "\n" if args.json else report_text(result)
     with atomic_output(args.output) as out:
         out.write(text)
     if args.svg:

@@ -2,11 +2,11 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from typing import TYPE_CHECKING, Union
 
 from ..core.fileio import source_name
+from ..core.jsonout import json_text
 from ..formats.notations.native import canonical_text
 from ..solvers.decoding import read_answer_how, read_puzzle_reading
 from ..solvers.quick import SmallDecoded
@@ -22,7 +22,7 @@ def emit(decoded: Union[Decoded, SmallDecoded], as_json: bool, source: str, **ex
         if decoded.puzzle.wires and decoded.grid is not None:   # a board `reduce` made: the formula's model
             from ..make.reduce import cnf_model
             extra["cnf_model"] = cnf_model(decoded.puzzle, decoded.grid)
-        print(json.dumps(decoded.to_json(**extra)))
+        print(json_text(decoded.to_json(**extra)))
     elif decoded.status == "solved":
         sys.stdout.write(canonical_text(decoded.solved_puzzle()))
     else:

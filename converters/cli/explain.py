@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import threading
 from typing import List
@@ -11,6 +10,7 @@ from ..analysis.explain import LEVELS, Explainer
 from ..analysis.steps import Explanation, Step
 from ..core.bounds import DEFAULT_MEMORY_BUDGET, Bounds, size_text
 from ..core.errors import FileAccessError
+from ..core.jsonout import json_text
 from ..core.wording import plural
 from . import add_input_options, input_settings, load_puzzle, timeout_seconds
 from .analyze import memory_budget
@@ -137,7 +137,7 @@ def run(args: argparse.Namespace) -> int:
             with atomic_output(os.path.join(folder, f"step-{i:03d}.svg")) as out:
                 out.write(svg)
     if args.json:
-        print(json.dumps(e.to_json()))
+        print(json_text(e.to_json()))
     elif args.svg is not None:
         print(report_text(e), end="")
     return 0 if e.solved else 1

@@ -2,9 +2,9 @@
 from __future__ import annotations
 
 import argparse
-import json
 from typing import Any, Dict, List
 
+from ..core.jsonout import json_text
 from ..encode.cardinality import CARD_ENCODINGS, DEFAULT_CARD_ENCODING
 from ..formats.registry import formats
 
@@ -32,7 +32,7 @@ def run(args: argparse.Namespace) -> int:
             r["card_encodings"] = list(CARD_ENCODINGS)
             r["default_card_encoding"] = DEFAULT_CARD_ENCODING
     if args.json:
-        print(json.dumps(rows))
+        print(json_text(rows))
         return 0
     for kind in ("puzzle", "model", "solution"):
         group = [r for r in rows if r["kind"] == kind]

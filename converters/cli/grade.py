@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from typing import List
 
@@ -10,6 +9,7 @@ from ..analysis import count_text, unlimited_int_digits
 from ..analysis.grade import GRADE_LEVELS, Grade, grade
 from ..core.bounds import Bounds, stderr_progress_wanted
 from ..core.fileio import atomic_output
+from ..core.jsonout import json_text
 from ..core.wording import plural
 from . import add_input_options, input_settings, load_puzzle
 from .analyze import StageProgress, add_bound_options
@@ -83,7 +83,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"mineconv: grade: {g.count_error}; reporting the levels reached by then", file=sys.stderr)
     if args.json:
         with unlimited_int_digits():
-            text = json.dumps(g.to_json()) + "\n"
+            text = json_text(g.to_json()) + "\n"
     else:
         text = report_text(g)
     with atomic_output(args.output) as out:

@@ -2,10 +2,10 @@
 from __future__ import annotations
 
 import argparse
-import json
 import warnings
 from typing import Any, Dict, List
 
+from ..core.jsonout import json_text
 from ..core.wording import plural
 from ..formats.collection import CollectionWarning, Empty, puzzle_index
 from ..formats.reading import collection_with
@@ -41,7 +41,7 @@ def run(args: argparse.Namespace) -> int:
         held = [_listed(i, label, q) for i, (label, q) in enumerate(found, 1)]
         data["puzzles"] = held
     if args.json:
-        print(json.dumps(data))
+        print(json_text(data))
         return 0
     if held:
         print(f"puzzles:     {len(held)} in the file; shown below: {held[reading_index(args, held)]['index']} "

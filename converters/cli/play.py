@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 import time
@@ -11,6 +10,7 @@ from typing import Any, Dict, Iterator, List, Optional
 from ..batch.runner import close_client, dask_client, default_jobs
 from ..core.bounds import stderr_progress_wanted
 from ..core.errors import FileAccessError, InputError
+from ..core.jsonout import json_text
 from ..make.games import DEFAULT_CHUNK, PlaySpec, play_chunk, play_games
 from ..make.play import BOARDS, GameResult, Tally, chunks_of, make_setup, wilson
 from ..make.players import DEFAULT_PLAYER, PLAYERS
@@ -130,7 +130,7 @@ def run(args: argparse.Namespace) -> int:
         if bar is not None:
             bar.close()
     wall = time.monotonic() - start
-    sys.stdout.write(json.dumps(summary_json(spec, tally, wall)) + "\n" if args.json
+    sys.stdout.write(json_text(summary_json(spec, tally, wall)) + "\n" if args.json
                      else summary_text(spec, tally, wall))
     return 0
 

@@ -3,12 +3,12 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import json
 import sys
 from typing import TYPE_CHECKING, Generator, Optional, Union, cast
 
 from ..core.errors import InputError, MineconvError, SolverError, Terminated
 from ..core.fileio import atomic_output, protect, source_name
+from ..core.jsonout import json_text
 from ..formats.notations.native import canonical_text
 from ..solvers.decoding import read_puzzle_reading
 from ..solvers.process import Deadline
@@ -136,7 +136,7 @@ def _enumerate(args: argparse.Namespace, puzzle, deadline: Deadline) -> int:
                     if args.jsonl:
                         # one write of the whole line: a Ctrl-C between print's text and its newline glued
                         # the summary onto the last solution's line
-                        sys.stdout.write(json.dumps({"solution": i, "mines": mines}) + "\n")
+                        sys.stdout.write(json_text({"solution": i, "mines": mines}) + "\n")
                     elif not args.json:
                         sys.stdout.write(("\n" if i > 1 else "") + f"# solution {i}\n" +
                                          canonical_text(dec.solved_puzzle()))
@@ -155,9 +155,9 @@ def _enumerate(args: argparse.Namespace, puzzle, deadline: Deadline) -> int:
     summary = {"status": status, "count": len(found), "complete": complete, "stopped": stopped or None,
                "solver": args.solver, **extra}
     if args.jsonl:
-        print(json.dumps(summary), flush=True)
+        print(json_text(summary), flush=True)
     elif args.json:
-        print(json.dumps({"status": status, "mines": found[0] if found else [],
+        print(json_text({"status": status, "mines": found[0] if found else [],
                           "solutions": found, "count": len(found), "complete": complete,
                           "solver": args.solver, **({"stopped": stopped} if stopped else {}), **extra}))
     if not found and not args.json and not args.jsonl:

@@ -2,12 +2,12 @@
 from __future__ import annotations
 
 import argparse
-import json
 import re
 import shutil
 import subprocess
 from typing import Any, Dict, List, Optional, Tuple
 
+from ..core.jsonout import json_text
 from ..solvers.table import SOLVERS, SolverSpec, available
 
 # How each program states its version: (arguments, pattern whose group 1 is the version). Programs that
@@ -75,7 +75,7 @@ def run(args: argparse.Namespace) -> int:
     """Print the solver table (or JSON)."""
     infos = [solver_info(spec) for spec in SOLVERS.values()]
     if args.json:
-        print(json.dumps(infos, indent=2))
+        print(json_text(infos, indent=2))
         return 0
     width = max(len(i["name"]) for i in infos)
     for i in infos:

@@ -3,12 +3,13 @@ from __future__ import annotations
 
 import argparse
 import json
-from typing import Any, Dict, List
+from typing import Any, List
 
-from ..analysis import count_text, unlimited_int_digits
+from ..analysis import count_text
 from ..analysis.verdict import Verdict, check_certificate, verdict
 from ..core.errors import PuzzleSyntaxError
 from ..core.fileio import atomic_output, read_input
+from ..core.jsonout import json_text
 from . import add_input_options, input_settings, load_puzzle
 from .analyze import add_bound_options
 
@@ -19,19 +20,27 @@ EPILOG = """verdicts:
             mines included), each meeting every count and the total, that together put a mine and no mine
             on every unknown cell; --check re-verifies it with no solver
   solved    no unknown cell is left
-The first two also give the best guess: the unknown cell most likely safe (ties: the most unknown neighbours, then
-row-major) and the exact solution count.
+The first two also give the best guess: the unknown cell most likely safe (a proven-safe cell first, and
+then it is no guess: "certain": true; ties: the most unknown neighbours, then row-major) and the exact
+solution count (shortened in the text as analyze shortens it; whole, as a string, in the JSON).
 
 JSON: {"verdict": "no-guess"|"guess"|"solved", "cell": [r, c], "value": "safe"|"mine", "proof": {...},
        "solutions": [[[r, c], ...], ...], "certificate_size": n,
-       "best_guess": {"cell": [r, c], "p_safe": p, "rule": "..."}, "count": "N", "status": "complete"}
+       "best_guess": {"cell": [r, c], "p_safe": p, "rule": "...", "certain": true|false}, "count": "N",
+       "status": "complete"}
+
+--check CERT.json checks every field: the evidence with no solver (each solution of a guess certificate
+added up against every count; a no-guess proof by enumerating every way to meet the counts it names, with
+the total when it says so), and every other field (verdict, cell, value, the proof's level, cells, counts
+and words, best_guess, count, status) recomputed from the position and compared; a field the verdict does
+not write is refused. It honours --timeout and --memory-budget (exit 1 when they stop it).
 
 examples:
   mineconv verdict samples/seed-3x3.txt
   mineconv verdict position.txt --json -o cert.json && mineconv verdict position.txt --check cert.json
 
-exit status: 0 a verdict (either), 1 no solution or timed out, 2 bad input, 3 a certificate that does not
-hold (--check)
+exit status: 0 a verdict (either) or a certificate that holds, 1 no solution or timed out, 2 bad input,
+3 a certificate that does not hold (--check)
 """
 
 
@@ -45,16 +54,27 @@ def report_text(v: Verdict) -> str:
         lines.append(f"proof ({v.proof.get('level')}): {v.proof.get('text')}")
     else:
         lines.append("verdict: a guess is forced: no unknown cell is decided")
-        lines.append(f"certificate: {len(v.solutions)} solutions that together put a mine and no mine on every "
-                     "unknown cell (--json lists them)")
-    if v.best_guess is not None:
-        r, c = v.best_guess["cell"]
-        lines.append(f"best guess: ({r}, {c}), safe with probability {v.best_guess['p_safe']:.6g}")
-    # a count past Python's 4300-digit str() limit is shortened (it raised ValueError)
-    lines.append(f"solutions: {count_text(v.count, 4300) if v.count is not None else 'not counted'}")
+        if v.solutions:
+            lines.append(f"certificate: {len(v.solutions)} solutions that together put a mine and no mine on "
+                         "every unknown cell (--json lists them)")
+        else:
+            lines.append("certificate: not built (the exact count shows no cell is decided; the list of solutions "
+                         "passed the time limit or the memory budget)")
+    lines.extend(best_guess_lines(v))
+    lines.append(f"solutions: {count_text(v.count) if v.count is not None else 'not counted'}")
     if v.status != "complete":
         lines.append(f"status: {v.status}")
     return "\n".join(lines) + "\n"
+
+
+def best_guess_lines(v: Verdict) -> List[str]:
+    """The best guess in words: a proven-safe cell is said to be no guess."""
+    if v.best_guess is None:
+        return []
+    r, c = v.best_guess["cell"]
+    if v.best_guess.get("certain"):
+        return [f"safe move: ({r}, {c}) is safe in every solution (proven: no guess needed)"]
+    return [f"best guess: ({r}, {c}), safe with probability {v.best_guess['p_safe']:.6g}"]
 
 
 def run(args: argparse.Namespace) -> int:
@@ -63,23 +83,23 @@ def run(args: argparse.Namespace) -> int:
     if args.check:
         text, source = read_input(args.check)
         try:
-            certificate: Dict[str, Any] = json.loads(text)
-        except ValueError as exc:
-            raise PuzzleSyntaxError(f"the certificate is not JSON: {exc}", source=source) from None
+            certificate: Any = json.loads(text)
+        except (ValueError, RecursionError) as exc:
+            raise PuzzleSyntaxError(f"the certificate is not JSON: {str(exc)[:200]}", source=source) from None
         if not isinstance(certificate, dict):
             raise PuzzleSyntaxError("the certificate is not a JSON object", source=source)
-        print(f"certificate holds: {check_certificate(puzzle, certificate)}")
+        held = check_certificate(puzzle, certificate, timeout=args.timeout, memory_budget=args.memory_budget)
+        print(f"certificate holds: {held}")
         return 0
     v = verdict(puzzle, timeout=args.timeout, memory_budget=args.memory_budget)
     if v is None:
-        text = (json.dumps({"verdict": None, "feasible": False}) + "\n" if args.json
+        text = (json_text({"verdict": None, "feasible": False}) + "\n" if args.json
                 else "no solution: the counts contradict each other\n")
         with atomic_output(args.output) as out:
             out.write(text)
         return 1
     if args.json:
-        with unlimited_int_digits():
-            text = json.dumps(v.to_json()) + "\n"
+        text = json_text(v.to_json()) + "\n"
     else:
         text = report_text(v)
     with atomic_output(args.output) as out:

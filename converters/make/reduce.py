@@ -144,7 +144,16 @@ def reduce(formula: Formula, max_cells: int = DEFAULT_MAX_CELLS) -> Puzzle:
     if dropped:
         notes.append(f"{plural(dropped, 'clause')} holding a literal and its negation (always true) "
                      "got no column")
-    return Puzzle.from_rows(lines, notes=notes).replace(wires=wires)
+    board = Puzzle.from_rows(lines, notes=notes).replace(wires=wires)
+    return board if board.unknown_count else self_evident(board)
+
+
+def self_evident(board: Puzzle) -> Puzzle:
+    """A board of no unknown cell (no variable, no clause) with its total written: a grid of '.' alone,
+    with no 'wires:' line, reads as the dots notation, where '.' is unknown (35 cells, 2**35 solutions);
+    the 'mines:' line makes it read as the native board it is (no mine, one solution: the empty model)."""
+    return board.replace(mines=board.known_mine_count, notes=board.notes + (
+        "no unknown cell: the 'mines:' line keeps this board from reading as the dots notation",))
 
 
 def reduce_cnf(cnf: Union[Formula, PathLike], max_cells: int = DEFAULT_MAX_CELLS) -> Puzzle:

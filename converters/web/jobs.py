@@ -33,6 +33,7 @@ from typing import Any, Deque, Dict, List, Optional
 
 from ..core.errors import ResourceError
 from ..core.fileio import max_bytes, max_cells
+from ..core.jsonout import json_text
 
 DEFAULT_TIMEOUT = 60.0            # seconds a job may run before its worker is ended
 DEFAULT_WORKER_MEMORY = 4 << 30   # bytes of address space a worker may map
@@ -67,7 +68,7 @@ class Worker:
     def ask(self, request: Dict[str, Any]) -> Dict[str, Any]:
         """Send one request and wait for its answer (raises EOFError when the process died)."""
         assert self.proc.stdin is not None and self.proc.stdout is not None
-        self.proc.stdin.write((json.dumps(request) + "\n").encode("utf-8"))
+        self.proc.stdin.write((json_text(request) + "\n").encode("utf-8"))
         self.proc.stdin.flush()
         line = self.proc.stdout.readline()
         if not line:

@@ -26,7 +26,6 @@ line prints), 403 (foreign Host or Origin, no token), 404, 411, 413, 415, 429 (t
 """
 from __future__ import annotations
 
-import json
 import mimetypes
 import secrets
 import socket
@@ -41,6 +40,7 @@ from urllib.parse import parse_qs, urlsplit
 
 from ..core.errors import MineconvError
 from ..core.fileio import max_bytes
+from ..core.jsonout import json_text
 from .actions import HEAVY, LEVELS, export, export_formats, load, notations, render, samples
 from .fields import check_fields, wait_seconds
 from .guard import Gate, Refused, body_length, check_json_type, parse_body, pending_body
@@ -187,7 +187,7 @@ class Handler(BaseHTTPRequestHandler):
             self.close_connection = True
 
     def _json(self, value: Any, status: HTTPStatus = HTTPStatus.OK, headers: Tuple[Tuple[str, str], ...] = ()) -> None:
-        data = json.dumps(value).encode("utf-8")
+        data = json_text(value).encode("utf-8")
         self.send_response(status)
         self.send_header("Content-Type", "application/json")
         self.send_header("Content-Length", str(len(data)))

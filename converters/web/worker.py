@@ -20,6 +20,7 @@ from typing import Any, Dict
 
 from ..core.errors import MineconvError
 from ..core.fileio import set_limits
+from ..core.jsonout import json_text
 from .actions import HEAVY
 from .jobs import LIMITS, PARENT_FD
 
@@ -68,7 +69,7 @@ def main() -> int:
             reply: Dict[str, Any] = {"ok": False, "error": "the request is not JSON"}
         else:
             reply = answer(request) if isinstance(request, dict) else {"ok": False, "error": "not a request"}
-        sys.stdout.write(json.dumps(reply) + "\n")
+        sys.stdout.write(json_text(reply) + "\n")
         sys.stdout.flush()
     return 0
 
