@@ -31,9 +31,10 @@ from ..core.puzzle import Puzzle
 from ..formats.notations.native import canonical_text
 from ..formats.reading import parse_reading, read_reading
 from ..formats.registry import format_names, get_format
-from ..formats.writing import dump
+from ..formats.writing import dump, write
 from ..make.noguess import no_guess_layout, start_block
 from ..present.picture import render_svg
+from .downloads import FOLDER_PREFIX
 from .replay import replay
 
 LEVELS = tuple(PROPAGATION_LEVELS) + ("full",)
@@ -206,8 +207,7 @@ def export(request: Request) -> Answer:
         dump(puzzle, buffer, name)
     value = buffer.getvalue()
     data = value if isinstance(value, bytes) else value.encode("utf-8")
-    extension = fmt.extensions[0] if fmt.extensions else ".txt"
-    answer = {"filename": file_stem(puzzle) + extension, "bytes": len(data),
+    answer = {"filename": export_name(puzzle, fmt.extensions), "bytes": len(data),
               "warnings": [str(w.message) for w in caught]}
     if not request.get("measure"):   # measure: the size first, so the page can say it before the download
         answer["data"] = base64.b64encode(data).decode("ascii")
@@ -218,6 +218,30 @@ def export_size(request: Request) -> Answer:
     """An export's file name and size in bytes, without its bytes: measured in a worker (a 200x200 board's
     CNF is 290 MB and takes a minute), so the page can say it before it asks for the file."""
     return export(dict(request, measure=True))
+
+
+def export_file(request: Request) -> Answer:
+    """The board in another format written to a file, as `mineconv convert -o` writes it (the same bytes):
+    a big export the page fetches by ticket (`downloads.py`). The path is the server's, never the page's:
+    this action is not in HEAVY, so the page cannot ask for it, and it writes only into a download folder."""
+    puzzle = board_of(request)
+    name = request.get("format")
+    if not isinstance(name, str):
+        raise FormatError("name a format to export to")
+    path = Path(str(request.get("path") or ""))
+    if not path.parent.name.startswith(FOLDER_PREFIX) or path.exists():
+        raise InputError(f"an export is written only as a new file of the server's download folder, not {path}")
+    fmt = get_format(name, direction="write")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        write(puzzle, path, name)
+    return {"filename": export_name(puzzle, fmt.extensions), "bytes": path.stat().st_size,
+            "warnings": [str(w.message) for w in caught]}
+
+
+def export_name(puzzle: Puzzle, extensions: Any) -> str:
+    """An export's file name: the puzzle's name made safe, and the format's first extension (or .txt)."""
+    return file_stem(puzzle) + (extensions[0] if extensions else ".txt")
 
 
 def file_stem(puzzle: Puzzle) -> str:
@@ -395,3 +419,5 @@ HEAVY: Dict[str, Callable[[Request], Answer]] = {"level": level, "probabilities"
                                                  "export_size": export_size}
 LIGHT: Dict[str, Callable[[Request], Answer]] = {"load": load, "export": export, "samples": samples,
                                                  "render": render}
+# what a worker process runs: the page's heavy actions, and the server's own (the page cannot name these)
+WORKER_ACTIONS: Dict[str, Callable[[Request], Answer]] = dict(HEAVY, export_file=export_file)

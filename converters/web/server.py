@@ -20,6 +20,10 @@ API (every body is JSON):
     POST /api/jobs               {"action", "board"?, ...}      -> {"id", "state"}: heavy work, queued
     GET  /api/jobs/ID?wait=S     the job, waiting up to S seconds (at most 1) for it to finish
     DELETE /api/jobs/ID          cancel the job
+    POST /api/downloads          {"board", "format"}            -> {"id", "state", "ticket"}: a big export,
+                                 written to a file by a worker (a job like the others, polled at /api/jobs/ID)
+    GET  /download/TICKET        that file, once, streamed as an attachment (no token: a link cannot send one;
+                                 the ticket is the secret, single-use and short-lived: `downloads.py`)
 Every answer is JSON, errors too: {"error": "..."} with status 400 (bad input, with the text the command
 line prints), 403 (foreign Host or Origin, no token), 404, 411, 413, 415, 429 (too many jobs waiting),
 500 (a fault of the server's, logged to stderr) or 503 (too many connections).
@@ -42,6 +46,7 @@ from ..core.errors import MineconvError
 from ..core.fileio import max_bytes
 from ..core.jsonout import json_text
 from .actions import HEAVY, LEVELS, export, export_formats, load, notations, render, samples
+from .downloads import Downloads, send_chunks, ticket_of
 from .fields import check_fields, wait_seconds
 from .guard import Gate, Refused, body_length, check_json_type, parse_body, pending_body
 from .jobs import Busy, JobPool
@@ -120,6 +125,8 @@ class Handler(BaseHTTPRequestHandler):
         elif path == "/api/info":
             self._json({"formats": export_formats(), "levels": list(LEVELS), "notations": notations(),
                         "samples": samples({})["samples"], "max_bytes": max_bytes()})
+        elif ticket_of(path) is not None:
+            self._download(str(ticket_of(path)))
         elif path.startswith("/api/jobs/"):
             wait = wait_seconds(query, LONGEST_WAIT)
             job = self.server.pool.get(path.rsplit("/", 1)[1])
@@ -149,6 +156,8 @@ class Handler(BaseHTTPRequestHandler):
             if not isinstance(action, str) or action not in HEAVY:   # a list is unhashable: TypeError
                 return self._json({"error": f"no action {action!r}"}, HTTPStatus.BAD_REQUEST)
             return self._json(self.server.pool.submit(body).to_json())
+        if path == "/api/downloads":
+            return self._json(self._prepare_download(body))
         self._json({"error": f"nothing at {path[:80]}"}, HTTPStatus.NOT_FOUND)
 
     def _delete(self) -> None:
@@ -162,6 +171,26 @@ class Handler(BaseHTTPRequestHandler):
         if job is None:
             return self._json({"error": "no such job"}, HTTPStatus.NOT_FOUND)
         self._json(job.to_json())
+
+    def _prepare_download(self, body: Dict[str, Any]) -> Dict[str, Any]:
+        # the path is the server's: whatever the page sent under "path" or "action" is replaced
+        downloads = self.server.downloads
+        ticket, path = downloads.reserve()
+        job = self.server.pool.submit({"board": body.get("board"), "format": body.get("format"),
+                                       "action": "export_file", "path": str(path)})
+        downloads.add(ticket, path, job)
+        return dict(job.to_json(), ticket=ticket)
+
+    def _download(self, ticket: str) -> None:
+        handle, filename, size = self.server.downloads.redeem(ticket)
+        with handle:
+            self.send_response(HTTPStatus.OK)
+            for name, text in (("Content-Type", "application/octet-stream"), ("Content-Length", str(size)),
+                               ("Content-Disposition", f'attachment; filename="{filename}"'),
+                               ("Cache-Control", "no-store"), *PAGE_HEADERS):
+                self.send_header(name, text)
+            self.end_headers()
+            send_chunks(handle, self.wfile.write)
 
     def _route(self) -> Tuple[str, Dict[str, List[str]]]:
         parts = urlsplit(self.path)
@@ -228,6 +257,7 @@ class AssistantServer(ThreadingHTTPServer):
     def __init__(self, host: str, port: int, pool: JobPool, *, idle_timeout: float = IDLE_TIMEOUT,
                  max_connections: int = MAX_CONNECTIONS) -> None:
         self.address_family = socket.AF_INET6 if ":" in host else socket.AF_INET
+        self.downloads = Downloads()     # before binding: a failed bind calls server_close, which deletes its folder
         super().__init__((host, port), Handler)
         self.pool = pool
         self.idle_timeout = idle_timeout
@@ -242,6 +272,11 @@ class AssistantServer(ThreadingHTTPServer):
         host, port = str(self.server_address[0]), int(self.server_address[1])
         shown = f"[{host}]" if ":" in host else host
         return f"http://{shown}:{port}/?token={self.gate.token}"
+
+    def server_close(self) -> None:
+        """Stop serving, and delete the downloads nobody fetched."""
+        super().server_close()
+        self.downloads.close()
 
     def process_request(self, request: Any, client_address: Any) -> None:
         """A thread for the connection, or a 503 when MAX_CONNECTIONS are being served already."""

@@ -21,13 +21,13 @@ from typing import Any, Dict
 from ..core.errors import MineconvError
 from ..core.fileio import set_limits
 from ..core.jsonout import json_text
-from .actions import HEAVY
+from .actions import WORKER_ACTIONS
 from .jobs import LIMITS, PARENT_FD
 
 
 def answer(request: Dict[str, Any]) -> Dict[str, Any]:
     """The reply to one request: {"ok": true, "answer": ...} or {"ok": false, "error": "..."}."""
-    action = HEAVY.get(str(request.get("action")))
+    action = WORKER_ACTIONS.get(str(request.get("action")))
     if action is None:
         return {"ok": False, "error": f"no action {request.get('action')!r}"}
     try:

@@ -230,15 +230,17 @@ function busy(on) {
   act("cancel").disabled = !on;
 }
 
-async function runJob(request) {
+// `start`: where the job is asked for (a big export's file at /api/downloads); `started` sees the first answer
+async function runJob(request, start = "/api/jobs", started = null) {
   if (job) await cancel(false);
   const mine = { id: null, cancelled: false };
   job = mine;
   busy(true);
   try {
-    const started = await api("POST", "/api/jobs", request);
-    mine.id = started.id;
-    let state = started;
+    const first = await api("POST", start, request);
+    if (started) started(first);
+    mine.id = first.id;
+    let state = first;
     while (state.state === "queued" || state.state === "running") {
       if (mine.cancelled) return null;
       state = await api("GET", `/api/jobs/${mine.id}?wait=0.5`);
@@ -526,11 +528,14 @@ async function blobOf(b64, type = "application/octet-stream") {
   return (await fetch(`data:${type};base64,${b64}`)).blob();
 }
 
-// the largest export the page passes through the tab (a 247 MB CNF crashed it); past it, the command line
-let EXPORT_LIMIT = 64 * 1048576;
+// exports larger than this never pass through the tab (a 247 MB CNF in base64 crashed it): the server writes
+// the file and the browser fetches it by a one-use ticket, straight to the downloads folder
+let STREAM_FROM = 4 * 1048576;
+// the largest export the page offers at all (the server's disk holds it until fetched); past it, the command line
+let EXPORT_LIMIT = 2048 * 1048576;
 
 // an export is a file: its size is measured first (in a worker) and said, then it downloads (it is never
-// written into the page); one too large for the tab is left to `mineconv convert`, which streams it
+// written into the page); a big one streams from the server, one past EXPORT_LIMIT is left to `mineconv convert`
 async function exportBoard() {
   const format = $('[data-input="format"]').value;
   const sized = await runJob({ action: "export_size", board: boardText(), format });
@@ -539,14 +544,33 @@ async function exportBoard() {
   out.textContent = `${sized.filename}: ${sizeText(sized.bytes)}`;
   out.dataset.value = String(sized.bytes);
   if (sized.bytes > EXPORT_LIMIT) {
-    say(`the ${format} file would be ${sizeText(sized.bytes)}, more than the page passes through a browser tab ` +
+    say(`the ${format} file would be ${sizeText(sized.bytes)}, more than the page offers to download ` +
         `(${sizeText(EXPORT_LIMIT)}): export the board as native and run\n  mineconv convert board.txt --to ${format} -o ${sized.filename}`, true);
     return;
   }
+  if (sized.bytes > STREAM_FROM) return exportFile(format, sized);
   say(`exporting as ${format}: ${sized.filename}, ${sizeText(sized.bytes)}; downloading…`);
   const a = await api("POST", "/api/export", { board: boardText(), format });
   download(a.filename, await blobOf(a.data));
   say(`exported as ${format}: ${a.filename} (${sizeText(a.bytes)})` +
+      (a.warnings.length ? "\nwarning: " + a.warnings.join("\nwarning: ") : ""));
+}
+
+// a big export: a worker writes the file on the server, then a hidden link fetches it once by its ticket
+// (a link cannot carry the token; the ticket is the secret), so its bytes never enter the page
+async function exportFile(format, sized) {
+  say(`exporting as ${format}: ${sized.filename}, ${sizeText(sized.bytes)}; writing the file…`);
+  let ticket = null;
+  const a = await runJob({ board: boardText(), format }, "/api/downloads", (first) => { ticket = first.ticket; });
+  if (!a) return;
+  const link = document.createElement("a");
+  link.href = `/download/${encodeURIComponent(ticket)}`;
+  link.download = a.filename;
+  link.hidden = true;
+  document.body.appendChild(link);
+  link.click();
+  link.remove();
+  say(`exported as ${format}: ${a.filename} (${sizeText(a.bytes)}), saved by the browser as a download` +
       (a.warnings.length ? "\nwarning: " + a.warnings.join("\nwarning: ") : ""));
 }
 
