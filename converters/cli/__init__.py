@@ -479,6 +479,12 @@ def main(argv: Optional[List[str]] = None) -> int:
     except KeyboardInterrupt:
         print("mineconv: interrupted", file=sys.stderr)
         return 130
+    except MemoryError:
+        # the machine's or `ulimit -v`'s limit came before --memory-budget's estimate did: exit 1, as a
+        # command stopped by its budget or its timeout does, with one line instead of a traceback
+        print("mineconv: out of memory: the process reached its memory limit (lower --memory-budget, "
+              "or raise the limit)", file=sys.stderr)
+        return 1
     finally:
         warnings.showwarning = old
         _verbose = old_verbose

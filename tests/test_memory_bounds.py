@@ -1,0 +1,135 @@
+"""Memory and time bounded at every size (issue 41, points 7-11; issue 40, point 4).
+
+Memory is the peak RSS of a child process (os.wait4's rusage of that child alone); each child runs under
+an address-space limit, so a regression fails fast instead of taking the machine's memory.
+"""
+from __future__ import annotations
+
+import os
+import resource
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import List, Tuple
+
+import pytest
+
+from mineconv.analysis.boardcount import polynomial_product, weighted_sum
+from mineconv.analysis.counting import count_solutions
+from mineconv.analysis.polynomials import GMP_BITS, pmul
+from mineconv.core.bounds import AnalysisTimeout, Bounds
+from mineconv.core.system import build_system
+from mineconv import parse
+
+LIMIT = 1_500_000_000   # address space of each child: far above the fixed code's needs
+
+
+def run_child(argv: List[str], limit: int = LIMIT, timeout: float = 60) -> Tuple[int, str, float, float]:
+    """(exit status, stderr, peak RSS in MB, wall seconds) of `python -m mineconv argv` under `limit` bytes."""
+    def cap() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+
+    started = time.monotonic()
+    proc = subprocess.Popen([sys.executable, "-m", "mineconv", *argv], stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE, preexec_fn=cap)
+    timer = threading.Timer(timeout, proc.kill)
+    timer.start()
+    try:
+        assert proc.stderr is not None
+        err = proc.stderr.read()
+        # os.wait4: this one child's rusage (ru_maxrss in KB on Linux), not every child's maximum so far
+        _, status, usage = os.wait4(proc.pid, 0)
+    finally:
+        timer.cancel()
+        proc.stderr.close()  # type: ignore[union-attr]
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    return proc.returncode, err.decode(errors="replace"), usage.ru_maxrss / 1024, time.monotonic() - started
+
+
+def unknown_board(tmp_path: Path, rows: int, cols: int) -> Path:
+    path = tmp_path / f"q{rows}x{cols}.txt"
+    path.write_text("\n".join(["?" * cols] * rows) + "\n")
+    return path
+
+
+# --- point 7: counting without a total keeps one number per kind of cell ---------------------------------
+
+@pytest.mark.parametrize("command", ["analyze", "verdict", "grade", "explain"])
+def test_a_300x300_board_of_unknowns_counts_in_little_memory(tmp_path: Path, command: str) -> None:
+    # a new 27,000-digit integer per free cell took 1.1 GB here; one shared number takes ~50 MB
+    status, err, peak, _ = run_child([command, str(unknown_board(tmp_path, 300, 300))])
+    assert "Traceback" not in err
+    assert status in (0, 1), err
+    assert 0 < peak < 250, f"{command}: peak RSS {peak:.0f} MB"
+
+
+def test_cells_of_one_kind_share_one_number() -> None:
+    # free cells, and cells of same-shaped components with the same number, hold one int object
+    board = parse("??????\n?1??1?\n??????\n??????\n??????\n")
+    count = count_solutions(build_system(board))
+    numbers = count.mine_solutions
+    assert numbers is not None and count.solutions > 0
+    rc = build_system(board).var_rc.tolist()
+    index = {tuple(cell): i for i, cell in enumerate(rc)}
+    free = [index[r, c] for r in (3, 4) for c in range(6)]
+    assert len({id(numbers[i]) for i in free}) == 1
+    assert numbers[free[0]] * 2 == count.solutions
+    # (0, 0) beside the left 1 and (0, 5) beside the right 1: two components of one shape
+    assert numbers[index[0, 0]] is numbers[index[0, 5]]
+    # the numbers themselves: two linked groups of 8 cells with one mine each, and 12 free cells
+    assert count.solutions == 8 * 8 * 2 ** 12
+    assert numbers[index[0, 0]] == 1 * 8 * 2 ** 12
+
+
+def test_the_counters_budget_holds_the_shared_numbers() -> None:
+    # many components of distinct shapes: each distinct product is estimated before it is made
+    from mineconv.core.bounds import CountingMemoryError
+    board = parse("\n".join(["?1?" + "?" * 297] + ["?" * 300] * 299))
+    with pytest.raises(CountingMemoryError, match="per-cell numbers"):
+        count_solutions(build_system(board), bounds=Bounds(memory=20_000))
+    assert count_solutions(build_system(board), bounds=Bounds(memory=40_000)).solutions
+
+
+def test_out_of_memory_is_one_clean_line(tmp_path: Path) -> None:
+    # under a small address space (ulimit -v) a MemoryError was a traceback; now exit 1 and one line
+    status, err, _, _ = run_child(["verdict", str(unknown_board(tmp_path, 300, 300))], limit=150_000_000)
+    assert "Traceback" not in err
+    assert status == 1 and "out of memory" in err, err
+
+
+# --- issue 40, point 4: every --timeout holds within 10% + 1 s ------------------------------------------
+
+@pytest.mark.parametrize("command", ["analyze", "grade"])
+def test_the_timeout_holds_on_a_board_of_360000_unknowns(tmp_path: Path, command: str) -> None:
+    # the free cells' sets and their report took tens of seconds past --timeout 1 at this size
+    status, err, _, wall = run_child([command, str(unknown_board(tmp_path, 600, 600)), "--timeout", "1"])
+    assert "Traceback" not in err
+    assert wall < 1 * 1.1 + 1 + 0.5, f"{command} took {wall:.1f} s with --timeout 1"   # 0.5: the interpreter's start
+
+
+def test_the_product_of_big_polynomials_looks_at_the_clock() -> None:
+    expired = Bounds(memory=None, timeout=0)
+    with pytest.raises(AnalysisTimeout):
+        polynomial_product([[1, 1], [1, 2], [1, 3]], expired)
+    with pytest.raises(AnalysisTimeout):
+        weighted_sum([1] * 200, [2] * 200, expired)
+    assert polynomial_product([[1, 1], [1, 2], [1, 3]], Bounds(memory=None)) == [1, 6, 11, 6]
+    assert weighted_sum([1, 2, 0, 4], [5, 6, 7, 8], Bounds(memory=None)) == 5 + 12 + 32
+
+
+def test_gmp_products_are_the_same_numbers() -> None:
+    # past GMP_BITS the packed product goes to GMP (102 s -> 1.5 s on a 1000x1000 game board's last
+    # product); the coefficients stay exact
+    import random
+    rng = random.Random(7)
+    a = [rng.getrandbits(600) for _ in range(300)]
+    b = [rng.getrandbits(500) for _ in range(280)]
+    assert 300 * 600 > GMP_BITS
+    plain = [0] * (len(a) + len(b) - 1)
+    for i, x in enumerate(a):
+        for j, y in enumerate(b):
+            plain[i + j] += x * y
+    assert pmul(a, b) == plain
+    assert all(type(c) is int for c in pmul(a, b))
