@@ -133,3 +133,33 @@ def test_gmp_products_are_the_same_numbers() -> None:
             plain[i + j] += x * y
     assert pmul(a, b) == plain
     assert all(type(c) is int for c in pmul(a, b))
+
+
+# --- point 11: RAWVF's Mines follow from the board's cells, and its size from --max-cells ---------------
+
+def rawvf_text(rows: int, cols: int, mines: int, board: bool = True) -> str:
+    import numpy as np
+    cells = np.zeros(rows * cols, dtype=bool)
+    cells[np.random.default_rng(3).choice(rows * cols, mines, replace=False)] = True
+    head = ["RawVF_Version: Rev5", f"Width: {cols}", f"Height: {rows}", f"Mines: {mines}", "Board:"]
+    grid = ["".join("*" if x else "0" for x in row) for row in cells.reshape(rows, cols).tolist()] if board else []
+    return "\n".join(head + grid + ["Events:", "0.000 lc 1 1 (8 8)", "0.010 lr 1 1 (8 8)"]) + "\n"
+
+
+def test_a_rawvf_replay_may_hold_more_than_100000_mines() -> None:
+    from mineconv.formats.notations.rawvf import parse_rawvf
+    replay = parse_rawvf(rawvf_text(500, 500, 125_000))
+    assert replay.total == 125_000 and int(replay.mines.sum()) == 125_000
+    from mineconv.core.errors import PuzzleSyntaxError
+    with pytest.raises(PuzzleSyntaxError, match="Mines: 250001 is more than the 250000 cells"):
+        parse_rawvf(rawvf_text(500, 500, 10).replace("Mines: 10", "Mines: 250001"))
+
+
+def test_a_rawvf_header_past_max_cells_is_refused_before_its_board() -> None:
+    from mineconv.core.errors import PuzzleSyntaxError
+    from mineconv.formats.notations.rawvf import parse_rawvf
+    started = time.monotonic()
+    with pytest.raises(PuzzleSyntaxError, match="--max-cells"):
+        parse_rawvf(rawvf_text(1, 1, 0, board=False).replace("Width: 1", "Width: 5000")
+                    .replace("Height: 1", "Height: 5000"))
+    assert time.monotonic() - started < 1
