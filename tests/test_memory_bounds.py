@@ -163,3 +163,38 @@ def test_a_rawvf_header_past_max_cells_is_refused_before_its_board() -> None:
         parse_rawvf(rawvf_text(1, 1, 0, board=False).replace("Width: 1", "Width: 5000")
                     .replace("Height: 1", "Height: 5000"))
     assert time.monotonic() - started < 1
+
+
+# --- point 10: reduce refuses a formula too big from its header, or as its clauses are read ------------
+
+def test_reduce_refuses_five_million_unit_clauses_early(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    # 20 MB: parsed whole before the refusal took 29 s and 736 MB
+    from mineconv.cli import main
+    path = tmp_path / "units.cnf"
+    path.write_text("p cnf 3 5000000\n" + "1 0\n" * 5_000_000)
+    started = time.monotonic()
+    status = main(["reduce", str(path), "-o", str(tmp_path / "board.txt")])
+    took = time.monotonic() - started
+    assert status == 2 and "--max-cells" in capsys.readouterr().err
+    assert took < 0.8, f"{took:.2f} s"
+    assert not (tmp_path / "board.txt").exists()
+
+
+def test_reduce_refuses_from_the_problem_line(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    from mineconv.cli import main
+    from mineconv.formats.dimacs_formula import parse_formula
+    calls = []
+    parse_formula("p cnf 2 1\n1 -2 0\n", check=lambda n, m: calls.append((n, m)))
+    assert calls == [(2, 0)]
+    path = tmp_path / "wide.cnf"
+    path.write_text("p cnf 5000000 1\n1 0\n")
+    assert main(["reduce", str(path), "-o", str(tmp_path / "board.txt")]) == 2
+    assert "5000000 variables, 0 clauses" in capsys.readouterr().err
+
+
+def test_tautologies_do_not_count_toward_the_early_refusal() -> None:
+    from mineconv.formats.dimacs_formula import CHECK_EVERY, parse_formula
+    seen = []
+    text = "p cnf 2 %d\n" % (3 * CHECK_EVERY) + "1 -1 0\n" * (2 * CHECK_EVERY) + "1 2 0\n" * CHECK_EVERY
+    formula = parse_formula(text, check=lambda n, m: seen.append(m))
+    assert seen == [0, CHECK_EVERY] and len(formula.clauses) == 3 * CHECK_EVERY
