@@ -198,3 +198,113 @@ def test_tautologies_do_not_count_toward_the_early_refusal() -> None:
     text = "p cnf 2 %d\n" % (3 * CHECK_EVERY) + "1 -1 0\n" * (2 * CHECK_EVERY) + "1 2 0\n" * CHECK_EVERY
     formula = parse_formula(text, check=lambda n, m: seen.append(m))
     assert seen == [0, CHECK_EVERY] and len(formula.clauses) == 3 * CHECK_EVERY
+
+
+# --- point 8: audit bounded as a whole, and its cascade and 3BV in numpy -------------------------------
+
+def replay_text(mines, clicks) -> str:
+    """A RAWVF replay of a (rows, cols) bool layout and left clicks (row, col), 0.5 s apart."""
+    rows, cols = mines.shape
+    lines = ["RawVF_Version: Rev5", f"Width: {cols}", f"Height: {rows}", f"Mines: {int(mines.sum())}", "Board:"]
+    lines += ["".join("*" if x else "0" for x in row) for row in mines.tolist()]
+    lines.append("Events:")
+    for n, (r, c) in enumerate(clicks):
+        at = f"{c + 1} {r + 1} ({c * 16 + 8} {r * 16 + 8})"
+        lines += [f"{n / 2:.2f} lc {at}", f"{n / 2 + 0.1:.2f} lr {at}"]
+    return "\n".join(lines) + "\n"
+
+
+def test_a_1000x1000_replay_with_one_click_stops_on_time(tmp_path: Path) -> None:
+    # its cascade and 3BV, cell by cell in Python, took 8 s (2000 x 2000: past 90 s with --timeout 1)
+    import numpy as np
+    mines = np.random.default_rng(5).random((1000, 1000)) < 0.002
+    mines[:3, :3] = False
+    path = tmp_path / "one.rawvf"
+    path.write_text(replay_text(mines, [(1, 1)]))
+    status, err, peak, wall = run_child(["audit", str(path), "--timeout", "1"])
+    assert status == 0 and "Traceback" not in err, err
+    assert wall < 1 * 1.1 + 1 + 0.5, f"{wall:.1f} s"
+
+
+def test_the_whole_audit_honours_the_timeout(monkeypatch: pytest.MonkeyPatch) -> None:
+    # --timeout bounded each position: 12 positions of 0.2 s each all ran under a timeout of 0.5
+    import numpy as np
+    import mineconv.analysis.audit as audit_module
+    from mineconv.formats.replays import read_replay
+    real = audit_module.analyze
+
+    def slow(*args, **kwargs):  # type: ignore[no-untyped-def]
+        time.sleep(0.2)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(audit_module, "analyze", slow)
+    mines = np.zeros((4, 26), dtype=bool)
+    mines[1::2, ::2] = True          # no zero cell: every click opens one cell
+    clicks = [(0, c) for c in range(1, 26, 2)]
+    replay = read_replay(replay_text(mines, clicks).encode(), "rawvf")
+    started = time.monotonic()
+    result = audit_module.audit(replay, timeout=0.5)
+    took = time.monotonic() - started
+    assert len(result.clicks) == 13 and result.status == "timeout"
+    assert result.clicks[1].p_mine is not None and result.clicks[-1].p_mine is None
+    assert took < 0.5 * 1.1 + 0.3, f"{took:.2f} s"
+
+
+def test_audit_refuses_a_board_past_max_cells() -> None:
+    import numpy as np
+    from mineconv.analysis.audit import audit
+    from mineconv.core.errors import InputError
+    from mineconv.core.fileio import max_cells, set_limits
+    from mineconv.formats.replays import read_replay
+    replay = read_replay(replay_text(np.zeros((20, 20), dtype=bool), [(1, 1)]).encode(), "rawvf")
+    old = max_cells()
+    set_limits(max_cells=399)
+    try:
+        with pytest.raises(InputError, match="--max-cells"):
+            audit(replay)
+    finally:
+        set_limits(max_cells=old)
+
+
+def test_the_cascades_and_3bv_in_numpy_are_the_cell_by_cell_ones() -> None:
+    import numpy as np
+    from mineconv.analysis.audit import Game, bbbv, neighbours
+    from mineconv.analysis.regions import Regions
+    from mineconv.core.replay import Replay
+
+    def slow_bbbv(mines):  # type: ignore[no-untyped-def]
+        rows, cols = mines.shape
+        counts = Game(Replay(rows, cols, mines, int(mines.sum()), (), "rawvf")).counts
+        zero = (~mines) & (counts == 0)
+        seen = np.zeros_like(mines)
+        total = 0
+        for r in range(rows):
+            for c in range(cols):
+                if zero[r, c] and not seen[r, c]:
+                    total += 1
+                    seen[r, c] = True
+                    stack = [(r, c)]
+                    while stack:
+                        for n in neighbours(*stack.pop(), rows, cols):
+                            if not seen[n]:
+                                seen[n] = True
+                                if zero[n]:
+                                    stack.append(n)
+        return total + int(((~mines) & ~seen).sum())
+
+    rng = np.random.default_rng(11)
+    for _ in range(150):
+        rows, cols = (int(x) for x in rng.integers(1, 16, 2))
+        mines = rng.random((rows, cols)) < rng.random() * 0.3
+        assert bbbv(mines) == slow_bbbv(mines) == Regions(mines).bbbv()
+        game = Game(Replay(rows, cols, mines, int(mines.sum()), (), "rawvf"))
+        for _ in range(4):   # open cells at random, each cascade both ways
+            cell = (int(rng.integers(rows)), int(rng.integers(cols)))
+            if game.open[cell]:
+                continue
+            fast = game._cascade((cell,))
+            assert fast is not None
+            assert sorted(fast.tolist()) == sorted(game._cascade_by_cells((cell,)).tolist())
+            game.left(cell, 0.0)
+            if game.over:
+                break
