@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 from typing import List, Tuple
 
+import numpy as np
 import pytest
 
 from mineconv.analysis.boardcount import polynomial_product, weighted_sum
@@ -308,3 +309,44 @@ def test_the_cascades_and_3bv_in_numpy_are_the_cell_by_cell_ones() -> None:
             game.left(cell, 0.0)
             if game.over:
                 break
+
+
+# --- point 9: generate and design bounded by their timeouts -------------------------------------------
+
+def test_a_no_guess_line_is_made_at_once() -> None:
+    # 1 x 100000 with 5 mines searched 35 s, then said "place fewer mines": on a line the no-guess
+    # layouts are the mines in blocks at both ends, made directly
+    from mineconv.make.noguess import no_guess_layout
+    from mineconv.make.noguess_replay import play
+    started = time.monotonic()
+    layout = no_guess_layout(1, 20000, 5, (0, 10000), seed=3)
+    assert time.monotonic() - started < 2
+    line = layout.mines.ravel()
+    assert int(line.sum()) == 5 and not line[9999:10002].any()
+    safe = np.flatnonzero(~line)
+    assert safe[-1] - safe[0] + 1 == len(safe)   # one run of safe cells
+    assert play(layout.mines, (0, 10000))[0].safe_left == 0
+    column = no_guess_layout(9, 1, 4, (4, 0), seed=1).mines.ravel()
+    assert column.tolist() in ([True, True, False, False, False, False, False, True, True],
+                               [True, False, False, False, False, False, True, True, True],
+                               [True, True, True, False, False, False, False, False, True])
+
+
+def test_a_big_no_guess_search_stops_on_time(tmp_path: Path) -> None:
+    # 1800 x 1800: every cell's neighbours, built cell by cell before any look at the clock, took 9 s
+    # and 1.57 GB under --timeout 1; here 900 x 900 at the same density
+    status, err, peak, wall = run_child(["generate", "--rows", "900", "--cols", "900", "--mines", "150000",
+                                         "--reveal", "game", "--no-guess", "--timeout", "1",
+                                         "-o", str(tmp_path / "b.txt")])
+    assert status in (0, 1) and "Traceback" not in err, err
+    assert wall < 1 * 1.1 + 1 + 0.5, f"{wall:.1f} s"
+    assert peak < 600, f"{peak:.0f} MB"
+
+
+def test_design_timeout_bounds_the_whole_run(tmp_path: Path) -> None:
+    # --timeout counted only the time without a new puzzle: --count 100000 --timeout 3 ran for minutes
+    status, err, _, wall = run_child(["design", "--rows", "5", "--cols", "5", "--level", "gac", "--count",
+                                      "100000", "--timeout", "1.5", "-o", str(tmp_path / "out")])
+    assert status == 1 and "of 100000 puzzles made" in err, err
+    assert wall < 1.5 * 1.1 + 1 + 0.5, f"{wall:.1f} s"
+    assert 0 < len(list((tmp_path / "out").iterdir())) < 100000
