@@ -350,3 +350,14 @@ def test_design_timeout_bounds_the_whole_run(tmp_path: Path) -> None:
     assert status == 1 and "of 100000 puzzles made" in err, err
     assert wall < 1.5 * 1.1 + 1 + 0.5, f"{wall:.1f} s"
     assert 0 < len(list((tmp_path / "out").iterdir())) < 100000
+
+
+def test_explain_keeps_its_open_cells_as_one_array(tmp_path: Path) -> None:
+    # a tuple per open cell: 280 MB at 1000x1000 (2 GB at 4000x4000, past a 4 GB limit with the rest)
+    status, err, peak, _ = run_child(["explain", str(unknown_board(tmp_path, 1000, 1000))])
+    assert status == 1 and "Traceback" not in err, err   # exit 1: stuck, every cell open
+    assert peak < 200, f"{peak:.0f} MB"
+    from mineconv.analysis.steps import CellList
+    cells = CellList(np.array([[0, 1], [2, 3], [4, 5]]))
+    assert list(cells) == [(0, 1), (2, 3), (4, 5)] and cells[1] == (2, 3) and len(cells) == 3
+    assert cells == [(0, 1), (2, 3), (4, 5)] and cells != [(0, 1)] and list(cells[1:]) == [(2, 3), (4, 5)]
