@@ -11,13 +11,16 @@ opens does, jointly), and whether some other cell was provably safe. The running
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+import time
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Dict, Iterator, List, Optional, Sequence, Set, Tuple
 
 import numpy as np
 
 from ..core.bounds import DEFAULT_MEMORY_BUDGET, AnalysisTimeout
+from ..core.errors import InputError
+from ..core.fileio import too_many_cells
 from ..core.puzzle import Puzzle, neighbour_count
 from ..core.replay import (
     GAME_FAIL,
@@ -35,6 +38,7 @@ from ..core.replay import (
     SHIFT_LEFT_PRESS,
     Replay,
 )
+from .regions import Regions, dilate
 from .report import analyze
 
 Cell = Tuple[int, int]
@@ -52,9 +56,22 @@ class Opening:
     kind: str                         # LEFT or CHORD
     time: float
     risked: Tuple[Cell, ...]          # the closed cells it opened directly (a chord's unflagged neighbours)
-    opened: Tuple[Cell, ...]          # every cell it opened, cascades included
-    before: np.ndarray                # (rows, cols) bool: the cells open just before
-    hit_mine: bool
+    opened_cells: np.ndarray          # every cell it opened, cascades included: flat indices (row * cols + col)
+    step: int                         # its place among the game's openings (0: the first)
+    opened_by: np.ndarray = field(repr=False, compare=False)   # the game's: per cell, the opening that opened it
+    hit_mine: bool = False
+
+    @property
+    def opened(self) -> Tuple[Cell, ...]:
+        """Every cell it opened, as (row, col): made when asked (a cascade can open millions)."""
+        cols = self.opened_by.shape[1]
+        return tuple(divmod(int(i), cols) for i in self.opened_cells.tolist())
+
+    @property
+    def before(self) -> np.ndarray:
+        """(rows, cols) bool: the cells open just before it. Made when asked, from the game's one array: a
+        copy of the board per opening took 4 MB each on 2000 x 2000."""
+        return self.opened_by < self.step
 
 
 @dataclass
@@ -147,25 +164,7 @@ def neighbours(r: int, c: int, rows: int, cols: int) -> Iterator[Cell]:
 def bbbv(mines: np.ndarray) -> int:
     """The layout's 3BV: the fewest left clicks that open every safe cell (one per zero region, one per
     safe cell no zero touches)."""
-    rows, cols = mines.shape
-    counts = neighbour_count(mines)
-    zero = (~mines) & (counts == 0)
-    seen = np.zeros_like(mines)
-    total = 0
-    for r in range(rows):
-        for c in range(cols):
-            if zero[r, c] and not seen[r, c]:
-                total += 1
-                stack = [(r, c)]
-                seen[r, c] = True
-                while stack:
-                    cell = stack.pop()
-                    for n in neighbours(*cell, rows, cols):
-                        if not seen[n]:
-                            seen[n] = True
-                            if zero[n]:
-                                stack.append(n)
-    return total + int(((~mines) & ~seen).sum())
+    return Regions(mines).bbbv()
 
 
 class Game:
@@ -176,7 +175,10 @@ class Game:
         self.rows, self.cols = self.mines.shape
         self.counts = neighbour_count(self.mines)
         self.open = np.zeros_like(self.mines)
+        self.opened_by = np.full(self.mines.shape, np.iinfo(np.int32).max, dtype=np.int32)
         self.flags: Set[Cell] = set()
+        self.cut = False   # the replay's events were not all played (its deadline passed)
+        self._regions: Optional[Regions] = None
         self.over = False
         self.lost = False
         self.openings: List[Opening] = []
@@ -209,24 +211,61 @@ class Game:
         if risked:
             self._open(cell, CHORD, time, risked)
 
+    @property
+    def regions(self) -> Regions:
+        """The layout's zero regions (found on first use)."""
+        if self._regions is None:
+            self._regions = Regions(self.mines, self.counts)
+        return self._regions
+
     def _open(self, cell: Cell, kind: str, time: float, risked: Tuple[Cell, ...]) -> None:
-        before = self.open.copy()
         hit = any(self.mines[n] for n in risked)
-        stack = list(risked)
-        opened: List[Cell] = []
-        while stack:
-            n = stack.pop()
-            if self.open[n] or (n in self.flags and n not in risked):
-                continue
-            self.open[n] = True
-            opened.append(n)
-            if not self.mines[n] and self.counts[n] == 0:
-                stack.extend(m for m in neighbours(*n, self.rows, self.cols) if not self.open[m])
-        self.openings.append(Opening(cell[0], cell[1], kind, time, risked, tuple(opened), before, hit))
+        opened = self._cascade(risked)
+        if opened is None:
+            opened = self._cascade_by_cells(risked)
+        step = len(self.openings)
+        self.open.flat[opened] = True
+        self.opened_by.flat[opened] = step
+        self.openings.append(Opening(cell[0], cell[1], kind, time, risked, opened, step, self.opened_by, hit))
         if hit:
             self.over = self.lost = True
         elif bool((self.open | self.mines).all()):
             self.over = True
+
+    def _cascade(self, risked: Tuple[Cell, ...]) -> Optional[np.ndarray]:
+        """The cells the risked ones open, from the zero regions in numpy (row-major); None when a flag
+        lies where the cascade goes (a flag stops it: cell by cell then)."""
+        zero = [r * self.cols + c for r, c in risked if not self.mines[r, c] and self.counts[r, c] == 0]
+        if not zero:
+            return np.asarray([r * self.cols + c for r, c in risked if not self.open[r, c]], dtype=np.int64)
+        reached = np.zeros(self.mines.shape, dtype=bool)
+        for label in {self.regions.label(z) for z in zero}:
+            cells = self.regions.cells(label)
+            if self.open.flat[cells].any():   # a flag once stopped a cascade into this region
+                return None
+            reached.flat[cells] = True
+        reached = dilate(reached)
+        if any(reached[f] for f in self.flags):
+            return None
+        for n in risked:
+            reached[n] = True
+        reached &= ~self.open
+        return np.flatnonzero(reached)
+
+    def _cascade_by_cells(self, risked: Tuple[Cell, ...]) -> np.ndarray:
+        """The cells the risked ones open, one at a time (the flags' way)."""
+        seen = self.open.copy()
+        stack = list(risked)
+        opened: List[Cell] = []
+        while stack:
+            n = stack.pop()
+            if seen[n] or (n in self.flags and n not in risked):
+                continue
+            seen[n] = True
+            opened.append(n)
+            if not self.mines[n] and self.counts[n] == 0:
+                stack.extend(m for m in neighbours(*n, self.rows, self.cols) if not seen[m])
+        return np.asarray([r * self.cols + c for r, c in opened], dtype=np.int64)
 
 
 class Mouse:
@@ -300,12 +339,17 @@ TOGGLES = {LEFT_TOGGLE: ("left", LEFT_RELEASE, LEFT_PRESS), RIGHT_TOGGLE: ("righ
            MIDDLE_TOGGLE: ("middle", MIDDLE_RELEASE, MIDDLE_PRESS)}
 
 
-def play(replay: Replay) -> Game:
-    """Play the replay's mouse events on its layout; the Game holds the effective openings in order."""
+def play(replay: Replay, deadline: Optional[float] = None) -> Game:
+    """Play the replay's mouse events on its layout; the Game holds the effective openings in order.
+
+    Past the `deadline` (time.monotonic()) the events left are not played and `game.cut` is set."""
     game = Game(replay)
     mouse = Mouse(game)
-    for ev in replay.events:
+    for n, ev in enumerate(replay.events):
         if ev.kind == GAME_FAIL:
+            break
+        if deadline is not None and n & 63 == 63 and time.monotonic() >= deadline:
+            game.cut = True
             break
         kind = ev.kind
         if kind in TOGGLES:
@@ -317,17 +361,20 @@ def play(replay: Replay) -> Game:
 
 def position(counts: np.ndarray, before: np.ndarray, total: int, safe: Sequence[Cell] = ()) -> Puzzle:
     """What the player saw: the open cells' counts, the rest unknown (`safe` cells given as known safe)."""
-    cells = np.where(before, counts.astype(str).astype(object), "?").astype(object)
+    # bytes in numpy: a string object per cell took seconds per position on 2000 x 2000
+    cells = np.where(before, counts.astype(np.uint8) + ord("0"), ord("?")).astype(np.uint8)
     for cell in safe:
-        cells[cell] = "."
+        cells[cell] = ord(".")
     rows, cols = counts.shape
-    return Puzzle(rows, cols, "".join(cells.ravel().tolist()), mines=total)
+    return Puzzle(rows, cols, cells.tobytes().decode("ascii"), mines=total)
 
 
 def rate(game: Game, opening: Opening, total: int, timeout: Optional[float],
          memory_budget: Optional[int] = DEFAULT_MEMORY_BUDGET) -> Tuple[Optional[Fraction], bool, str]:
     """P(mine) for the opening just before it (None when not counted), whether another cell was provably
-    safe then, and the analysis status ("complete", "partial": the counter passed its memory budget)."""
+    safe then, and the analysis status ("complete", "partial": the counter passed its memory budget).
+    `timeout` bounds both analyses of a chord together."""
+    deadline = None if timeout is None else time.monotonic() + timeout
     a = analyze(position(game.counts, opening.before, total), timeout=timeout, memory_budget=memory_budget)
     if a.status == "timeout":
         raise AnalysisTimeout("the analysis timed out")
@@ -340,7 +387,8 @@ def rate(game: Game, opening: Opening, total: int, timeout: Optional[float],
         index = {tuple(rc): i for i, rc in enumerate(a.system.var_rc.tolist())}
         return Fraction(a.mine_solutions[index[opening.risked[0]]], a.solutions), elsewhere, a.status
     # a chord: the chance that every cell it opens is safe, counted with those cells given as safe
-    safe = analyze(position(game.counts, opening.before, total, opening.risked), timeout=timeout,
+    left = None if deadline is None else max(0.0, deadline - time.monotonic())
+    safe = analyze(position(game.counts, opening.before, total, opening.risked), timeout=left,
                    memory_budget=memory_budget)
     if safe.status == "timeout":
         raise AnalysisTimeout("the analysis timed out")
@@ -353,21 +401,28 @@ def audit(replay: Replay, *, timeout: Optional[float] = None,
           memory_budget: Optional[int] = DEFAULT_MEMORY_BUDGET, source: str = "") -> Audit:
     """Audit a replay: every effective opening with its exact P(mine), the guesses, the luck, 3BV and clicks.
 
-    `timeout` bounds each position's analysis: past one that times out, the openings are left unrated
-    (p_mine None) and the status is "timeout"; an opening the counter could not count within
-    `memory_budget` is unrated too ("partial").
+    `timeout` bounds the whole audit: each position's analysis gets the time left, and past the deadline
+    the openings left are unrated (p_mine None) and the status is "timeout" (a replay of 3,000 clicks took
+    10 minutes with a timeout per position). An opening the counter could not count within `memory_budget`
+    is unrated too ("partial"). A board past --max-cells is refused, as `info` refuses it.
     """
-    game = play(replay)
-    result = Audit(game.rows, game.cols, replay.total, [], bbbv(game.mines), sum(game.clicks.values()),
-                   game.lost, game.counts, source=source)
+    too_big = too_many_cells(replay.rows, replay.cols)
+    if too_big:
+        raise InputError(too_big)
+    deadline = None if timeout is None else time.monotonic() + timeout
+    game = play(replay, deadline)
+    result = Audit(game.rows, game.cols, replay.total, [], game.regions.bbbv(), sum(game.clicks.values()),
+                   game.lost, game.counts, source=source, status="timeout" if game.cut else "complete")
     for n, opening in enumerate(game.openings):
+        left = None if deadline is None else deadline - time.monotonic()
         if n == 0:   # nothing is known yet: every cell carries the density
             result.clicks.append(ClickAudit(opening, Fraction(replay.total, game.rows * game.cols), False))
-        elif result.status == "timeout":
+        elif result.status == "timeout" or (left is not None and left <= 0):
+            result.status = "timeout"
             result.clicks.append(ClickAudit(opening, None, None))
         else:
             try:
-                p, elsewhere, status = rate(game, opening, replay.total, timeout, memory_budget)
+                p, elsewhere, status = rate(game, opening, replay.total, left, memory_budget)
             except AnalysisTimeout:
                 result.status = "timeout"
                 result.clicks.append(ClickAudit(opening, None, None))

@@ -18,7 +18,6 @@ count, and which cells are certain, stay exact).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 from operator import itemgetter, le
 from typing import Any, Callable, Dict, List, NamedTuple, Optional, Sequence, Tuple
 
@@ -26,20 +25,20 @@ import numpy as np
 
 from ..core.bounds import UNBOUNDED, Bounds, CountingLimitError, CountingMemoryError, int_bytes, layer_bytes  # noqa: F401 (re-exported)
 from ..core.system import LinearSystem
+from .boardcount import EXACT_WORK_BUDGET, Count, binomial_weights, count_with_total, count_without_total
 from .decompose import decompose
-from .marginals import approx_marginals
-from .polynomials import Poly, binomial_bits, binomial_window, oadd, oplain, pdiv_exact, pmul
+from .polynomials import Poly, oadd, oplain, pmul
 from .propagation import MINE, SAFE, UNDECIDED
 from .treecount import BIG_COMPONENT, STATES_PER_CAP, count_big_component, prepare
 from .treedp import count_by_tree, tree_bags
-from .treetotal import BigComponent, big_components
+from .treetotal import big_components
 from .treeweigh import TreeComponent
 
 DEFAULT_MAX_STATES = 200_000
 # which big components go to a tree decomposition (treedp) rather than a sweep: "narrower" (its bags are
 # narrower than the sweep's frontier), "always" or "never" (tests hold each way to the other)
 TREES = "narrower"
-LATER = (BigComponent, TreeComponent)   # components whose per-cell numbers come once w is known
+_binomial_weights = binomial_weights   # its old name (tests/test_analysis_bounds.py)
 
 
 
@@ -330,46 +329,6 @@ def components(cons: Sequence[Tuple[Tuple[int, ...], int]]) -> List[Tuple[List[i
     return [groups[r] for r in sorted(groups, key=lambda r: groups[r][0][0])]
 
 
-@dataclass(frozen=True)
-class Count:
-    """The exact number of solutions and, per variable, how many put a mine there.
-
-    `mine_solutions` holds exact integers. On big boards with a total mine count the exact per-cell
-    numbers cost too much (tens of thousands of huge binomials); `approx` then holds the probabilities
-    in double precision instead, exactly 0.0 or 1.0 wherever the exact value is 0 or 1.
-    """
-
-    solutions: int
-    mine_solutions: Optional[Tuple[int, ...]]
-    approx: Optional[Tuple[float, ...]] = None
-
-    def never_mine(self) -> np.ndarray:
-        """Bool (k,): variables no solution puts a mine on (all of them when there is no solution)."""
-        if self.mine_solutions is not None:
-            return np.asarray([x == 0 for x in self.mine_solutions], dtype=bool)
-        return np.asarray(self.approx) == 0.0
-
-    def always_mine(self) -> np.ndarray:
-        """Bool (k,): variables every solution puts a mine on."""
-        if self.mine_solutions is not None:
-            n = self.solutions
-            return np.asarray([n > 0 and x == n for x in self.mine_solutions], dtype=bool)
-        return np.asarray(self.approx) == 1.0
-
-
-def _binomial_weights(n: int, t: int, d: int, bounds: Bounds) -> List[int]:
-    """[C(n, t - m) for m in 0 .. d-1], 0 where t - m is outside 0..n; its memory checked against bounds."""
-    lo, hi = max(0, t - d + 1), min(n, t)
-    if lo > hi:
-        return [0] * d
-    peak = min(max(n // 2, lo), hi)  # the biggest binomial of the window
-    bounds.check_memory((hi - lo + 1) * int_bytes(binomial_bits(n, peak)),
-                        f"the binomial weights of {n} free cells")
-    window = binomial_window(n, lo, hi)
-    return [window[t - m - lo] if lo <= t - m <= hi else 0 for m in range(d)]
-
-
-EXACT_WORK_BUDGET = 10 ** 8  # ~ seconds of big-integer products for exact per-cell numbers
 
 
 def count_solutions(system: LinearSystem, values: Optional[np.ndarray] = None,
@@ -395,13 +354,15 @@ def count_solutions(system: LinearSystem, values: Optional[np.ndarray] = None,
     idx = np.flatnonzero(und > 0)
     cons = [(tuple(x for x in row if x and val[x] == UNDECIDED), r)
             for row, r in zip(cv[idx].tolist(), need[idx].tolist())]
-    open_vars = set((np.flatnonzero(val[1:] == UNDECIDED) + 1).tolist())
     comps = components(cons)
-    in_comp = set(x for vs, _ in comps for x in vs)
-    free = sorted(open_vars - in_comp)
+    bounds.check()
+    # the free cells (open, in no component) in numpy: sets of 16 million cells took 2 GB and 10 s
+    linked = np.zeros(k + 1, dtype=bool)
+    linked[np.fromiter((x for vs, _ in comps for x in vs), dtype=np.int64)] = True
+    free = np.flatnonzero((val == UNDECIDED) & ~linked)
     weighted = system.total is not None
     # with a total, a big component is swept first; it gives P, and its per-cell numbers once the rest of
-    # the board's weights are known (_count_with_total), or its polynomials when those may be too wide
+    # the board's weights are known (boardcount.count_with_total), or its polynomials when those may be too wide
     # (components whose tree decomposition is narrower than their sweep are counted over it instead)
     trees = {n: _tree(vs, [cons[ci] for ci in cis], system.var_rc, bounds) for n, (vs, cis) in enumerate(comps)
              if len(vs) >= BIG_COMPONENT}
@@ -422,79 +383,9 @@ def count_solutions(system: LinearSystem, values: Optional[np.ndarray] = None,
     fixed = np.flatnonzero(val[1:] == MINE).tolist()
     if system.total is not None:
         parts.update(big_components(sweeps, [P for P, _ in parts.values()], len(free), system.total - len(fixed),
-                                    len(in_comp), bounds))
+                                    int(linked.sum()), bounds))
     # in the components' order: the probabilities in floats sum over them in it, to the last bit
     polys = [(vs, parts[n][0], parts[n][1]) for n, (vs, _) in enumerate(comps)]
     if system.total is None:
-        return _count_without_total(polys, free, fixed, k)
-    return _count_with_total(polys, free, fixed, k, system.total - len(fixed), exact_budget, bounds)
-
-
-def _count_without_total(polys, free: List[int], fixed: List[int], k: int) -> Count:
-    """The count and per-cell numbers from the components' plain counts: any number of mines goes."""
-    N = 2 ** len(free)
-    for _, P, _ in polys:
-        N *= P
-    per_var = [0] * k
-    if N == 0:
-        return Count(0, tuple(per_var))
-    for vs, P, M in polys:
-        rest = N // P
-        for x in vs:
-            per_var[x - 1] = M[x] * rest
-    for x in free:
-        per_var[x - 1] = N // 2
-    for i in fixed:
-        per_var[i] = N
-    return Count(N, tuple(per_var))
-
-
-def _count_with_total(polys, free: List[int], fixed: List[int], k: int, T: int, exact_budget: int,
-                      bounds: Bounds) -> Count:
-    """The count and per-cell numbers when T mines are left for the components and the F free cells."""
-    F = len(free)
-    # a balanced product tree: multiplying the growing product by one component at a time repacked the
-    # whole product per component (minutes on a 1000x1000 game board with tens of thousands of them)
-    layer: List[Poly] = [P for _, P, _ in polys] or [[1]]
-    while len(layer) > 1:
-        layer = [pmul(layer[i], layer[i + 1]) if i + 1 < len(layer) else layer[i]
-                 for i in range(0, len(layer), 2)]
-    P_all = layer[0]
-    D = len(P_all)
-    # G[m]: ways to put the remaining T - m mines on the F free cells when the components hold m; only
-    # the window of Pascal's row that m = 0 .. D-1 reaches is built, and its size is held to the budget
-    # (on a 1000x1000 game board the whole row of 261,722 free cells took 6 GB)
-    G = _binomial_weights(F, T, D, bounds)
-    N = sum(c * g for c, g in zip(P_all, G) if c and g)
-    if N == 0:
-        return Count(0, (0,) * k)
-    distinct = {tuple(P) for _, P, _ in polys}
-    g_words = max(1, max(g.bit_length() for g in G) // 64)
-    work = sum(len(P) for P in distinct) * D * g_words
-    if work > exact_budget:
-        polys = [(vs, P, M.polynomials(bounds) if isinstance(M, LATER) else M) for vs, P, M in polys]
-        return Count(N, None, approx_marginals(polys, P_all, G, free, T, k, fixed))
-    per_var = [0] * k
-    weights: Dict[Tuple[int, ...], List[int]] = {}
-    for vs, P, M in polys:
-        key = tuple(P)
-        if key not in weights:
-            others = pdiv_exact(P_all, P)
-            weights[key] = [sum(o * G[j + kk] for kk, o in enumerate(others) if o and j + kk < D)
-                            for j in range(len(P))]
-        w = weights[key]
-        if isinstance(M, LATER):
-            numbers = M.weighted_mines(w, bounds)
-            for x in vs:
-                per_var[x - 1] = numbers[x]
-            continue
-        for x in vs:
-            per_var[x - 1] = sum(m * w[j] for j, m in enumerate(M[x]) if m and j < len(w))
-    if F:
-        G1 = _binomial_weights(F - 1, T - 1, D, bounds)  # a free cell holds one of the T mines
-        n_free = sum(c * g for c, g in zip(P_all, G1) if c and g)
-        for x in free:
-            per_var[x - 1] = n_free
-    for i in fixed:
-        per_var[i] = N
-    return Count(N, tuple(per_var))
+        return count_without_total(polys, free, fixed, k, bounds)
+    return count_with_total(polys, free, fixed, k, system.total - len(fixed), exact_budget, bounds)

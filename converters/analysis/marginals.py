@@ -6,7 +6,7 @@ other probabilities are floats. `Analysis.probabilities_exact` tells a caller wh
 from __future__ import annotations
 
 import math
-from typing import List, Sequence, Tuple
+from typing import Callable, List, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -35,8 +35,8 @@ def _tilted(values: Sequence[int], log_t: float, sign: int) -> np.ndarray:
 Pair = Tuple[np.ndarray, np.ndarray]   # (tilted floats scaled to a maximum of 1, 0/1 support)
 
 
-def approx_marginals(polys, P_all: Poly, G: List[int], free: List[int], T: int, k: int,
-                     fixed: List[int]) -> Tuple[float, ...]:
+def approx_marginals(polys, P_all: Poly, G: List[int], free: np.ndarray | Sequence[int], T: int, k: int,
+                     fixed: List[int], check: Optional[Callable[[], None]] = None) -> Tuple[float, ...]:
     """Probabilities in floats by a product tree of the component polynomials; 0 and 1 decided exactly.
 
     Going down the tree, each child receives the weights of its parent correlated with its sibling's
@@ -53,9 +53,11 @@ def approx_marginals(polys, P_all: Poly, G: List[int], free: List[int], T: int, 
     g_float = _tilted(G, log_t, -1)
     down = _middle_products(tree, (g_float, np.asarray([x > 0 for x in G], dtype=np.int64)))
     probs = [0.0] * k
-    for (vs, P, M), weights, (p_float, _) in zip(polys, down, leaves):
+    for n, ((vs, P, M), weights, (p_float, _)) in enumerate(zip(polys, down, leaves)):
         _component_probs(vs, P, M, weights, p_float, log_t, probs)
-    if free:
+        if check is not None and n & 63 == 63:
+            check()   # `check`: a deadline's, looked at every 64 components (tens of thousands on 1000x1000)
+    if len(free):   # a list, or numpy's array of the free cells' ids
         root = tree[-1][0][0] if tree[-1] else np.ones(1)
         p = _free_prob(root * g_float[:len(root)], P_all, G, T, len(free))
         for x in free:

@@ -7,9 +7,11 @@ touches the occupied span.
 from __future__ import annotations
 
 import math
-from typing import List
+from typing import Any, Callable, List, Optional
 
 import numpy as np
+
+from ..core.bignum import GMP_BITS, big_number  # noqa: F401 (GMP_BITS re-exported)
 
 Poly = List[int]  # coefficient j = number of solutions placing j mines
 
@@ -33,8 +35,17 @@ def pmul(a: Poly, b: Poly) -> Poly:
     pa = int.from_bytes(b"".join(x.to_bytes(width, "little") for x in a), "little")
     pb = int.from_bytes(b"".join(y.to_bytes(width, "little") for y in b), "little")
     n = len(a) + len(b) - 1
-    raw = (pa * pb).to_bytes(width * n, "little")
+    raw = int(_big_product(pa, pb)).to_bytes(width * n, "little")
     return [int.from_bytes(raw[i:i + width], "little") for i in range(0, width * n, width)]
+
+
+
+
+def _big_product(pa: int, pb: int) -> Any:
+    """pa * pb, through GMP when both are long."""
+    if min(pa.bit_length(), pb.bit_length()) < GMP_BITS:
+        return pa * pb
+    return big_number(pa) * big_number(pb)
 
 
 def pdiv_exact(a: Poly, b: Poly) -> Poly:
@@ -75,14 +86,17 @@ def oplain(a) -> Poly:
     return [0] * off + list(coeffs) if coeffs else [0]
 
 
-def binomial_window(n: int, lo: int, hi: int) -> List[int]:
+def binomial_window(n: int, lo: int, hi: int, check: Optional[Callable[[], None]] = None) -> List[int]:
     """[C(n, lo), ..., C(n, hi)] for 0 <= lo <= hi <= n: binomial() for the first, then one step each.
 
-    Only the part of Pascal's row a count needs: binomial_window(5, 2, 4) == [10, 10, 5].
+    Only the part of Pascal's row a count needs: binomial_window(5, 2, 4) == [10, 10, 5]. `check` is
+    called every 256 steps (a deadline: each step is linear in a number of up to a million bits).
     """
     row = [binomial(n, lo)]
     for j in range(lo, hi):
         row.append(row[-1] * (n - j) // (j + 1))
+        if check is not None and j & 255 == 255:
+            check()
     return row
 
 

@@ -6,12 +6,39 @@ the Clues (revealed counts) that justify it, with the JSON shape of `mineconv ex
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import List, NamedTuple, Optional, Sequence, Tuple
+from typing import Any, Iterator, NamedTuple, Optional, Sequence, Tuple
 
 import numpy as np
 
 from ..core.puzzle import Puzzle
 from ..core.system import LinearSystem
+
+
+class CellList(Sequence[Tuple[int, int]]):
+    """(row, col) cells kept as one (n, 2) array, a tuple made per cell read: explain's open cells of a
+    4000x4000 board as 16 million tuples took 2 GB."""
+
+    def __init__(self, rc: np.ndarray) -> None:
+        self.rc = np.asarray(rc, dtype=np.int64).reshape(-1, 2)
+
+    def __len__(self) -> int:
+        return len(self.rc)
+
+    def __getitem__(self, i: Any) -> Any:
+        if isinstance(i, slice):
+            return CellList(self.rc[i])
+        r, c = self.rc[i].tolist()
+        return (r, c)
+
+    def __iter__(self) -> Iterator[Tuple[int, int]]:
+        for start in range(0, len(self.rc), 65536):   # tuples a block at a time
+            yield from map(tuple, self.rc[start:start + 65536].tolist())
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Sequence) and len(other) == len(self) and all(a == b for a, b in zip(self, other))
+
+    def __repr__(self) -> str:
+        return f"CellList({list(self)!r})" if len(self) <= 20 else f"CellList(<{len(self)} cells>)"
 
 
 class Cell(NamedTuple):
@@ -64,7 +91,7 @@ class Explanation:
     conflict_total: bool = False              # True when the total mine count is part of the contradiction
     timed_out: bool = False
     timeout_message: Optional[str] = None
-    stuck: List[Tuple[int, int]] = field(default_factory=list)   # open cells when reasoning stopped
+    stuck: Sequence[Tuple[int, int]] = field(default_factory=list)   # open cells when reasoning stopped
     memory_message: Optional[str] = None      # set when the next step would pass the memory budget
 
     @property

@@ -474,14 +474,10 @@ def main(argv: Optional[List[str]] = None) -> int:
         why = "no space left on the device" if exc.errno == errno.ENOSPC else (exc.strerror or str(exc))
         print(f"mineconv: cannot write the output: {why}", file=sys.stderr)
         return 2
-    except Terminated as exc:   # SIGTERM, SIGHUP: unwound like Ctrl-C, so temp files and solvers are gone
-        print(f"mineconv: terminated ({exc.signal_name})", file=sys.stderr)
-        return exc.exit_status
-    except KeyboardInterrupt:
-        print("mineconv: interrupted", file=sys.stderr)
-        return 130
-    except RuntimeError as exc:   # a Ctrl-C or SIGTERM that Python wrapped (errors.wrapped_stop)
-        stop = wrapped_stop(exc)
+    except (KeyboardInterrupt, RuntimeError) as exc:
+        # SIGTERM and SIGHUP (Terminated) unwind like Ctrl-C, so temp files and solvers are gone; a stop that
+        # Python wrapped in a RuntimeError (errors.wrapped_stop) is the same stop
+        stop = exc if isinstance(exc, KeyboardInterrupt) else wrapped_stop(exc)
         if stop is None:
             raise
         if isinstance(stop, Terminated):
@@ -489,6 +485,12 @@ def main(argv: Optional[List[str]] = None) -> int:
             return stop.exit_status
         print("mineconv: interrupted", file=sys.stderr)
         return 130
+    except MemoryError:
+        # the machine's or `ulimit -v`'s limit came before --memory-budget's estimate did: exit 1, as a
+        # command stopped by its budget or its timeout does, with one line instead of a traceback
+        print("mineconv: out of memory: the process reached its memory limit (lower --memory-budget, "
+              "or raise the limit)", file=sys.stderr)
+        return 1
     finally:
         warnings.showwarning = old
         _verbose = old_verbose

@@ -37,9 +37,9 @@ order while the puzzle stays unique (one incremental SAT solver per layout); the
 kept when its grade is exactly LEVEL. For gac, hides that gac could not follow are refused and the
 regions that come out wrong are redrawn. Each layout gets several hide orders.
 
---timeout bounds the wait for each puzzle (default {DEFAULT_TIMEOUT:g} s): when no new puzzle of that grade
-is found in that time, the run stops with a message saying how many were made (the puzzles already
-written stay, each file whole) and exit status 1. Small boards rarely reach 3rc or full: try a bigger
+--timeout bounds the whole run (no bound by default); --timeout-each bounds the wait for each next puzzle
+(default {DEFAULT_TIMEOUT:g} s, the meaning --timeout had before). When either runs out, the run stops with a
+message saying how many were made (the puzzles already written stay, each file whole) and exit status 1. Small boards rarely reach 3rc or full: try a bigger
 board or another density.
 
 examples:
@@ -48,7 +48,7 @@ examples:
   mineconv design --rows 8 --cols 8 --level 3rc --count 5 --to cnf -o cnfs/
   mineconv design --rows 8 --cols 8 --mines 12 --level full --total -o hard.txt
 
-exit status: 0 every puzzle made, 1 fewer than asked within --timeout, 2 bad options
+exit status: 0 every puzzle made, 1 fewer than asked within --timeout or --timeout-each, 2 bad options
 """
 
 
@@ -78,7 +78,8 @@ def run(args: argparse.Namespace) -> int:
 
     puzzles = design_puzzles(args.rows, args.cols, args.level, mines=args.mines, density=args.density, seed=seed,
                              count=args.count or 1, total=args.total, known_mines=args.known_mines,
-                             timeout=args.timeout, stats=stats, progress=progress if bar is not None else None)
+                             timeout=args.timeout_each, run_timeout=args.timeout, stats=stats,
+                             progress=progress if bar is not None else None)
     made = 0
     try:
         if args.count is None:
@@ -168,7 +169,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("-o", "--output", required=True, help="output file ('-' for stdout), or folder with --count")
     p.add_argument("--to", metavar="NAME", help="output format (default: from the extension; native with --count)")
     p.add_argument("--strict", action="store_true", help="refuse a format that would drop information")
-    p.add_argument("--timeout", type=timeout_seconds, default=DEFAULT_TIMEOUT, metavar="SECONDS",
+    p.add_argument("--timeout", type=timeout_seconds, default=None, metavar="SECONDS",
+                   help="stop the whole run after this long, however many puzzles are made (default: no bound)")
+    p.add_argument("--timeout-each", type=timeout_seconds, default=DEFAULT_TIMEOUT, metavar="SECONDS",
                    help=f"give up when no new puzzle is found for this long (default {DEFAULT_TIMEOUT:g})")
     p.add_argument("--max-cells", type=number_in("--max-cells", 1, 10 ** 9), default=DEFAULT_MAX_CELLS,
                    metavar="N", help=f"refuse boards of more than N cells (default {DEFAULT_MAX_CELLS})")

@@ -7,7 +7,7 @@ from ..core.errors import MineconvError
 from ..formats.dimacs_formula import read_formula
 from ..formats.reading import guess_format
 from ..formats.writing import write
-from ..make.reduce import DEFAULT_MAX_CELLS, reduce
+from ..make.reduce import DEFAULT_MAX_CELLS, check_size, reduce
 from . import number_in, say
 
 EPILOG = f"""examples:
@@ -23,7 +23,8 @@ means true. Larger boards than --max-cells (default {DEFAULT_MAX_CELLS}) are ref
 
 def run(args: argparse.Namespace) -> int:
     """Read the formula, build the board (size checked first), write it atomically."""
-    formula = read_formula(args.formula)
+    # refused from the problem line, or as the clauses are read, before a formula too big is built
+    formula = read_formula(args.formula, check=lambda n, m: check_size(n, m, args.max_cells))
     board = reduce(formula, max_cells=args.max_cells)
     fmt = args.to
     if fmt is None:

@@ -23,6 +23,8 @@ import math
 import sys
 from typing import TYPE_CHECKING, Any, Dict, Iterator
 
+from .bignum import big_number
+
 if TYPE_CHECKING:
     import decimal
 
@@ -94,11 +96,11 @@ def unlimited_int_digits() -> Iterator[None]:
 
 def decimal_digits(n: int) -> int:
     """len(str(abs(n))), without writing n out (powers of ten and comparisons only)."""
-    n = abs(n)
+    n = big_number(abs(n))   # GMP's powers of ten: CPython's took 16 s for a 16-million-bit count
     if n < 10:
         return 1
     digits = int((n.bit_length() - 1) * math.log10(2)) + 1   # exact or one short (float rounding)
-    power = 10 ** (digits - 1)
+    power = type(n)(10) ** (digits - 1)
     while n < power:
         digits, power = digits - 1, power // 10
     while n >= power * 10:

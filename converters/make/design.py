@@ -284,13 +284,15 @@ def design_puzzles(rows: int, cols: int, level: str, *, mines: Optional[int] = N
                    total: bool = False, known_mines: bool = False, timeout: Optional[float] = None,
                    orders: int = ORDERS_PER_LAYOUT, repairs: int = REPAIRS,
                    stats: Optional[DesignStats] = None,
-                   progress: Optional[Callable[[int, DesignStats], None]] = None) -> Iterator[Puzzle]:
+                   progress: Optional[Callable[[int, DesignStats], None]] = None,
+                   run_timeout: Optional[float] = None) -> Iterator[Puzzle]:
     """Unique, minimal puzzles graded exactly `level`, one by one (all of them different; `count` None: no end).
 
     Without mines or density, DEFAULT_DENSITY. `total` states the total mine count in each puzzle (it then
     counts for uniqueness, minimality and the grade); `known_mines` lets known mines be clues too. The
     same seed gives the same puzzles in the same order. `timeout` bounds the wait for each next puzzle:
-    past it, DesignTimeout says how many were made. `stats`, when given, is filled in as the run goes;
+    past it, DesignTimeout says how many were made; `run_timeout` bounds the whole run the same way (the
+    time counted from this call). `stats`, when given, is filled in as the run goes;
     `progress(made, stats)` is called after every layout.
     """
     if level not in LEVELS:
@@ -307,8 +309,9 @@ def design_puzzles(rows: int, cols: int, level: str, *, mines: Optional[int] = N
     refuse_unreachable(level, rows, cols, n_mines, total)
     if seed is None:
         seed = secrets.randbelow(2 ** 31)
-    return _designs(rows, cols, level, n_mines, seed, count, total, known_mines, timeout, orders, repairs,
-                    stats if stats is not None else DesignStats(), progress)
+    run_end = None if run_timeout is None else time.monotonic() + run_timeout
+    return _designs(rows, cols, level, n_mines, seed, count, total, known_mines, (timeout, run_end, run_timeout),
+                    orders, repairs, stats if stats is not None else DesignStats(), progress)
 
 
 def refuse_unreachable(level: str, rows: int, cols: int, n_mines: int, total: bool) -> None:
@@ -345,13 +348,21 @@ def refuse_hopeless(rows: int, cols: int, n_mines: int, total: bool) -> None:
 
 
 def _designs(rows: int, cols: int, level: str, n_mines: int, seed: int, count: Optional[int], total: bool,
-             known_mines: bool, timeout: Optional[float], orders: int, repairs: int, stats: DesignStats,
+             known_mines: bool, clocks: Tuple[Optional[float], Optional[float], Optional[float]], orders: int,
+             repairs: int, stats: DesignStats,
              progress: Optional[Callable[[int, DesignStats], None]]) -> Iterator[Puzzle]:
-    """The generator behind design_puzzles (its arguments checked)."""
+    """The generator behind design_puzzles (its arguments checked); clocks: (the wait for each puzzle, the
+    run's end on time.monotonic(), the run's timeout)."""
     made = 0
     seen = set()
     started = time.monotonic()
-    bounds = Bounds(memory=None, timeout=timeout)
+    each, run_end, run_timeout = clocks
+
+    def wait() -> Bounds:   # the wait for the next puzzle: `each`, cut to what is left of the run
+        left = None if run_end is None else max(0.0, run_end - time.monotonic())
+        return Bounds(memory=None, timeout=left if each is None else each if left is None else min(each, left))
+
+    bounds = wait()
     note = (f"mineconv design: one solution, minimal (hiding any clue lets a second in), grade {level}"
             + (", with the total mine count" if total else ""))
     try:
@@ -384,7 +395,7 @@ def _designs(rows: int, cols: int, level: str, n_mines: int, seed: int, count: O
                         yield puzzle.replace(name=design_name(rows, cols, level, seed, index), notes=(note,))
                         if count is not None and made >= count:
                             return
-                        bounds = Bounds(memory=None, timeout=timeout)  # the wait for the next one starts now
+                        bounds = wait()  # the wait for the next one starts now
                         layout.bounds = bounds
                 finally:
                     stats.sat_calls += layout.calls
@@ -393,8 +404,11 @@ def _designs(rows: int, cols: int, level: str, n_mines: int, seed: int, count: O
                 progress(made, stats)
     except AnalysisTimeout:
         stats.seconds = time.monotonic() - started
+        whole = run_end is not None and time.monotonic() >= run_end
+        within = (f"{each:g} s" if not whole or run_timeout is None else
+                  f"the run's {run_timeout:g} s" if made else f"{run_timeout:g} s")
         raise DesignTimeout(
-            f"no puzzle of grade {level} found within {timeout:g} s on a {rows} x {cols} board with "
+            f"no puzzle of grade {level} found within {within} on a {rows} x {cols} board with "
             f"{plural(n_mines, 'mine')} ({made} of {count if count is not None else 'the'} requested made; "
             f"{plural(stats.layouts, 'layout')} tried, minimal puzzles by grade: {stats.grades_text()})",
             made, count) from None

@@ -158,7 +158,7 @@ def self_evident(board: Puzzle) -> Puzzle:
 
 def reduce_cnf(cnf: Union[Formula, PathLike], max_cells: int = DEFAULT_MAX_CELLS) -> Puzzle:
     """The board whose solutions are a CNF formula's models, one to one (a Formula, or a DIMACS file's path)."""
-    formula = cnf if isinstance(cnf, Formula) else read_formula(cnf)
+    formula = cnf if isinstance(cnf, Formula) else read_formula(cnf, lambda n, m: check_size(n, m, max_cells))
     return reduce(formula, max_cells=max_cells)
 
 
