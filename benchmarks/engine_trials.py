@@ -140,13 +140,13 @@ def main(argv: Optional[List[str]] = None) -> None:
             clock[name] += time.process_time() - t
             wins[name] += won[name]
             results[name].append("1" if won[name] else "0")
+        if args.out:   # game by game, so a run cut short keeps what it played
+            with open(args.out, "w") as out:
+                out.writelines(f"{name} {''.join(results[name])}\n" for name in names)
         for name in names:
             only_one[name] += won[name] and not all(won.values())
         if (g + 1) % 200 == 0:
             print(g + 1, {n: wins[n] for n in names}, file=sys.stderr, flush=True)
-    if args.out:
-        with open(args.out, "w") as out:
-            out.writelines(f"{name} {''.join(results[name])}\n" for name in names)
     for name in names:
         print(f"{name}: {interval(wins[name], args.games)}, {args.games / clock[name]:.0f} games per CPU-second"
               + (f", won alone {only_one[name]}" if len(names) > 1 else ""))

@@ -11,7 +11,7 @@ from __future__ import annotations
 import time
 from typing import List, NamedTuple, Optional, Sequence, Tuple
 
-from .position import Counted, Neighbours, count_cells, safe_and_mines
+from .position import Counted, Neighbours, outcome
 
 # candidates: cells at most this far above the lowest risk (absolute), the safest first ...
 MARGIN = 0.05
@@ -63,11 +63,9 @@ def progress(cells: str, rows: int, cols: int, total: Optional[int], counted: Co
         if time.perf_counter() > deadline:
             return None
         after = cells[:cell] + str(v) + cells[cell + 1:]
-        counted_after = count_cells(rows, cols, after, total)
-        if not counted_after.solutions:
-            continue
-        safe, _ = safe_and_mines(counted_after)
-        outcomes.append((counted_after.solutions, bool(safe)))
+        layouts, proves = outcome(rows, cols, after, total)
+        if layouts:
+            outcomes.append((layouts, proves))
     layouts = sum(n for n, _ in outcomes)
     if not layouts:
         return 0.0
@@ -76,11 +74,16 @@ def progress(cells: str, rows: int, cols: int, total: Optional[int], counted: Co
 
 def weigh(cells: str, rows: int, cols: int, total: Optional[int], counted: Counted, neighbours: Neighbours,
           deadline: float) -> List[Candidate]:
-    """The candidates with their scores, best first (ties: lower risk, then row-major)."""
+    """The candidates with their scores, best first (ties: lower risk, then row-major). A candidate whose
+    score could not beat the best so far even with certain progress is not searched (progress None)."""
     weighed = []
+    best = 0.0
     for i, p in candidates(cells, counted, neighbours):
-        q = progress(cells, rows, cols, total, counted, i, neighbours, deadline)
+        q = None
+        if (1.0 - p) * (1.0 + PROGRESS_WEIGHT) > best:
+            q = progress(cells, rows, cols, total, counted, i, neighbours, deadline)
         score = (1.0 - p) * (1.0 + PROGRESS_WEIGHT * (q or 0.0))
+        best = max(best, score)
         weighed.append(Candidate(i, p, q, score))
     weighed.sort(key=lambda c: (-c.score, c.p_mine, c.cell))
     return weighed

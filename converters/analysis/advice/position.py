@@ -9,8 +9,11 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import List, NamedTuple, Optional, Tuple
 
+import numpy as np
+
 from ...core.errors import PuzzleError
 from ...core.puzzle import Puzzle
+from ..propagation import SAFE
 from ..report import analyze
 
 Neighbours = Tuple[Tuple[int, ...], ...]
@@ -47,8 +50,8 @@ def player_cells(puzzle: Puzzle) -> str:
 def count_cells(rows: int, cols: int, cells: str, total: Optional[int]) -> Counted:
     """The exact count of the position `cells` (no '*') with `total` mines on the board (None: any)."""
     a = analyze(Puzzle(rows, cols, cells, mines=total))
-    unknown = tuple(i for i, ch in enumerate(cells) if ch == "?")
-    given_safe = tuple(i for i, ch in enumerate(cells) if ch == ".")
+    unknown = tuple(flat_cells(cells, "?"))
+    given_safe = tuple(flat_cells(cells, ".")) if "." in cells else ()
     n = a.solutions
     if not n:
         if n is None:
@@ -58,6 +61,19 @@ def count_cells(rows: int, cols: int, cells: str, total: Optional[int]) -> Count
         counts = a.mine_solutions
         return Counted(unknown, n, tuple(counts), tuple(x / n for x in counts), given_safe)
     return Counted(unknown, n, None, tuple(a.approx_probabilities or ()), given_safe)
+
+
+def outcome(rows: int, cols: int, cells: str, total: Optional[int]) -> Tuple[int, bool]:
+    """The number of layouts that fit the position `cells`, and whether some unknown cell is proven safe."""
+    a = analyze(Puzzle(rows, cols, cells, mines=total))
+    if not a.solutions:
+        return 0, False
+    return a.solutions, bool((a.values == SAFE).any())
+
+
+def flat_cells(cells: str, symbol: str) -> List[int]:
+    """The flat indices of the cells holding `symbol`, row-major."""
+    return np.flatnonzero(np.frombuffer(cells.encode(), dtype=np.uint8) == ord(symbol)).tolist()
 
 
 def count_puzzle(puzzle: Puzzle) -> Counted:
