@@ -3,10 +3,10 @@
 The page keeps the board and its history itself and sends the board with every request, in the canonical
 text form (README, "The puzzle model"), so the server holds no state between requests. Cheap actions
 (load, export, samples) run in the server's request thread; the ones whose cost grows with the board
-(levels, one step, probabilities, new games) run in worker processes (`jobs.py`) under a time limit and a
-memory budget. Every answer is what the command line says on the same board: `analyze --level L` for the
-levels, `analyze --json` for probabilities and the count, `explain --level L` for one step, `convert` for
-exports.
+(levels, one step, probabilities, the best move, new games) run in worker processes (`jobs.py`) under a
+time limit and a memory budget. Every answer is what the command line says on the same board: `analyze --level L` for the
+levels, `analyze --json` for probabilities and the count, `explain --level L` for one step, `advise --json`
+for the best move, `convert` for exports.
 """
 from __future__ import annotations
 
@@ -20,6 +20,7 @@ from typing import Any, Callable, Dict, List, Optional
 import numpy as np
 
 from ..analysis import analyze, unlimited_int_digits
+from ..analysis.advice import advise
 from ..analysis.explain import explain
 from ..analysis.propagation import LEVELS as PROPAGATION_LEVELS
 from ..core.bounds import Bounds
@@ -196,6 +197,14 @@ def step(request: Request) -> Answer:
     return {"level": name, "step": first, "text": first["text"]}
 
 
+def advise_move(request: Request) -> Answer:
+    """The best move on the board and why (as `advise --json`); "budget" (seconds) caps the search."""
+    budget = request.get("budget")
+    if budget is not None and (isinstance(budget, bool) or not isinstance(budget, (int, float)) or budget < 0):
+        raise InputError(f"budget must be a number of seconds, not {budget!r}")
+    return advise(board_of(request), budget=budget).to_json()
+
+
 def new_game(request: Request) -> Answer:
     """A fresh game: a mine layout with the first click's block kept free, and that click opened."""
     rows, cols = whole(request, "rows", 9, 1), whole(request, "cols", 9, 1)
@@ -242,6 +251,6 @@ def place_free_of(rows: int, cols: int, mines: int, start: Any, seed: Optional[i
 
 # the actions a worker process runs (their cost grows with the board), and the ones a request thread runs
 HEAVY: Dict[str, Callable[[Request], Answer]] = {"level": level, "probabilities": probabilities, "step": step,
-                                                 "new_game": new_game}
+                                                 "new_game": new_game, "advise": advise_move}
 LIGHT: Dict[str, Callable[[Request], Answer]] = {"load": load, "export": export, "samples": samples,
                                                  "render": render}
