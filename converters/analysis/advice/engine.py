@@ -50,6 +50,12 @@ class Advice:
     why: str
     alternatives: Tuple[Alternative, ...] = ()
 
+    def move_json(self) -> Optional[Dict[str, Any]]:
+        """The move alone, as verdict and audit show it beside the player's: cell, chance of a mine, why."""
+        if self.move is None:
+            return None
+        return {"cell": list(self.move), "p_mine": self.p_mine, "why": self.why}
+
     def to_json(self) -> Dict[str, Any]:
         """The JSON form (cells as [row, col])."""
         return {"move": None if self.move is None else list(self.move), "p_mine": self.p_mine, "why": self.why,
