@@ -14,6 +14,7 @@ import pytest
 
 from helpers import run_cli
 from mineconv import Advice, Puzzle, PuzzleError, advise
+from mineconv.analysis.verdict import verdict
 
 Cell = Tuple[int, int]
 
@@ -217,3 +218,37 @@ def test_cli_advise_text_and_json(tmp_path, capsys):
     assert rc == 0 and out.startswith(f"open {tuple(data['move'])}: endgame searched")
     rc, out, err = run_cli(capsys, "advise", tmp_path / "missing.txt")
     assert rc == 2 and "missing.txt" in err
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_known_mines_are_mines_and_flags_are_not(seed):
+    rng = np.random.default_rng(200 + seed)
+    checked = 0
+    for puzzle in positions(300 + seed, 60, most_unknown=12, density=3):
+        fits = layouts(puzzle)
+        sure = sorted(set.intersection(*map(set, fits))) if fits else []
+        if not sure:
+            continue
+        r, c = sure[int(rng.integers(len(sure)))]
+        i = r * puzzle.cols + c
+        flagged = puzzle.replace(cells=puzzle.cells[:i] + "*" + puzzle.cells[i + 1:])
+        # as a player's flag, '*' changes nothing; as a known mine, the position is the same too
+        assert advise(flagged) == advise(puzzle)
+        known = advise(flagged, known_mines=True)
+        plain = advise(puzzle)
+        assert known.move == plain.move and known.p_mine == plain.p_mine and known.why == plain.why
+        assert set(known.mines) == set(plain.mines) - {(r, c)} and known.safe == plain.safe
+        checked += 1
+    assert checked >= 5
+
+
+def test_verdict_names_the_engines_move_beside_the_safest_cell():
+    for puzzle in positions(400, 20):
+        best = verdict(puzzle).best_guess
+        if best is None:
+            continue
+        assert best["engine"] == advise(puzzle, known_mines=True).move_json()
+    rows, mines = BEATS_THE_SAFEST[0]
+    best = verdict(Puzzle.from_rows(rows, mines=mines)).best_guess
+    assert best["engine"]["cell"] == [2, 3] and best["engine"]["why"] == "endgame searched: wins 5 in 8"
+    assert best["p_safe"] == 0.75 and best["cell"] != [2, 3]   # best_guess itself keeps its rule

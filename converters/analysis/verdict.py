@@ -26,6 +26,7 @@ from ..core.puzzle import CODE_MINE, CODE_UNKNOWN, Puzzle, neighbour_count
 from ..core.system import check_assignment
 from ..encode.cardinality import off_main_thread
 from ..encode.cnf import to_cnf
+from .advice import advise
 from .backbone import solve_within
 from .explain import iter_steps
 from .report import Analysis, analyze, mine_chances
@@ -80,6 +81,8 @@ def verdict(puzzle: Puzzle, *, timeout: Optional[float] = None,
     if not a.feasible:
         return None
     best = best_guess(puzzle, a)
+    if best is not None and a.status == "complete":   # the engine's move beside the safest cell (issue 37)
+        best["engine"] = advise(puzzle, budget=left(), known_mines=True).move_json()
     if a.system.num_vars == 0:
         return Verdict("solved", a.solutions, best_guess=None, status=a.status)
     if a.safe_cells or a.mine_cells:

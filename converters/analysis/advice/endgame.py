@@ -33,8 +33,8 @@ def list_layouts(cells: str, unknown: Tuple[int, ...], neighbours: Neighbours, t
     for j, ch in enumerate(cells):
         if ch in "012345678":
             ks = [index[x] for x in neighbours[j] if x in index]
-            if ks:
-                rows.append((ks, int(ch)))
+            if ks:   # known mines ('*', advise's known_mines) around take their share of the number
+                rows.append((ks, int(ch) - sum(cells[x] == "*" for x in neighbours[j])))
     rows_of: List[List[int]] = [[] for _ in unknown]
     for r, (ks, _) in enumerate(rows):
         for k in ks:
@@ -135,7 +135,8 @@ def search(cells: str, counted: Counted, neighbours: Neighbours, total: Optional
         return None
     deadline = min(deadline, time.perf_counter() + ENDGAME_SECONDS)
     try:
-        layouts = list_layouts(cells, counted.unknown, neighbours, total, deadline)
+        left = None if total is None else total - cells.count("*")   # known mines set aside
+        layouts = list_layouts(cells, counted.unknown, neighbours, left, deadline)
         tree = Tree(layouts, counted.unknown, neighbours, deadline)
         full = (1 << len(layouts)) - 1
         moves = []

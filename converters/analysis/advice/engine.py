@@ -10,7 +10,7 @@ from ...core.errors import PuzzleError
 from ...core.puzzle import Puzzle
 from .endgame import search
 from .guess import Candidate, guess_text, lowest_risk, percent, weigh
-from .position import Counted, count_puzzle, neighbour_table, player_cells, safe_and_mines
+from .position import Counted, count_cells, neighbour_table, player_cells, safe_and_mines
 
 Cell = Tuple[int, int]
 
@@ -63,11 +63,13 @@ class Advice:
                 "alternatives": [a.to_json() for a in self.alternatives]}
 
 
-def advise(puzzle: Puzzle, *, budget: Optional[float] = None) -> Advice:
+def advise(puzzle: Puzzle, *, budget: Optional[float] = None, known_mines: bool = False) -> Advice:
     """The best move in the position the player sees (opened numbers, unknown cells, the total when given;
-    flags ignored); `budget` seconds cap any search (default DEFAULT_BUDGET), the lowest risk past it."""
+    flags ignored, or with known_mines the '*' cells taken as mines, as the Puzzle model says); `budget`
+    seconds cap any search (default DEFAULT_BUDGET), the lowest risk past it."""
     deadline = time.perf_counter() + (DEFAULT_BUDGET if budget is None else max(budget, 0.0))
-    counted = count_puzzle(puzzle)
+    cells = puzzle.cells if known_mines else player_cells(puzzle)
+    counted = count_cells(puzzle.rows, puzzle.cols, cells, puzzle.mines)
     if not counted.solutions:
         raise PuzzleError("no mine layout fits this position's numbers" +
                           (" and its total" if puzzle.mines is not None else ""))
@@ -75,11 +77,11 @@ def advise(puzzle: Puzzle, *, budget: Optional[float] = None) -> Advice:
     safe, mines = safe_and_mines(counted)
     proven = tuple(divmod(i, cols) for i in safe), tuple(divmod(i, cols) for i in mines)
     if safe:
-        return Advice(*proven, divmod(safe[0], cols), 0.0, safe_text(puzzle, counted, safe[0], mines))
+        return Advice(*proven, divmod(safe[0], cols), 0.0, safe_text(puzzle, cells, safe[0], mines))
     fallback = lowest_risk(counted)
     if fallback is None or fallback[1] >= 1.0:
         return Advice(*proven, None, 0.0, "nothing left to open")
-    cells, neighbours = player_cells(puzzle), neighbour_table(puzzle.rows, cols)
+    neighbours = neighbour_table(puzzle.rows, cols)
     searched = search(cells, counted, neighbours, puzzle.mines, deadline)
     if searched:
         return endgame_advice(proven, searched, counted, cols)
@@ -107,19 +109,18 @@ def alternative(c: Candidate, cols: int, win: Optional[float] = None) -> Alterna
     return Alternative(divmod(c.cell, cols), c.p_mine, c.progress, win, c.score)
 
 
-def safe_text(puzzle: Puzzle, counted: Counted, cell: int, mines: List[int]) -> str:
+def safe_text(puzzle: Puzzle, cells: str, cell: int, mines: List[int]) -> str:
     """Why a proven-safe cell is safe: a single number around it that already has its mines, when one does."""
-    if player_cells(puzzle)[cell] == ".":
+    if cells[cell] == ".":
         return "safe: marked safe on the board"
-    cells, cols = puzzle.cells, puzzle.cols
-    proven = set(mines)
+    cols = puzzle.cols
+    proven = set(mines) | {i for i, ch in enumerate(cells) if ch == "*"}
     for j in neighbour_table(puzzle.rows, cols)[cell]:
         if cells[j] in "012345678":
             around = neighbour_table(puzzle.rows, cols)[j]
             if int(cells[j]) == sum(k in proven for k in around):
                 return f"safe: proven by the {cells[j]} at {divmod(j, cols)}, whose mines are all found"
-    unknown_left = len(counted.unknown)
-    if puzzle.mines is not None and unknown_left:
+    if puzzle.mines is not None:
         return "safe: no layout of the numbers and the mine total puts a mine there"
     return "safe: no layout of the numbers puts a mine there"
 

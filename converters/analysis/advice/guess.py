@@ -57,7 +57,8 @@ def progress(cells: str, rows: int, cols: int, total: Optional[int], counted: Co
     chance = dict(zip(counted.unknown, counted.chances))
     around = [chance.get(j, 0.0) for j in neighbours[cell] if cells[j] == "?"]
     # the number lies between the proven mines around and the cells around that may be mines
-    least, most = sum(p == 1.0 for p in around), sum(p > 0.0 for p in around)
+    known = sum(cells[j] == "*" for j in neighbours[cell])   # known mines (advise's known_mines)
+    least, most = known + sum(p == 1.0 for p in around), known + sum(p > 0.0 for p in around)
     outcomes = []   # (layouts, proves a cell safe)
     for v in range(least, most + 1):
         if time.perf_counter() > deadline:
