@@ -59,6 +59,9 @@ def progress(cells: str, rows: int, cols: int, total: Optional[int], counted: Co
     # the number lies between the proven mines around and the cells around that may be mines
     known = sum(cells[j] == "*" for j in neighbours[cell])   # known mines (advise's known_mines)
     least, most = known + sum(p == 1.0 for p in around), known + sum(p > 0.0 for p in around)
+    # the layouts with the cell empty, split by its number: once they are all seen, no number is left
+    empty = None if counted.mine_solutions is None else \
+        counted.solutions - counted.mine_solutions[counted.unknown.index(cell)]
     outcomes = []   # (layouts, proves a cell safe)
     for v in range(least, most + 1):
         if time.perf_counter() > deadline:
@@ -67,6 +70,8 @@ def progress(cells: str, rows: int, cols: int, total: Optional[int], counted: Co
         layouts, proves = outcome(rows, cols, after, total)
         if layouts:
             outcomes.append((layouts, proves))
+        if empty is not None and sum(n for n, _ in outcomes) == empty:
+            break
     layouts = sum(n for n, _ in outcomes)
     if not layouts:
         return 0.0
