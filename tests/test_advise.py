@@ -252,3 +252,31 @@ def test_verdict_names_the_engines_move_beside_the_safest_cell():
     best = verdict(Puzzle.from_rows(rows, mines=mines)).best_guess
     assert best["engine"]["cell"] == [2, 3] and best["engine"]["why"] == "endgame searched: wins 5 in 8"
     assert best["p_safe"] == 0.75 and best["cell"] != [2, 3]   # best_guess itself keeps its rule
+
+
+def test_progress_is_the_chance_a_number_proves_another_cell_safe():
+    from mineconv.analysis.advice.guess import SAFE_CAP, progress
+    from mineconv.analysis.advice.position import count_cells, neighbour_table
+
+    checked = 0
+    for puzzle in positions(500, 60, most_unknown=11):
+        fits = layouts(puzzle)
+        counted = count_cells(puzzle.rows, puzzle.cols, puzzle.cells, puzzle.mines)
+        R, C = puzzle.rows, puzzle.cols
+        unknown = [(r, c) for r in range(R) for c in range(C) if puzzle[r, c] == "?"]
+        for x in unknown:
+            groups: Dict[int, List[FrozenSet[Cell]]] = {}
+            for m in fits:
+                if x not in m:
+                    groups.setdefault(sum(n in m for n in around(R, C, *x)), []).append(m)
+            if not groups:
+                continue
+            proven = {v: sum(all(y not in m for m in g) for y in unknown if y != x) for v, g in groups.items()}
+            empty = sum(map(len, groups.values()))
+            chance = Fraction(sum(len(g) for v, g in groups.items() if proven[v]), empty)
+            expected = Fraction(sum(len(g) * min(proven[v], SAFE_CAP) for v, g in groups.items()), empty * SAFE_CAP)
+            seen = progress(puzzle.cells, R, C, puzzle.mines, counted, x[0] * C + x[1], neighbour_table(R, C),
+                            time.perf_counter() + 10)
+            assert seen == pytest.approx((float(chance), float(expected)), abs=1e-12), (puzzle, x)
+            checked += 1
+    assert checked > 100

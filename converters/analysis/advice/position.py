@@ -63,12 +63,12 @@ def count_cells(rows: int, cols: int, cells: str, total: Optional[int]) -> Count
     return Counted(unknown, n, None, tuple(a.approx_probabilities or ()), given_safe)
 
 
-def outcome(rows: int, cols: int, cells: str, total: Optional[int]) -> Tuple[int, bool]:
-    """The number of layouts that fit the position `cells`, and whether some unknown cell is proven safe."""
+def outcome(rows: int, cols: int, cells: str, total: Optional[int]) -> Tuple[int, int]:
+    """The number of layouts that fit the position `cells`, and how many unknown cells are proven safe."""
     a = analyze(Puzzle(rows, cols, cells, mines=total))
     if not a.solutions:
-        return 0, False
-    return a.solutions, bool((a.values == SAFE).any())
+        return 0, 0
+    return a.solutions, int((a.values == SAFE).sum())
 
 
 def flat_cells(cells: str, symbol: str) -> List[int]:
