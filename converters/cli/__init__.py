@@ -208,7 +208,7 @@ def describe_reading(reading: Reading) -> str:
 # commands not being run are not imported (tests/test_startup.py holds these lines equal to the modules' own, and
 # this table to the modules of this folder)
 COMMANDS = {
-    "advise": "the best move in a position: a proven-safe cell, or the best guess, and why",
+    "advise": "the best move in a position: a safe cell, or the best guess, and why",
     "analyze": "safe cells, certain mines, solution count, mine probabilities",
     "audit": "replay a recorded game: each opening's P(mine), guesses, luck",
     "batch": "convert many puzzles into several formats, in parallel",
