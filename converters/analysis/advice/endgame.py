@@ -6,7 +6,8 @@ are opened first (free information: S splits by the numbers they show); otherwis
 layout mines is tried, S splitting into the layouts where c is empty and shows v. wins(S) is the number of
 layouts of S the best play wins (a single layout is won: every safe cell is then known), so a move's chance
 to win is wins over |S|, an exact fraction. Sets are memoised; a move whose chance of being safe cannot
-beat the best found is skipped; past the deadline the search gives up (None) and the guess heuristics answer.
+beat the best found is skipped; past ENDGAME_NODES sets weighed (or the caller's deadline) the search gives
+up (None) and the guess heuristics answer.
 """
 from __future__ import annotations
 
@@ -17,8 +18,9 @@ from .position import Counted, Neighbours
 
 # the search runs when at most this many layouts fit ...
 ENDGAME_LAYOUTS = 120
-# ... and at most this many seconds (or the caller's budget, when smaller)
-ENDGAME_SECONDS = 0.25
+# ... and gives up past this many sets of layouts weighed (a count, not a clock: the same position gets
+# the same answer on a busy machine), or past the caller's budget
+ENDGAME_NODES = 5000
 
 
 class OutOfTime(Exception):
@@ -80,6 +82,7 @@ class Tree:
                       for k in range(len(unknown))]
         self.memo: Dict[int, int] = {}
         self.deadline = deadline
+        self.nodes = 0
 
     def split(self, S: int, k: int) -> Dict[int, int]:
         """The layouts of S where unknown[k] is empty, by the number it shows: {number: subset}."""
@@ -105,7 +108,8 @@ class Tree:
         known = self.memo.get(S)
         if known is not None:
             return known
-        if time.perf_counter() > self.deadline:
+        self.nodes += 1
+        if self.nodes > ENDGAME_NODES or time.perf_counter() > self.deadline:
             raise OutOfTime
         size = S.bit_count()
         risky = []
@@ -133,7 +137,6 @@ def search(cells: str, counted: Counted, neighbours: Neighbours, total: Optional
     None when the position has too many layouts or the deadline comes first."""
     if counted.solutions > ENDGAME_LAYOUTS:
         return None
-    deadline = min(deadline, time.perf_counter() + ENDGAME_SECONDS)
     try:
         left = None if total is None else total - cells.count("*")   # known mines set aside
         layouts = list_layouts(cells, counted.unknown, neighbours, left, deadline)
