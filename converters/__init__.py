@@ -37,6 +37,7 @@ _HOMES = {
     ".analysis": ["Analysis", "analyze"],
     ".analysis.grade": ["Grade", "grade"],
     ".analysis.steps": ["Explanation"],
+    ".analysis.advice": ["Advice", "advise"],
     ".analysis.explain": ["explain", "iter_steps"],
     ".present.picture": ["render"],
     ".make.design": ["design_puzzles"],
@@ -55,6 +56,8 @@ __all__ = [
     "Answer", "Decoded", "read_answer", "decode", "solve", "enumerate_solutions", "solutions", "SolutionStream",
     # analysis and pictures
     "Analysis", "analyze", "Grade", "grade", "Explanation", "explain", "iter_steps", "render",
+    # the best move
+    "Advice", "advise",
     # puzzle design, and CNF formulas as boards
     "design_puzzles", "reduce", "Formula", "parse_formula", "read_formula", "cnf_model",
     # errors
@@ -90,6 +93,7 @@ _display.register_svg_renderer(_draw)
 
 if TYPE_CHECKING:   # what the names are, for type checkers and editors (never run)
     from .analysis import Analysis, analyze
+    from .analysis.advice import Advice, advise
     from .analysis.explain import explain, iter_steps
     from .analysis.grade import Grade, grade
     from .analysis.steps import Explanation

@@ -143,7 +143,8 @@ def test_cli_text_and_json(capsys, tmp_path):
     assert rc == 0 and data["rows"] == 4 and data["mines"] == 4 and data["clicks"][0]["kind"] == "left"
     assert set(data) >= {"file", "rows", "cols", "mines", "clicks", "luck", "forced_guesses",
                          "avoidable_guesses", "bbbv", "clicks_total"}
-    assert set(data["clicks"][1]) == {"row", "col", "kind", "time", "p_mine", "safe_elsewhere"}
+    # issue 37 extends each click with "engine", the engine's move on a guess (null on a safe click)
+    assert set(data["clicks"][1]) == {"row", "col", "kind", "time", "p_mine", "safe_elsewhere", "engine"}
     rc, out, _ = run_cli(capsys, "audit", path)
     assert rc == 0 and "luck:" in out and "3BV: 12, clicks: 2" in out
     bad = tmp_path / "bad.rawvf"
@@ -247,3 +248,19 @@ def test_rawvf_twins_audit_as_their_avf():
         assert [(c.opening.row, c.opening.col, c.opening.kind, c.p_mine) for c in a.clicks] == \
                [(c.opening.row, c.opening.col, c.opening.kind, c.p_mine) for c in b.clicks]
         assert (a.luck, a.bbbv) == (b.luck, b.bbbv)
+
+
+def test_guesses_name_the_engines_move_beside_the_players():
+    from mineconv import advise
+    from mineconv.analysis.audit import position
+
+    replay = read_replay(rawvf(CORNERS, left(1, 1) + left(1, 2) + left(2, 2)))
+    result = audit(replay)
+    game = play(replay)
+    assert [c.p_mine > 0 for c in result.clicks[1:]] == [True, True]
+    for click in result.clicks[1:]:
+        seen = position(game.counts, click.opening.before, replay.total)
+        assert click.engine == advise(seen).move_json()
+        assert click.to_json()["engine"]["cell"] in [[r, c] for r in range(4) for c in range(4)
+                                                     if seen[r, c] == "?"]
+    assert result.clicks[0].engine is None   # the first click: nothing to advise on

@@ -184,6 +184,16 @@ def test_probabilities_and_count_equal_analyze_json(server):
     assert job["answer"]["probabilities"] == expected["probabilities"]
 
 
+def test_advise_equals_advise_json(server):
+    text = board("seed-3x3.txt")
+    job = server.job({"action": "advise", "board": text})
+    assert job["state"] == "done", job
+    assert job["answer"] == cli_json("advise", str(SAMPLES / "seed-3x3.txt"), "--json")
+    assert job["answer"]["move"] == [0, 2]
+    bad = server.job({"action": "advise", "board": text, "budget": "soon"})
+    assert bad["state"] == "failed" and "budget" in bad["error"]
+
+
 def test_export_is_byte_identical_to_convert(server, tmp_path):
     text = board("dusautoy-6x6.txt")
     for fmt, ext in (("cnf", ".cnf"), ("lp", ".lp"), ("mbf", ".mbf"), ("json", ".json")):

@@ -38,6 +38,7 @@ from ..core.replay import (
     SHIFT_LEFT_PRESS,
     Replay,
 )
+from .advice import advise
 from .regions import Regions, dilate
 from .report import analyze
 
@@ -81,13 +82,14 @@ class ClickAudit:
     opening: Opening
     p_mine: Optional[Fraction]        # None when the analysis timed out
     safe_elsewhere: Optional[bool]
+    engine: Optional[Dict[str, Any]] = None   # on a guess, the engine's move then (Advice.move_json)
 
     def to_json(self) -> Dict[str, Any]:
         """One entry of the JSON's "clicks"."""
         o = self.opening
         return {"row": o.row, "col": o.col, "kind": o.kind, "time": o.time,
                 "p_mine": None if self.p_mine is None else float(self.p_mine),
-                "safe_elsewhere": self.safe_elsewhere}
+                "safe_elsewhere": self.safe_elsewhere, "engine": self.engine}
 
 
 @dataclass
@@ -429,5 +431,8 @@ def audit(replay: Replay, *, timeout: Optional[float] = None,
                 continue
             if status != "complete":
                 result.status = "partial"
-            result.clicks.append(ClickAudit(opening, p, elsewhere))
+            engine = None
+            if p:   # a guess: what the engine would have opened in that position
+                engine = advise(position(game.counts, opening.before, replay.total), budget=timeout).move_json()
+            result.clicks.append(ClickAudit(opening, p, elsewhere, engine))
     return result

@@ -19,15 +19,14 @@ import time
 import warnings
 
 TYPE_CHECKING = False   # typing.TYPE_CHECKING, without importing typing at run time (`mineconv --version`)
-if TYPE_CHECKING:
-    from typing import Any, Callable, Collection, Dict, Iterator, List, Optional, Sequence, Tuple, Union
-
 from ..core.about import installed_version, version
 from ..core.bounds import gc_paused
 from ..core.errors import MineconvError, Terminated, wrapped_stop
 from ..core.fileio import DEFAULT_MAX_BYTES, DEFAULT_MAX_CELLS, guard_inputs, set_limits, source_name
 
 if TYPE_CHECKING:
+    from typing import Any, Callable, Collection, Dict, Iterator, List, Optional, Sequence, Tuple, Union
+
     from ..core.puzzle import Puzzle
     from ..formats.reading import Reading, ReadSettings
 
@@ -208,6 +207,7 @@ def describe_reading(reading: Reading) -> str:
 # commands not being run are not imported (tests/test_startup.py holds these lines equal to the modules' own, and
 # this table to the modules of this folder)
 COMMANDS = {
+    "advise": "the best move in a position: a safe cell, or the best guess, and why",
     "analyze": "safe cells, certain mines, solution count, mine probabilities",
     "audit": "replay a recorded game: each opening's P(mine), guesses, luck",
     "batch": "convert many puzzles into several formats, in parallel",

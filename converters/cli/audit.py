@@ -19,7 +19,7 @@ whether another cell was provably safe (a guess then was avoidable). Luck is -lo
 every opening after the first was safe (ms-toollib's "pluck"); null with a reason when a mine was hit.
 
 JSON: {"file", "rows", "cols", "mines", "clicks": [{"row", "col", "kind": "left"|"chord", "time",
-       "p_mine", "safe_elsewhere"}], "luck", "forced_guesses", "avoidable_guesses", "bbbv",
+       "p_mine", "safe_elsewhere", "engine"}], "luck", "forced_guesses", "avoidable_guesses", "bbbv",
        "clicks_total", "lost", "status"}
 With --svg DIR, one picture per guess: the position the player saw (probabilities as a heat scale), the
 cells the click risked outlined, its P(mine) and whether it was forced.
@@ -39,7 +39,10 @@ def report_text(a: Audit) -> str:
     for c in a.guesses:
         o = c.opening
         why = "avoidable: a safe cell existed" if c.safe_elsewhere else "forced: no safe cell"
-        lines.append(f"  {o.time:8.3f}s {o.kind:5} ({o.row}, {o.col})  P(mine) {float(c.p_mine or 0):.4f}  {why}")
+        line = f"  {o.time:8.3f}s {o.kind:5} ({o.row}, {o.col})  P(mine) {float(c.p_mine or 0):.4f}  {why}"
+        if c.engine is not None:
+            line += f"; engine: ({c.engine['cell'][0]}, {c.engine['cell'][1]}) {c.engine['why']}"
+        lines.append(line)
     luck = a.luck
     lines.append(f"guesses: {a.forced_guesses} forced, {a.avoidable_guesses} avoidable")
     lines.append("luck: " + (f"{luck:.6f}" if luck is not None else f"infinite ({a.luck_reason()})"))

@@ -3,10 +3,10 @@
 The page keeps the board and its history itself and sends the board with every request, in the canonical
 text form (README, "The puzzle model"), so the server holds no state between requests. Cheap actions
 (load, export, samples) run in the server's request thread; the ones whose cost grows with the board
-(levels, one step, probabilities, new games) run in worker processes (`jobs.py`) under a time limit and a
-memory budget. Every answer is what the command line says on the same board: `analyze --level L` for the
-levels, `analyze --json` for probabilities and the count, `explain --level L` for one step, `convert` for
-exports.
+(levels, one step, probabilities, the best move, new games) run in worker processes (`jobs.py`) under a
+time limit and a memory budget. Every answer is what the command line says on the same board: `analyze --level L` for the
+levels, `analyze --json` for probabilities and the count, `explain --level L` for one step, `advise --json`
+for the best move, `convert` for exports.
 """
 from __future__ import annotations
 
@@ -21,6 +21,7 @@ from typing import Any, Callable, Dict, List, Optional, Tuple
 import numpy as np
 
 from ..analysis import analyze, unlimited_int_digits
+from ..analysis.advice import advise
 from ..analysis.explain import explain
 from ..analysis.propagation import LEVELS as PROPAGATION_LEVELS
 from ..core.bounds import Bounds
@@ -330,6 +331,14 @@ def feasible(puzzle: Puzzle, timeout: Optional[float] = None) -> bool:
 FIRST_CLICK_RULES = ("snr", "sfar")   # as `mineconv play` names them: a zero opening, or only the cell safe
 
 
+def advise_move(request: Request) -> Answer:
+    """The best move on the board and why (as `advise --json`); "budget" (seconds) caps the search."""
+    budget = request.get("budget")
+    if budget is not None and (isinstance(budget, bool) or not isinstance(budget, (int, float)) or budget < 0):
+        raise InputError(f"budget must be a number of seconds, not {budget!r}")
+    return advise(board_of(request), budget=budget).to_json()
+
+
 def new_game(request: Request) -> Answer:
     """A fresh game: a mine layout with the first click kept free (its block too under "snr" or no-guess).
 
@@ -416,7 +425,7 @@ def place_free_of(rows: int, cols: int, mines: int, start: Any, seed: Optional[i
 # the actions a worker process runs (their cost grows with the board), and the ones a request thread runs
 HEAVY: Dict[str, Callable[[Request], Answer]] = {"level": level, "probabilities": probabilities, "step": step,
                                                  "new_game": new_game, "picture": picture, "replay": replay,
-                                                 "export_size": export_size}
+                                                 "export_size": export_size, "advise": advise_move}
 LIGHT: Dict[str, Callable[[Request], Answer]] = {"load": load, "export": export, "samples": samples,
                                                  "render": render}
 # what a worker process runs: the page's heavy actions, and the server's own (the page cannot name these)

@@ -1,0 +1,154 @@
+"""The endgame: when few layouts fit, the game tree is searched whole and the move likeliest to win is found.
+
+The layouts are listed (a depth-first search over the unknown cells, each opened number and the total
+bounding it), and a set of layouts is a bit mask over that list. From a set S, cells safe in every layout
+are opened first (free information: S splits by the numbers they show); otherwise each cell c that some
+layout mines is tried, S splitting into the layouts where c is empty and shows v. wins(S) is the number of
+layouts of S the best play wins (a single layout is won: every safe cell is then known), so a move's chance
+to win is wins over |S|, an exact fraction. Sets are memoised; a move whose chance of being safe cannot
+beat the best found is skipped; past ENDGAME_NODES sets weighed (or the caller's deadline) the search gives
+up (None) and the guess heuristics answer.
+"""
+from __future__ import annotations
+
+import time
+from typing import Dict, List, Optional, Tuple
+
+from .position import Counted, Neighbours
+
+# the search runs when at most this many layouts fit ...
+ENDGAME_LAYOUTS = 120
+# ... and gives up past this many sets of layouts weighed (a count, not a clock: the same position gets
+# the same answer on a busy machine), or past the caller's budget
+ENDGAME_NODES = 5000
+
+
+class OutOfTime(Exception):
+    """The search passed its deadline."""
+
+
+def list_layouts(cells: str, unknown: Tuple[int, ...], neighbours: Neighbours, total: Optional[int],
+                 deadline: float) -> List[int]:
+    """Every layout that fits the position, as a bit mask over `unknown` (bit k: a mine on unknown[k])."""
+    index = {cell: k for k, cell in enumerate(unknown)}
+    rows: List[Tuple[List[int], int]] = []
+    for j, ch in enumerate(cells):
+        if ch in "012345678":
+            ks = [index[x] for x in neighbours[j] if x in index]
+            if ks:   # known mines ('*', advise's known_mines) around take their share of the number
+                rows.append((ks, int(ch) - sum(cells[x] == "*" for x in neighbours[j])))
+    rows_of: List[List[int]] = [[] for _ in unknown]
+    for r, (ks, _) in enumerate(rows):
+        for k in ks:
+            rows_of[k].append(r)
+    order = sorted(range(len(unknown)), key=lambda k: (not rows_of[k], unknown[k]))
+    need = [v for _, v in rows]
+    left = [len(ks) for ks, _ in rows]
+    found: List[int] = []
+    K = len(order)
+
+    def place(pos: int, mask: int, mines: int) -> None:
+        if time.perf_counter() > deadline:
+            raise OutOfTime
+        if pos == K:
+            if total is None or mines == total:
+                found.append(mask)
+            return
+        k = order[pos]
+        for mine in (0, 1):
+            if total is not None and not mines + mine <= total <= mines + mine + K - pos - 1:
+                continue
+            if all(0 <= need[r] - mine <= left[r] - 1 for r in rows_of[k]):
+                for r in rows_of[k]:
+                    need[r] -= mine
+                    left[r] -= 1
+                place(pos + 1, mask | (mine << k), mines + mine)
+                for r in rows_of[k]:
+                    need[r] += mine
+                    left[r] += 1
+
+    place(0, 0, 0)
+    return found
+
+
+class Tree:
+    """The game tree over a list of layouts: wins(S) for a set S of them (a bit mask over the list)."""
+
+    def __init__(self, layouts: List[int], unknown: Tuple[int, ...], neighbours: Neighbours, deadline: float):
+        index = {cell: k for k, cell in enumerate(unknown)}
+        around = [sum(1 << index[x] for x in neighbours[cell] if x in index) for cell in unknown]
+        # shows[k][s]: the number unknown[k] shows in layout s, -1 where it is a mine
+        self.shows = [[-1 if m >> k & 1 else (m & around[k]).bit_count() for m in layouts]
+                      for k in range(len(unknown))]
+        self.memo: Dict[int, int] = {}
+        self.deadline = deadline
+        self.nodes = 0
+
+    def split(self, S: int, k: int) -> Dict[int, int]:
+        """The layouts of S where unknown[k] is empty, by the number it shows: {number: subset}."""
+        parts: Dict[int, int] = {}
+        shows = self.shows[k]
+        s = S
+        while s:
+            low = s & -s
+            v = shows[low.bit_length() - 1]
+            if v >= 0:
+                parts[v] = parts.get(v, 0) | low
+            s ^= low
+        return parts
+
+    def move_wins(self, S: int, k: int) -> int:
+        """The layouts of S won by opening unknown[k] now and playing best after."""
+        return sum(self.wins(part) for part in self.split(S, k).values())
+
+    def wins(self, S: int) -> int:
+        """The layouts of S the best play wins."""
+        if not S & (S - 1):
+            return 1 if S else 0
+        known = self.memo.get(S)
+        if known is not None:
+            return known
+        self.nodes += 1
+        if self.nodes > ENDGAME_NODES or time.perf_counter() > self.deadline:
+            raise OutOfTime
+        size = S.bit_count()
+        risky = []
+        for k in range(len(self.shows)):
+            parts = self.split(S, k)
+            empty = sum(p.bit_count() for p in parts.values())
+            if empty == size and len(parts) > 1:   # safe in every layout and telling: free information
+                result = sum(self.wins(p) for p in parts.values())
+                self.memo[S] = result
+                return result
+            if 0 < empty < size:
+                risky.append((-empty, k))
+        best = 0
+        for minus_empty, k in sorted(risky):
+            if -minus_empty <= best:   # the layouts where k is empty bound its wins
+                break
+            best = max(best, self.move_wins(S, k))
+        self.memo[S] = best
+        return best
+
+
+def search(cells: str, counted: Counted, neighbours: Neighbours, total: Optional[int],
+           deadline: float) -> Optional[List[Tuple[int, int, int]]]:
+    """Per cell worth opening, (flat cell, layouts won, layouts), best first (ties: safer, then row-major);
+    None when the position has too many layouts or the deadline comes first."""
+    if counted.solutions > ENDGAME_LAYOUTS:
+        return None
+    try:
+        left = None if total is None else total - cells.count("*")   # known mines set aside
+        layouts = list_layouts(cells, counted.unknown, neighbours, left, deadline)
+        tree = Tree(layouts, counted.unknown, neighbours, deadline)
+        full = (1 << len(layouts)) - 1
+        moves = []
+        for k, cell in enumerate(counted.unknown):
+            parts = tree.split(full, k)
+            empty = sum(p.bit_count() for p in parts.values())
+            if 0 < empty:
+                moves.append((cell, sum(tree.wins(p) for p in parts.values()), -empty))
+    except OutOfTime:
+        return None
+    moves.sort(key=lambda m: (-m[1], m[2], m[0]))
+    return [(cell, won, len(layouts)) for cell, won, _ in moves]

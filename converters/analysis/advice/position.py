@@ -1,0 +1,92 @@
+"""A position as the player sees it, counted: the unknown cells, the exact number of layouts that fit, and
+per unknown cell how many of them put a mine there (analyze's exact count, not a second counter).
+
+Cells are flat row-major indices; a flag ('*') is an unknown cell like any other (the player may be
+wrong), and a known-safe '.' cell stays a cell to open that no layout mines.
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import List, NamedTuple, Optional, Tuple
+
+import numpy as np
+
+from ...core.errors import PuzzleError
+from ...core.puzzle import Puzzle
+from ..propagation import SAFE
+from ..report import analyze
+
+Neighbours = Tuple[Tuple[int, ...], ...]
+
+
+@lru_cache(maxsize=16)
+def neighbour_table(rows: int, cols: int) -> Neighbours:
+    """Per flat cell of a rows x cols board, its neighbours' flat indices, row-major."""
+    table = []
+    for r in range(rows):
+        for c in range(cols):
+            table.append(tuple(rr * cols + cc for rr in range(max(r - 1, 0), min(r + 2, rows))
+                               for cc in range(max(c - 1, 0), min(c + 2, cols)) if (rr, cc) != (r, c)))
+    return tuple(table)
+
+
+class Counted(NamedTuple):
+    """A position's exact count: `unknown` the flat '?' cells (row-major), `solutions` the layouts that fit,
+    `mine_solutions[i]` those with a mine on unknown[i] (None: only `chances` were affordable), `chances`
+    each unknown cell's mine probability, `given_safe` the flat '.' cells."""
+
+    unknown: Tuple[int, ...]
+    solutions: int
+    mine_solutions: Optional[Tuple[int, ...]]
+    chances: Tuple[float, ...]
+    given_safe: Tuple[int, ...]
+
+
+def player_cells(puzzle: Puzzle) -> str:
+    """The cells string as the player's position: flags are unknown cells."""
+    return puzzle.cells.replace("*", "?")
+
+
+def count_cells(rows: int, cols: int, cells: str, total: Optional[int]) -> Counted:
+    """The exact count of the position `cells` (no '*') with `total` mines on the board (None: any)."""
+    a = analyze(Puzzle(rows, cols, cells, mines=total))
+    unknown = tuple(flat_cells(cells, "?"))
+    given_safe = tuple(flat_cells(cells, ".")) if "." in cells else ()
+    n = a.solutions
+    if not n:
+        if n is None:
+            raise PuzzleError(f"the position could not be counted: {a.count_error}")
+        return Counted(unknown, 0, (0,) * len(unknown), (0.0,) * len(unknown), given_safe)
+    if a.mine_solutions is not None:
+        counts = a.mine_solutions
+        return Counted(unknown, n, tuple(counts), tuple(x / n for x in counts), given_safe)
+    return Counted(unknown, n, None, tuple(a.approx_probabilities or ()), given_safe)
+
+
+def outcome(rows: int, cols: int, cells: str, total: Optional[int]) -> Tuple[int, int]:
+    """The number of layouts that fit the position `cells`, and how many unknown cells are proven safe."""
+    a = analyze(Puzzle(rows, cols, cells, mines=total))
+    if not a.solutions:
+        return 0, 0
+    return a.solutions, int((a.values == SAFE).sum())
+
+
+def flat_cells(cells: str, symbol: str) -> List[int]:
+    """The flat indices of the cells holding `symbol`, row-major."""
+    return np.flatnonzero(np.frombuffer(cells.encode(), dtype=np.uint8) == ord(symbol)).tolist()
+
+
+def count_puzzle(puzzle: Puzzle) -> Counted:
+    """count_cells of the position the player sees in puzzle."""
+    return count_cells(puzzle.rows, puzzle.cols, player_cells(puzzle), puzzle.mines)
+
+
+def safe_and_mines(counted: Counted) -> Tuple[List[int], List[int]]:
+    """The flat cells no layout mines (the given '.' ones too) and those every layout mines, row-major."""
+    n = counted.solutions
+    # the integers decide where they are known: a float of n - 1 over a huge n rounds to 1.0
+    known = counted.mine_solutions if counted.mine_solutions is not None else counted.chances
+    whole = n if counted.mine_solutions is not None else 1.0
+    safe = [i for i, x in zip(counted.unknown, known) if x == 0]
+    mines = [i for i, x in zip(counted.unknown, known) if x == whole] if n else []
+    return sorted(safe + list(counted.given_safe)), mines
