@@ -188,8 +188,12 @@ def test_advise_equals_advise_json(server):
     text = board("seed-3x3.txt")
     job = server.job({"action": "advise", "board": text})
     assert job["state"] == "done", job
+    assert job["answer"].pop("feasible") is True     # the page's word that a layout fits, beside advise's JSON
     assert job["answer"] == cli_json("advise", str(SAMPLES / "seed-3x3.txt"), "--json")
     assert job["answer"]["move"] == [0, 2]
+    none = server.job({"action": "advise", "board": "mines: 1\n0*?\n???\n???\n"})
+    assert none["state"] == "done" and none["answer"]["feasible"] is False, none
+    assert none["answer"]["text"].startswith("no solution: the 0 at (0, 0)")
     bad = server.job({"action": "advise", "board": text, "budget": "soon"})
     assert bad["state"] == "failed" and "budget" in bad["error"]
 

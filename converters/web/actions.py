@@ -25,7 +25,7 @@ from ..analysis.advice import advise
 from ..analysis.explain import explain
 from ..analysis.propagation import LEVELS as PROPAGATION_LEVELS
 from ..core.bounds import Bounds
-from ..core.errors import FormatError, InputError, MineconvError, PuzzleSyntaxError
+from ..core.errors import FormatError, InputError, MineconvError, PuzzleError, PuzzleSyntaxError
 from ..core.fileio import max_bytes, too_many_cells
 from ..core.layout import mine_counts
 from ..core.puzzle import Puzzle
@@ -336,7 +336,17 @@ def advise_move(request: Request) -> Answer:
     budget = request.get("budget")
     if budget is not None and (isinstance(budget, bool) or not isinstance(budget, (int, float)) or budget < 0):
         raise InputError(f"budget must be a number of seconds, not {budget!r}")
-    return advise(board_of(request), budget=budget).to_json()
+    puzzle = board_of(request)
+    try:
+        # the page writes a player's flags as '?', so its '*' cells are mines it knows (as the Puzzle says)
+        answer = advise(puzzle, budget=budget, known_mines=True).to_json()
+    except PuzzleError:
+        if feasible(puzzle, request.get("timeout")):
+            raise
+        conflict = no_solution(puzzle, request.get("timeout"))
+        return {"feasible": False, "conflict": conflict, "move": None, "text": conflict["text"]}
+    answer["feasible"] = True
+    return answer
 
 
 def new_game(request: Request) -> Answer:

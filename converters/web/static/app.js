@@ -122,7 +122,7 @@ function draw() {
     el.textContent = cell.s === "number" ? String(cell.n) : cell.s === "mine" ? "✹" : cell.s === "flag" ? "⚑" :
                      cell.s === "safe" ? "✓" : "";
     el.style.background = "";
-    for (const name of ["p", "hit", "wrongFlag", "hint", "sure"]) delete el.dataset[name];
+    for (const name of ["p", "hit", "wrongFlag", "hint", "sure", "advised"]) delete el.dataset[name];
     el.title = `row ${r}, col ${c}`;
     const p = overlay && overlay[r] ? overlay[r][c] : null;
     if (p !== null && p !== undefined && (cell.s === "unknown" || cell.s === "flag")) {
@@ -144,6 +144,7 @@ function draw() {
       el.dataset.wrongFlag = "true"; el.textContent = "✗"; el.title += ": a wrong flag (no mine here)";
     }
     if (marks.hint && marks.hint[0] === r && marks.hint[1] === c) { el.dataset.hint = "true"; el.title += ": proven safe (hint)"; }
+    if (marks.advised && marks.advised[0] === r && marks.advised[1] === c) { el.dataset.advised = "true"; el.title += ": the engine's best move"; }
     if (marks.error && marks.error[0] === r && marks.error[1] === c) el.classList.add("bad");
     if (marks.because.has(key(r, c))) el.classList.add("because");
     if (marks.fresh.has(key(r, c))) el.classList.add("new");
@@ -509,6 +510,22 @@ async function hint() {
            : "hint: no closed cell is proven safe; every opening now is a guess");
 }
 
+// the best move (the engine of `mineconv advise`): a proven-safe cell when there is one, else the guess that
+// wins most often; marked, not opened, with the engine's reason and its exact chance of a mine
+async function best() {
+  if (S.game && (S.game.over || S.game.pending)) { say(S.game.over ? "the game is over" : "choose the first cell first"); return; }
+  const a = await runJob({ action: "advise", board: boardText() }).catch(cellError);
+  if (!a) return;
+  if (!a.feasible) { noSolution(a.conflict); return; }
+  marks.advised = a.move;
+  draw();
+  if (!a.move) { say("best move: none: every closed cell is a proven mine"); return; }
+  const [r, c] = a.move;
+  const risk = a.p_mine === 0 ? "safe" : `${(a.p_mine * 100).toFixed(1)}% chance of a mine`;
+  const weighed = a.alternatives.length > 1 ? `; ${a.alternatives.length} cells weighed` : "";
+  say(`best move: (${r}, ${c}), ${risk}: ${a.why}${weighed}`);
+}
+
 // ---- taking it away ------------------------------------------------------------------------------
 function download(name, blob) {
   const link = document.createElement("a");
@@ -618,7 +635,7 @@ async function start() {
     "new-game": () => newGame(false), "new-noguess": () => newGame(true),
     gac: () => level("gac"), "2rc": () => level("2rc"), "3rc": () => level("3rc"), full: () => level("full"),
     "step-gac": () => step("gac"), "step-2rc": () => step("2rc"), "step-3rc": () => step("3rc"),
-    "step-full": () => step("full"), probabilities, hint, cancel: () => cancel(true),
+    "step-full": () => step("full"), probabilities, hint, best, cancel: () => cancel(true),
     undo: async () => undo(), redo: async () => redo(), export: exportBoard,
     svg: () => picture("svg"), png: () => picture("png"), permalink: async () => permalink(),
   };

@@ -58,8 +58,12 @@ function openingText(n, o) {
                 forced: "a forced guess: no cell was proven safe", avoidable: "an avoidable guess: a safe cell existed",
                 unrated: "not rated in time" }[o.rating];
   const sure = o.p_mine === 1 ? "; the counts had proven it a mine" : "";
+  // on a guess, the engine's move in the same position (as `mineconv audit` gives it), beside the player's
+  const e = o.engine;
+  const engine = !e ? "" : e.cell[0] === o.row && e.cell[1] === o.col ? "; the engine's move too" :
+    `; the engine would open (${e.cell[0]}, ${e.cell[1]}), ${(e.p_mine * 100).toFixed(1)}%: ${e.why}`;
   return `opening ${n + 1} at ${o.time.toFixed(2)} s: ${o.kind} on (${o.row}, ${o.col}), ` +
-         `${p}; ${why}${sure}${o.hit ? "; a mine: the game is lost" : ""}`;
+         `${p}; ${why}${sure}${engine}${o.hit ? "; a mine: the game is lost" : ""}`;
 }
 
 function drawTimeline() {
