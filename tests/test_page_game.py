@@ -54,18 +54,21 @@ def chordable(page):
     return None
 
 
+def chordable_game(page):
+    """A new 9x9 game whose opening leaves a number to chord on: chordable()'s number, mines, safe cells."""
+    for _ in range(30):
+        start_game(page, 9, 9, 10)
+        wait_message(page, "game 9 x 9")
+        found = chordable(page)
+        if found is not None:
+            return found
+    raise AssertionError("30 games without a number to chord on")
+
+
 def test_chording_opens_the_neighbours_of_a_satisfied_number(browser, server):
     page = open_page(browser, server)
     for button in ("left", "middle"):
-        found = None
-        for _ in range(30):                          # a game whose opening leaves a number to chord on
-            if found is not None:
-                break
-            start_game(page, 9, 9, 10)
-            wait_message(page, "game 9 x 9")
-            found = chordable(page)
-        assert found is not None, "30 games without a number to chord on"
-        (r, c), its_mines, its_safe = found
+        (r, c), its_mines, its_safe = chordable_game(page)
         closed = [x for x in its_safe if cells(page)[x]["state"] == "unknown"]
         click(page, r, c, button=button)             # not satisfied yet: nothing opens
         assert closed and all(cells(page)[x]["state"] == "unknown" for x in closed)
@@ -81,15 +84,7 @@ def test_chording_opens_the_neighbours_of_a_satisfied_number(browser, server):
 
 def test_a_wrong_flag_on_a_chord_loses_and_marks_the_hit_mine_apart(browser, server):
     page = open_page(browser, server)
-    found = None
-    for _ in range(30):
-        if found is not None:
-            break
-        start_game(page, 9, 9, 10)
-        wait_message(page, "game 9 x 9")
-        found = chordable(page)
-    assert found is not None, "30 games without a number to chord on"
-    (r, c), its_mines, its_safe = found
+    (r, c), its_mines, its_safe = chordable_game(page)
     wrong = next(x for x in its_safe if cells(page)[x]["state"] == "unknown")   # chordable() found one
     n = len(its_mines)
     flags = [wrong] + its_mines[:n - 1]              # n flags, one of them wrong: the chord opens a mine

@@ -146,10 +146,14 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="flush every output to disk before renaming it (slow; survives power loss)")
     p.add_argument("-q", "--quiet", action="store_true",
                    help="no progress and no warnings; failures and the summary only")
+    add_executor_options(p)
+    add_input_options(p)
+    p.set_defaults(func=run)
+
+
+def add_executor_options(p: argparse.ArgumentParser) -> None:
+    """--executor local|dask and --scheduler, as batch and play take them."""
     p.add_argument("--executor", choices=("local", "dask"), default="local",
                    help="local processes (default) or a Dask cluster (pip install 'mineconv[dask]')")
     p.add_argument("--scheduler", metavar="ADDRESS",
                    help="Dask scheduler address, with --executor dask (default: a local cluster of -j processes)")
-    add_input_options(p)
-    p.set_defaults(func=run)
-

@@ -15,6 +15,7 @@ from ..make.games import DEFAULT_CHUNK, PlaySpec, play_chunk, play_games
 from ..make.play import BOARDS, GameResult, Tally, chunks_of, make_setup, wilson
 from ..make.players import DEFAULT_PLAYER, PLAYERS
 from . import timeout_seconds
+from .batch import add_executor_options
 
 EPILOG = """Rules (MineSweeperProb's): boards are rows x cols; under SNR the first click and its 8 neighbours are
 mine-free, under SFAR only the first click; the mines lie uniformly over the other cells; a zero opens its
@@ -161,8 +162,5 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     p.add_argument("-v", "--verbose", action="store_true",
                    help="also one line per game on stderr as it finishes: won or lost, clicks, CPU seconds")
-    p.add_argument("--executor", choices=("local", "dask"), default="local",
-                   help="local processes (default) or a Dask cluster (pip install 'mineconv[dask]')")
-    p.add_argument("--scheduler", metavar="ADDRESS",
-                   help="Dask scheduler address, with --executor dask (default: a local cluster of -j processes)")
+    add_executor_options(p)
     p.set_defaults(func=run)
