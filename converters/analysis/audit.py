@@ -38,7 +38,7 @@ from ..core.replay import (
     SHIFT_LEFT_PRESS,
     Replay,
 )
-from .advice import advise
+from .advice import advise, engine_applies
 from .regions import Regions, dilate
 from .report import analyze
 
@@ -432,7 +432,8 @@ def audit(replay: Replay, *, timeout: Optional[float] = None,
             if status != "complete":
                 result.status = "partial"
             engine = None
-            if p:   # a guess: what the engine would have opened in that position
-                engine = advise(position(game.counts, opening.before, replay.total), budget=timeout).move_json()
+            seen = position(game.counts, opening.before, replay.total) if p else None
+            if seen is not None and engine_applies(seen):   # a guess: what the engine would have opened there
+                engine = advise(seen, budget=timeout).move_json()
             result.clicks.append(ClickAudit(opening, p, elsewhere, engine))
     return result

@@ -28,7 +28,7 @@ from ..core.errors import ResourceError, VerificationError
 from ..core.jsonout import decimal_text, json_text
 from ..core.puzzle import CODE_MINE, CODE_UNKNOWN, Puzzle, neighbour_count
 from ..encode.cnf import to_cnf
-from .advice import advise
+from .advice import advise, engine_applies
 from .backbone import solve_within
 from .certificate import board_cell, check_guess, check_proof
 from .explain import iter_steps
@@ -89,7 +89,7 @@ def decide(puzzle: Puzzle, *, timeout: Optional[float] = None, memory_budget: Op
     if not a.feasible:
         return None
     best = best_guess(puzzle, a)
-    if best is not None and a.status == "complete":   # the engine's move beside the safest cell (issue 37)
+    if best is not None and a.status == "complete" and engine_applies(puzzle):   # the engine's move (issue 37)
         best["engine"] = advise(puzzle, budget=left(), known_mines=True).move_json()
     if a.system.num_vars == 0:
         return Verdict("solved", a.solutions, best_guess=None, status=a.status)
