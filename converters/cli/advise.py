@@ -2,12 +2,12 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 
 from ..analysis.advice import Advice, advise, describe
 from ..core.errors import PuzzleError
 from ..core.fileio import atomic_output
+from ..core.jsonout import json_text
 from . import add_input_options, input_settings, load_puzzle
 
 EPILOG = """The position is the board as the player sees it: opened numbers, unknown cells ('?'), and the total
@@ -47,7 +47,7 @@ def run(args: argparse.Namespace) -> int:
     except PuzzleError as exc:   # the file read well; no layout fits its numbers
         print(f"mineconv: {exc}", file=sys.stderr)
         return 1
-    text = json.dumps(advice.to_json()) + "\n" if args.json else report_text(advice)
+    text = json_text(advice.to_json()) + "\n" if args.json else report_text(advice)
     with atomic_output(args.output) as out:
         out.write(text)
     return 0
