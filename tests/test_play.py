@@ -294,7 +294,7 @@ def test_rawvf_writer_round_trips_the_real_replays() -> None:
 def test_cli_text_and_json(capsys: pytest.CaptureFixture, tmp_path: Path) -> None:
     rc, out, err = run_cli(capsys, "play", "--board", "beginner", "--games", "30", "--seed", "2", "-j", "1")
     assert rc == 0 and err == ""
-    assert out.startswith("9x9/10 SNR, first click (2, 2), player baseline, seed 2\nwon ")
+    assert out.startswith("9x9/10 SNR, first click (2, 2), player engine, seed 2\nwon ")
     assert "% (95% interval " in out and "games per CPU-second" in out
     rc, out, _ = run_cli(capsys, "play", "--board", "9x9/10", "--rule", "sfar", "--games", "30", "--seed", "2",
                          "--json", "-j", "2")
@@ -306,7 +306,7 @@ def test_cli_text_and_json(capsys: pytest.CaptureFixture, tmp_path: Path) -> Non
     assert data["games"] == 30 and data["wins"] == data["outcomes"].count("W") and len(data["outcomes"]) == 30
     low, high = data["interval"]
     assert low <= data["win_rate"] <= high
-    tally = play_games(PlaySpec(make_setup("beginner", "sfar"), seed=2), 30)
+    tally = play_games(PlaySpec(make_setup("beginner", "sfar"), seed=2, player=data["player"]), 30)
     assert data["outcomes"] == tally.outcomes()
 
 
