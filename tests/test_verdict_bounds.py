@@ -1,0 +1,120 @@
+"""verdict's --timeout and --memory-budget at every size (issue 41 point 7, issue 40 point 4).
+
+At 4000x4000 verdict ran 43 s past --timeout 5 and reached 3.7 GB: the engine's move (an exact count with
+no deadline) and the guess certificate (a solver and a set of literals over the whole board, then hundreds
+of solutions each naming half of it) were built whatever their size. Each is reproduced here small.
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from test_memory_bounds import run_child, unknown_board
+
+from mineconv import parse
+from mineconv.analysis.verdict import (ENGINE_MAX_UNKNOWN, check_certificate, cover_bytes, covering_solutions,
+                                       verdict)
+from mineconv.core.bounds import Bounds, CountingMemoryError
+
+
+def ones_board(rows: int, cols: int) -> str:
+    """Every other row starts with a 1: each 1 needs its own mine, so the certificate needs many solutions."""
+    return "\n".join(("1" + "?" * (cols - 1)) if i % 2 else "?" * cols for i in range(rows)) + "\n"
+
+
+def test_the_engine_is_weighed_up_to_its_cap_and_named_past_it() -> None:
+    rows = ["?" * 100] * (ENGINE_MAX_UNKNOWN // 100)
+    at_cap = verdict(parse("\n".join(rows + ["*" * 100]) + "\n"))   # a known mine is not an unknown cell
+    past = verdict(parse("\n".join(rows + ["*" * 99 + "?"]) + "\n"))
+    assert at_cap is not None and past is not None
+    assert at_cap.best_guess is not None and past.best_guess is not None
+    assert at_cap.best_guess["engine"]["cell"] == [0, 0] and "engine_skipped" not in at_cap.best_guess
+    assert "engine" not in past.best_guess
+    assert past.best_guess["engine_skipped"].startswith(f"{ENGINE_MAX_UNKNOWN + 1} unknown cells")
+
+
+def test_a_certificate_past_the_engines_cap_still_checks() -> None:
+    # --check recomputes best_guess: the cap, not the clock, decides whether the engine is in it
+    board = parse("\n".join(["?" * 101] * 100) + "\n")
+    v = verdict(board)
+    assert v is not None and v.verdict == "guess" and v.status == "complete"
+    held = check_certificate(board, json.loads(json.dumps(v.to_json())))
+    assert "every field of the certificate is checked" in held
+
+
+def test_the_certificates_solver_is_refused_before_it_is_built() -> None:
+    # without a total the estimate was 0 bytes: a 4000x4000 board built its solver and 32 million literals
+    board = parse("\n".join(["?" * 100] * 100) + "\n")
+    assert cover_bytes(board) >= 500 * 10_000
+    with pytest.raises(CountingMemoryError, match="guess certificate"):
+        covering_solutions(board, Bounds(memory=4_000_000))
+    solutions, complete = covering_solutions(board, Bounds(memory=10_000_000))
+    assert complete and len(solutions) == 2
+
+
+def test_the_certificates_solutions_stop_at_the_budget() -> None:
+    # each solution names about half the board: 226 of them took 192 MB at 300x300
+    board = parse(ones_board(100, 100))
+    with pytest.raises(CountingMemoryError, match="solutions"):
+        covering_solutions(board, Bounds(memory=int(cover_bytes(board)) + 2_000_000))
+    v = verdict(board, memory_budget=int(cover_bytes(board)) + 2_000_000)
+    assert v is not None and v.verdict == "guess" and v.status == "partial" and v.solutions == []
+
+
+def test_verdict_holds_its_timeout_on_a_board_past_the_engines_cap(tmp_path: Path) -> None:
+    # the engine's count took 3.6 s at 300x300: 5.7 s with --timeout 1, and minutes at 1000x1000
+    out = tmp_path / "v.json"
+    status, err, _, wall = run_child(["verdict", str(unknown_board(tmp_path, 300, 300)), "--timeout", "1",
+                                      "--json", "-o", str(out)], timeout=30)
+    assert status == 0 and "Traceback" not in err, err
+    assert wall < 1 * 1.1 + 1 + 0.5, f"verdict took {wall:.1f} s with --timeout 1"   # 0.5: the interpreter's start
+    assert "engine_skipped" in json.loads(out.read_text())["best_guess"]
+
+
+@pytest.mark.parametrize("board, budget, limit", [("q600", "100M", 150), ("ones300", "64M", 150)])
+def test_verdict_holds_a_lowered_memory_budget(tmp_path: Path, board: str, budget: str, limit: float) -> None:
+    # before: q600 ran past 60 s (the engine), ones300 reached 2 GB and 65 s (the engine, then the solutions)
+    path = tmp_path / f"{board}.txt"
+    path.write_text(unknown_board(tmp_path, 600, 600).read_text() if board == "q600" else ones_board(300, 300))
+    out = tmp_path / "v.json"
+    status, err, peak, wall = run_child(["verdict", str(path), "--memory-budget", budget, "--json", "-o", str(out)],
+                                        timeout=30)
+    assert status == 0 and "Traceback" not in err, err
+    data = json.loads(out.read_text())
+    assert data["verdict"] == "guess" and data["status"] == "partial" and data["solutions"] == []
+    assert peak < limit, f"verdict {board}: peak RSS {peak:.0f} MB with --memory-budget {budget}"
+    assert wall < 10, f"verdict {board} took {wall:.1f} s"
+
+
+def test_the_best_guess_follows_its_rule_without_sorting_the_board() -> None:
+    # the rule by hand: proven safe first, then the highest chance of safety, the most unknown
+    # neighbours, row-major (best_guess now takes three passes where it sorted 16 million cells)
+    import random
+
+    from mineconv.analysis.report import analyze
+    from mineconv.analysis.verdict import best_guess
+    from mineconv.core.puzzle import Puzzle
+
+    rng = random.Random(7)
+    for _ in range(60):
+        rows, cols = rng.randint(2, 6), rng.randint(2, 6)
+        mines = {(r, c) for r in range(rows) for c in range(cols) if rng.random() < 0.25}
+        shown = {(r, c) for r in range(rows) for c in range(cols) if (r, c) not in mines and rng.random() < 0.4}
+        text = "\n".join("".join(str(sum((i, j) in mines for i in range(r - 1, r + 2) for j in range(c - 1, c + 2)))
+                                 if (r, c) in shown else "?" for c in range(cols)) for r in range(rows))
+        board: Puzzle = parse(text + "\n")
+        a = analyze(board)
+        best = best_guess(board, a)
+        if best is None:
+            continue
+        chance = dict(zip(map(tuple, a.system.var_rc.tolist()), a.probabilities))
+        unknown = set(chance)
+
+        def opens(cell: tuple) -> int:
+            return sum((i, j) in unknown for i in range(cell[0] - 1, cell[0] + 2)
+                       for j in range(cell[1] - 1, cell[1] + 2) if (i, j) != cell)
+
+        want = min(unknown, key=lambda cell: (chance[cell] != 0, float(chance[cell]), -opens(cell), cell))
+        assert best["cell"] == list(want), text
+        assert best["certain"] == (chance[want] == 0)
