@@ -156,3 +156,21 @@ def test_explain_writes_a_million_open_cells_in_little_memory(tmp_path: Path) ->
     assert status == 1 and "Traceback" not in err, err
     assert peak < 200, f"explain: peak RSS {peak:.0f} MB"
     assert wall < 1 * 1.1 + 1 + 0.5, f"explain took {wall:.1f} s with --timeout 1"
+
+
+def test_audit_weighs_no_engine_past_its_cap_within_the_timeout(tmp_path: Path) -> None:
+    # a guess on a 300x300 replay asked the engine for its move: an exact count with no deadline (3.6 s)
+    import numpy as np
+    from test_memory_bounds import replay_text
+    mines = np.random.default_rng(11).random((300, 300)) < 0.15
+    mines[:3, :3] = False
+    mines[299, 299] = False
+    path = tmp_path / "guess.rawvf"
+    path.write_text(replay_text(mines, [(1, 1), (299, 299)]))
+    out = tmp_path / "a.json"
+    status, err, _, wall = run_child(["audit", str(path), "--timeout", "1", "--json", "-o", str(out)], timeout=30)
+    assert "Traceback" not in err, err
+    clicks = json.loads(out.read_text())["clicks"]
+    assert wall < 1 * 1.1 + 1 + 0.5, f"audit took {wall:.1f} s with --timeout 1"
+    assert len(clicks) == 2 and clicks[1]["engine"] is None
+    assert status == 1 or clicks[1]["p_mine"] not in (None, 0)   # rated as a guess, or out of time

@@ -41,6 +41,7 @@ from ..core.replay import (
 from .advice import advise
 from .regions import Regions, dilate
 from .report import analyze
+from .verdict import ENGINE_MAX_UNKNOWN
 
 Cell = Tuple[int, int]
 LEFT = "left"
@@ -432,7 +433,11 @@ def audit(replay: Replay, *, timeout: Optional[float] = None,
             if status != "complete":
                 result.status = "partial"
             engine = None
-            if p:   # a guess: what the engine would have opened in that position
-                engine = advise(position(game.counts, opening.before, replay.total), budget=timeout).move_json()
+            seen = position(game.counts, opening.before, replay.total) if p else None
+            # a guess: what the engine would have opened there, on a position small enough for its count,
+            # which takes no deadline (verdict's cap; past it engine stays null, as on a safe click)
+            if seen is not None and seen.unknown_count <= ENGINE_MAX_UNKNOWN:
+                left = None if deadline is None else max(0.0, deadline - time.monotonic())
+                engine = advise(seen, budget=left).move_json()
             result.clicks.append(ClickAudit(opening, p, elsewhere, engine))
     return result
