@@ -12,8 +12,8 @@ from typing import Dict, FrozenSet, List, Tuple
 import numpy as np
 import pytest
 
-from helpers import SAMPLES, run_cli
-from mineconv import Advice, Puzzle, PuzzleError, advise, analyze, read
+from helpers import run_cli
+from mineconv import Advice, Puzzle, PuzzleError, advise, analyze
 from mineconv.analysis.verdict import verdict
 
 Cell = Tuple[int, int]
@@ -286,19 +286,3 @@ def test_progress_is_the_chance_a_number_proves_another_cell_safe():
             checked += 1
     assert checked > 100
 
-
-def test_verdict_and_audit_ask_the_engine_only_up_to_its_size(monkeypatch):
-    # a 1000x1000 board's verdict spent minutes in the engine's per-cell chances, past --timeout: the engine's
-    # move is added beside verdict's (and audit's) own answer only up to ENGINE_MAX_CLOSED closed cells
-    from mineconv.analysis.advice import engine as engine_module
-
-    puzzle = read(SAMPLES / "seed-3x3.txt")
-    assert engine_module.engine_applies(puzzle)
-    with_engine = verdict(puzzle).to_json()
-    assert with_engine["best_guess"]["engine"]["cell"] == [0, 2]
-    monkeypatch.setattr(engine_module, "ENGINE_MAX_CLOSED", 3)   # seed-3x3 has 4 closed cells
-    assert not engine_module.engine_applies(puzzle)
-    without = verdict(puzzle).to_json()
-    assert "engine" not in without["best_guess"]
-    without["best_guess"]["engine"] = with_engine["best_guess"]["engine"]
-    assert without == with_engine                                  # nothing else changes

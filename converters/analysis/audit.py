@@ -38,9 +38,10 @@ from ..core.replay import (
     SHIFT_LEFT_PRESS,
     Replay,
 )
-from .advice import advise, engine_applies
+from .advice import advise
 from .regions import Regions, dilate
 from .report import analyze
+from .verdict import ENGINE_MAX_UNKNOWN
 
 Cell = Tuple[int, int]
 LEFT = "left"
@@ -433,7 +434,10 @@ def audit(replay: Replay, *, timeout: Optional[float] = None,
                 result.status = "partial"
             engine = None
             seen = position(game.counts, opening.before, replay.total) if p else None
-            if seen is not None and engine_applies(seen):   # a guess: what the engine would have opened there
-                engine = advise(seen, budget=timeout).move_json()
+            # a guess: what the engine would have opened there, on a position small enough for its count,
+            # which takes no deadline (verdict's cap; past it engine stays null, as on a safe click)
+            if seen is not None and seen.unknown_count <= ENGINE_MAX_UNKNOWN:
+                left = None if deadline is None else max(0.0, deadline - time.monotonic())
+                engine = advise(seen, budget=left).move_json()
             result.clicks.append(ClickAudit(opening, p, elsewhere, engine))
     return result

@@ -28,7 +28,7 @@ from ..core.errors import ResourceError, VerificationError
 from ..core.jsonout import decimal_text, json_text
 from ..core.puzzle import CODE_MINE, CODE_UNKNOWN, Puzzle, neighbour_count
 from ..encode.cnf import to_cnf
-from .advice import advise, engine_applies
+from .advice import advise
 from .backbone import solve_within
 from .certificate import board_cell, check_guess, check_proof
 from .explain import iter_steps
@@ -36,6 +36,11 @@ from .propagation import SAFE
 from .report import Analysis, analyze, mine_chances
 
 Cell = Tuple[int, int]
+# the engine's move is weighed up to this many unknown cells: its exact count (advice.position) runs with no
+# deadline and grew as cells ** 1.8 on boards of '?' (measured 2026-11-27: 100x100 0.14 s, 200x200 0.82 s,
+# 300x300 3.6 s; 1000x1000 past 120 s with --timeout 5). A cap, not the clock, so that --check recomputes
+# the same best_guess; 10,000 is twenty expert boards
+ENGINE_MAX_UNKNOWN = 10_000
 BEST_GUESS_RULE = ("the unknown cell most likely safe (a cell proven safe first); among equals, the one with the most unknown neighbours "
                    "(opening it tells the most), then the first in row-major order")
 
@@ -89,8 +94,12 @@ def decide(puzzle: Puzzle, *, timeout: Optional[float] = None, memory_budget: Op
     if not a.feasible:
         return None
     best = best_guess(puzzle, a)
-    if best is not None and a.status == "complete" and engine_applies(puzzle):   # the engine's move (issue 37)
-        best["engine"] = advise(puzzle, budget=left(), known_mines=True).move_json()
+    if best is not None and a.status == "complete":   # the engine's move beside the safest cell (issue 37)
+        if puzzle.unknown_count <= ENGINE_MAX_UNKNOWN:
+            best["engine"] = advise(puzzle, budget=left(), known_mines=True).move_json()
+        else:
+            best["engine_skipped"] = (f"{puzzle.unknown_count} unknown cells, past the {ENGINE_MAX_UNKNOWN} the "
+                                      "engine is weighed on (its exact count takes no deadline)")
     if a.system.num_vars == 0:
         return Verdict("solved", a.solutions, best_guess=None, status=a.status)
     if a.safe_cells or a.mine_cells:
@@ -100,10 +109,10 @@ def decide(puzzle: Puzzle, *, timeout: Optional[float] = None, memory_budget: Op
         return Verdict("guess", a.solutions, best_guess=best, status=a.status)
     bounds = Bounds(memory_budget, left())
     try:
-        bounds.check_memory(cover_bytes(puzzle), "the guess certificate (a SAT solver holding the total)")
+        bounds.check_memory(cover_bytes(puzzle), "the guess certificate (a SAT solver holding the board)")
+        solutions, complete = covering_solutions(puzzle, bounds)
     except CountingMemoryError:
         return Verdict("guess", a.solutions, best_guess=best, status="partial")
-    solutions, complete = covering_solutions(puzzle, bounds)
     return Verdict("guess", a.solutions, solutions=solutions, best_guess=best,
                    status=a.status if complete else "timeout")
 
@@ -134,7 +143,14 @@ def best_guess(puzzle: Puzzle, a: Analysis) -> Optional[Dict[str, Any]]:
     certain = np.asarray(a.values) == SAFE
     rc = a.system.var_rc
     opens = neighbour_count(puzzle.codes == CODE_UNKNOWN)[rc[:, 0], rc[:, 1]].astype(np.int64)
-    i = int(np.lexsort((np.arange(p.size), -opens, key, ~certain))[0])   # variables are numbered row-major
+    # the first of numpy.lexsort((index, -opens, key, ~certain)) in three passes, without sorting 16 million
+    # cells (4 s at 4000x4000): certain first, then the lowest key, the most opens, the lowest index
+    pick = certain if certain.any() else np.ones(p.size, dtype=bool)
+    pick &= key == key[pick].min()
+    pick &= opens == opens[pick].max()
+    if not pick.any():   # a NaN chance matches no minimum: lexsort's order, which puts it last
+        pick[np.lexsort((np.arange(p.size), -opens, key, ~certain))[0]] = True
+    i = int(np.argmax(pick))   # variables are numbered row-major
     return {"cell": [int(rc[i, 0]), int(rc[i, 1])], "p_safe": float(-key[i]), "rule": BEST_GUESS_RULE,
             "certain": bool(certain[i])}
 
@@ -142,14 +158,25 @@ def best_guess(puzzle: Puzzle, a: Analysis) -> Optional[Dict[str, Any]]:
 # measured 2026-11-27: the CNF of a total over k unknown cells (kmtotalizer, a total of k / 5) holds about
 # 1,000 k ** 1.5 bytes in pysat's lists: 158 MB at k = 2,500, 924 MB at 10,000, 2.6 GB at 19,881 (built
 # in 9, 70 and 182 s on the shared 2-core machine, in one call that no deadline interrupts)
+# and without a total, measured the same day on boards of '?' (300x300, 600x600): the solver, the CNF, the
+# set of literals still wanted and the first models take 550-600 bytes per unknown cell (16 million cells:
+# about 9 GB, which the budget now refuses before building)
+CELL_BYTES = 600
+# each solution kept lists its mine cells as (row, col) tuples, and to_json copies them as lists
+SOLUTION_CELL_BYTES = 250
+
+
 def cover_bytes(puzzle: Puzzle) -> float:
-    """Estimated bytes of the guess certificate's CNF: the counts' clauses are small, a total's are not."""
-    return 0.0 if puzzle.mines is None else 1000.0 * puzzle.unknown_count ** 1.5
+    """Estimated bytes of the guess certificate's solver before its first solution: a few hundred bytes per
+    unknown cell, and a total's CNF, which grows faster."""
+    k = puzzle.unknown_count
+    return CELL_BYTES * k + (0.0 if puzzle.mines is None else 1000.0 * k ** 1.5)
 
 
 def covering_solutions(puzzle: Puzzle, bounds: Bounds = UNBOUNDED) -> Tuple[List[List[Cell]], bool]:
     """Solutions that together put a mine and no mine on every unknown cell (greedy, phases steered),
-    and whether they are all there (False: the deadline of `bounds` came first)."""
+    and whether they are all there (False: the deadline of `bounds` came first). CountingMemoryError when
+    the solutions kept would pass the memory budget of `bounds`."""
     box: Dict[str, Any] = {}
 
     def run() -> None:
@@ -178,6 +205,7 @@ def _cover(puzzle: Puzzle, bounds: Bounds) -> Tuple[List[List[Cell]], bool]:
     known = [(int(r), int(c)) for r, c in zip(*np.nonzero(puzzle.codes == CODE_MINE))]
     wanted: Set[int] = {lit for v in range(1, cnf.k + 1) for lit in (v, -v)}
     found: List[List[Cell]] = []
+    held = cover_bytes(puzzle)
     with Solver(name="glucose4", bootstrap_with=cnf.clauses) as solver:
         while wanted:
             target = min(wanted, key=abs)
@@ -190,6 +218,9 @@ def _cover(puzzle: Puzzle, bounds: Bounds) -> Tuple[List[List[Cell]], bool]:
                 wanted.discard(target)   # cannot happen when no cell is decided; kept so the loop ends
                 continue
             model = solver.get_model()[:cnf.k]
+            # a certificate of hundreds of solutions, each naming half the board, passed 1.3 GB at 600x600
+            held += SOLUTION_CELL_BYTES * (len(known) + sum(1 for lit in model if lit > 0))
+            bounds.check_memory(held, "the guess certificate's solutions")
             wanted.difference_update(model)
             found.append(sorted(known + [cnf.cells[lit - 1] for lit in model if lit > 0]))
     return found, True

@@ -21,6 +21,8 @@ every opening after the first was safe (ms-toollib's "pluck"); null with a reaso
 JSON: {"file", "rows", "cols", "mines", "clicks": [{"row", "col", "kind": "left"|"chord", "time",
        "p_mine", "safe_elsewhere", "engine"}], "luck", "forced_guesses", "avoidable_guesses", "bbbv",
        "clicks_total", "lost", "status"}
+"engine" is the engine's move on a guess (cell, p_mine, why); null on a safe click, and on a position of
+more than 10,000 unknown cells, where its exact count (which takes no deadline) is not made.
 With --svg DIR, one picture per guess: the position the player saw (probabilities as a heat scale), the
 cells the click risked outlined, its P(mine) and whether it was forced.
 

@@ -3,11 +3,12 @@ from __future__ import annotations
 
 import argparse
 import os
+import sys
 import threading
 from typing import List
 
 from ..analysis.explain import LEVELS, Explainer
-from ..analysis.steps import Explanation, Step
+from ..analysis.steps import Explanation, Step, json_chunks
 from ..core.bounds import DEFAULT_MEMORY_BUDGET, Bounds, size_text
 from ..core.errors import FileAccessError
 from ..core.jsonout import json_text
@@ -137,7 +138,9 @@ def run(args: argparse.Namespace) -> int:
             with atomic_output(os.path.join(folder, f"step-{i:03d}.svg")) as out:
                 out.write(svg)
     if args.json:
-        print(json_text(e.to_json()))
+        for piece in json_chunks(e, json_text):
+            sys.stdout.write(piece)
+        sys.stdout.write("\n")
     elif args.svg is not None:
         print(report_text(e), end="")
     return 0 if e.solved else 1

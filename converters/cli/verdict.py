@@ -28,6 +28,10 @@ JSON: {"verdict": "no-guess"|"guess"|"solved", "cell": [r, c], "value": "safe"|"
        "solutions": [[[r, c], ...], ...], "certificate_size": n,
        "best_guess": {"cell": [r, c], "p_safe": p, "rule": "...", "certain": true|false}, "count": "N",
        "status": "complete"}
+best_guess also holds "engine", the engine's move, up to 10,000 unknown cells (its exact count has no
+deadline), and past them "engine_skipped", saying why. "status": "partial": the certificate's solutions
+would pass --memory-budget (estimated before the solver is built, and again after each solution), so none
+is listed; "timeout": the time ran out first (exit 1).
 
 --check CERT.json checks every field: the evidence with no solver (each solution of a guess certificate
 added up against every count; a no-guess proof by enumerating every way to meet the counts it names, with

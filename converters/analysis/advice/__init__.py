@@ -4,6 +4,6 @@ the lowest risk, the one likeliest to bring progress, and when few layouts remai
 search of the game tree finds likeliest to win), with its exact chance of a mine and a line saying why. It
 never sees a layout; `position` counts through analyze, `guess` weighs the candidates, `endgame` searches.
 """
-from .engine import DEFAULT_BUDGET, ENGINE_MAX_CLOSED, Advice, Alternative, advise, describe, engine_applies
+from .engine import DEFAULT_BUDGET, Advice, Alternative, advise, describe
 
-__all__ = ["DEFAULT_BUDGET", "ENGINE_MAX_CLOSED", "Advice", "Alternative", "advise", "describe", "engine_applies"]
+__all__ = ["DEFAULT_BUDGET", "Advice", "Alternative", "advise", "describe"]

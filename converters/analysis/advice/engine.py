@@ -16,15 +16,6 @@ Cell = Tuple[int, int]
 
 # seconds of search when advise() is given no budget
 DEFAULT_BUDGET = 1.0
-# past this many closed cells a position is no game a player plays with the engine's help: the count's numbers
-# (200,000 digits on a 1000x1000 board) make the per-cell chances alone take minutes, past any budget, so the
-# answers that add the engine's move beside their own (verdict, audit) ask for it only up to here
-ENGINE_MAX_CLOSED = 10_000
-
-
-def engine_applies(puzzle: Puzzle) -> bool:
-    """Whether the engine's move is worth adding beside another answer (verdict's, audit's) for this position."""
-    return puzzle.cells.count("?") + puzzle.cells.count("*") <= ENGINE_MAX_CLOSED
 # the searched endgame's alternatives shown, the best first
 MAX_SHOWN = 8
 
