@@ -77,9 +77,16 @@ class Tree:
     def __init__(self, layouts: List[int], unknown: Tuple[int, ...], neighbours: Neighbours, deadline: float):
         index = {cell: k for k, cell in enumerate(unknown)}
         around = [sum(1 << index[x] for x in neighbours[cell] if x in index) for cell in unknown]
-        # shows[k][s]: the number unknown[k] shows in layout s, -1 where it is a mine
-        self.shows = [[-1 if m >> k & 1 else (m & around[k]).bit_count() for m in layouts]
-                      for k in range(len(unknown))]
+        # shows[k]: {number: the layouts (a mask) where unknown[k] is empty and shows it}, so a split of a
+        # set is one AND per number rather than a walk over its layouts
+        self.shows: List[Dict[int, int]] = []
+        for k in range(len(unknown)):
+            by_number: Dict[int, int] = {}
+            for s, m in enumerate(layouts):
+                if not m >> k & 1:
+                    v = (m & around[k]).bit_count()
+                    by_number[v] = by_number.get(v, 0) | 1 << s
+            self.shows.append(by_number)
         self.memo: Dict[int, int] = {}
         self.deadline = deadline
         self.nodes = 0
@@ -87,14 +94,10 @@ class Tree:
     def split(self, S: int, k: int) -> Dict[int, int]:
         """The layouts of S where unknown[k] is empty, by the number it shows: {number: subset}."""
         parts: Dict[int, int] = {}
-        shows = self.shows[k]
-        s = S
-        while s:
-            low = s & -s
-            v = shows[low.bit_length() - 1]
-            if v >= 0:
-                parts[v] = parts.get(v, 0) | low
-            s ^= low
+        for v, layouts in self.shows[k].items():
+            part = S & layouts
+            if part:
+                parts[v] = part
         return parts
 
     def move_wins(self, S: int, k: int) -> int:
