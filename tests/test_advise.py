@@ -285,3 +285,34 @@ def test_progress_is_the_chance_a_number_proves_another_cell_safe():
             assert seen == pytest.approx((float(chance), float(expected)), abs=1e-12), (puzzle, x)
             checked += 1
     assert checked > 100
+
+
+def test_pruned_weighing_gives_the_moves_of_weighing_every_candidate_in_full(monkeypatch):
+    # the guesses of intermediate and expert games: the pruned weighing skips counts that cannot change the
+    # move, so the move, its chance of a mine, the line why and the move's progress are those of the full one
+    from mineconv.analysis.advice import guess
+    from mineconv.make.play import deal as deal_game, make_setup, play_game
+    from mineconv.make.players import Engine
+
+    seen: List[Tuple[Puzzle, Advice]] = []
+
+    def asked(puzzle: Puzzle, *, budget=None) -> Advice:
+        advice = advise(puzzle, budget=10.0)
+        if advice.p_mine > 0 and not advice.why.startswith("endgame"):
+            seen.append((puzzle, advice))
+        return advice
+    for board, games in (("intermediate", 90), ("expert", 30)):
+        setup = make_setup(board)
+        for index in range(games):
+            play_game(setup, deal_game(setup, 3, index), Engine(asked), index)
+    monkeypatch.setattr(guess, "PRUNE", False)
+    skipped = 0
+    for puzzle, pruned in seen:
+        full = advise(puzzle, budget=10.0)
+        assert (pruned.move, pruned.p_mine, pruned.why) == (full.move, full.p_mine, full.why), puzzle
+        # the move's progress, unless no other candidate could beat it and it was not weighed at all
+        progress = {a.cell: a.progress for a in full.alternatives}
+        assert all(a.progress in (None, progress[a.cell]) for a in pruned.alternatives if a.cell == pruned.move)
+        skipped += sum(a.progress is None for a in pruned.alternatives) > \
+            sum(a.progress is None for a in full.alternatives)
+    assert len(seen) > 50 and skipped > 10
