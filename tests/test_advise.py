@@ -316,3 +316,20 @@ def test_pruned_weighing_gives_the_moves_of_weighing_every_candidate_in_full(mon
         skipped += sum(a.progress is None for a in pruned.alternatives) > \
             sum(a.progress is None for a in full.alternatives)
     assert len(seen) > 50 and skipped > 10
+
+
+@pytest.mark.parametrize("shown", [1, 2, 3])
+def test_endgame_search_of_the_best_few_names_the_full_searchs_best_few(shown):
+    from mineconv.analysis.advice.endgame import search
+    from mineconv.analysis.advice.position import count_puzzle, neighbour_table
+
+    cut = 0
+    for puzzle in positions(700 + shown, 150, most_unknown=10, density=3):
+        counted = count_puzzle(puzzle)
+        table = neighbour_table(puzzle.rows, puzzle.cols)
+        every = search(puzzle.cells, counted, table, puzzle.mines, time.perf_counter() + 10)
+        few = search(puzzle.cells, counted, table, puzzle.mines, time.perf_counter() + 10, shown)
+        assert every is not None and few is not None
+        assert few[:shown] == every[:shown], puzzle
+        cut += len(few) < len(every)
+    assert cut > 10

@@ -135,9 +135,11 @@ class Tree:
 
 
 def search(cells: str, counted: Counted, neighbours: Neighbours, total: Optional[int],
-           deadline: float) -> Optional[List[Tuple[int, int, int]]]:
+           deadline: float, shown: Optional[int] = None) -> Optional[List[Tuple[int, int, int]]]:
     """Per cell worth opening, (flat cell, layouts won, layouts), best first (ties: safer, then row-major);
-    None when the position has too many layouts or the deadline comes first."""
+    with `shown`, only the cells that could be among the `shown` best (a cell wins at most the layouts
+    where it is safe, so the safer cells are searched first and the rest once they cannot enter); None when
+    the position has too many layouts or the deadline comes first."""
     if counted.solutions > ENDGAME_LAYOUTS:
         return None
     try:
@@ -145,13 +147,22 @@ def search(cells: str, counted: Counted, neighbours: Neighbours, total: Optional
         layouts = list_layouts(cells, counted.unknown, neighbours, left, deadline)
         tree = Tree(layouts, counted.unknown, neighbours, deadline)
         full = (1 << len(layouts)) - 1
-        moves = []
+        order = []
         for k, cell in enumerate(counted.unknown):
-            parts = tree.split(full, k)
-            empty = sum(p.bit_count() for p in parts.values())
+            split = tree.split(full, k)
+            empty = sum(p.bit_count() for p in split.values())
             if 0 < empty:
-                moves.append((cell, sum(tree.wins(p) for p in parts.values()), -empty))
+                order.append((-empty, cell, list(split.values())))
+        order.sort(key=lambda m: m[:2])
+        moves: List[Tuple[int, int, int]] = []
+        won: List[int] = []   # the wins found, highest first
+        for minus_empty, cell, parts in order:
+            if shown is not None and len(won) >= shown and -minus_empty < won[shown - 1]:
+                break
+            moves.append((cell, sum(tree.wins(p) for p in parts), minus_empty))
+            won.append(moves[-1][1])
+            won.sort(reverse=True)
     except OutOfTime:
         return None
     moves.sort(key=lambda m: (-m[1], m[2], m[0]))
-    return [(cell, won, len(layouts)) for cell, won, _ in moves]
+    return [(cell, w, len(layouts)) for cell, w, _ in moves]

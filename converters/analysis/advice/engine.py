@@ -82,7 +82,7 @@ def advise(puzzle: Puzzle, *, budget: Optional[float] = None, known_mines: bool 
     if fallback is None or fallback[1] >= 1.0:
         return Advice(*proven, None, 0.0, "nothing left to open")
     neighbours = neighbour_table(puzzle.rows, cols)
-    searched = search(cells, counted, neighbours, puzzle.mines, deadline)
+    searched = search(cells, counted, neighbours, puzzle.mines, deadline, MAX_SHOWN)
     if searched:
         return endgame_advice(proven, searched, counted, cols)
     weighed = weigh(cells, puzzle.rows, cols, puzzle.mines, counted, neighbours, deadline)
