@@ -108,7 +108,7 @@ def weigh(cells: str, rows: int, cols: int, total: Optional[int], counted: Count
         q, proven = None, 0.0
         if (1.0 - p) * (1.0 + PROGRESS_WEIGHT) > best:
             # the progress this candidate needs to beat the best so far (ties go to the earlier, safer one)
-            need = (best / (1.0 - p) - 1.0) / PROGRESS_WEIGHT if PRUNE and best else 0.0
+            need = (best / (1.0 - p) - 1.0) / PROGRESS_WEIGHT if PRUNE and best and PROGRESS_WEIGHT else 0.0
             seen = progress(cells, rows, cols, total, counted, i, neighbours, deadline, need)
             if seen is not None:
                 q, proven = seen
