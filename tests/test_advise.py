@@ -286,3 +286,50 @@ def test_progress_is_the_chance_a_number_proves_another_cell_safe():
             checked += 1
     assert checked > 100
 
+
+def test_pruned_weighing_gives_the_moves_of_weighing_every_candidate_in_full(monkeypatch):
+    # the guesses of intermediate and expert games: the pruned weighing skips counts that cannot change the
+    # move, so the move, its chance of a mine, the line why and the move's progress are those of the full one
+    from mineconv.analysis.advice import guess
+    from mineconv.make.play import deal as deal_game, make_setup, play_game
+    from mineconv.make.players import Engine
+
+    seen: List[Tuple[Puzzle, Advice]] = []
+
+    def asked(puzzle: Puzzle, *, budget=None) -> Advice:
+        advice = advise(puzzle, budget=10.0)
+        if advice.p_mine > 0 and not advice.why.startswith("endgame"):
+            seen.append((puzzle, advice))
+        return advice
+    for board, games in (("intermediate", 90), ("expert", 30)):
+        setup = make_setup(board)
+        for index in range(games):
+            play_game(setup, deal_game(setup, 3, index), Engine(asked), index)
+    monkeypatch.setattr(guess, "PRUNE", False)
+    skipped = 0
+    for puzzle, pruned in seen:
+        full = advise(puzzle, budget=10.0)
+        assert (pruned.move, pruned.p_mine, pruned.why) == (full.move, full.p_mine, full.why), puzzle
+        # the move's progress, unless no other candidate could beat it and it was not weighed at all
+        progress = {a.cell: a.progress for a in full.alternatives}
+        assert all(a.progress in (None, progress[a.cell]) for a in pruned.alternatives if a.cell == pruned.move)
+        skipped += sum(a.progress is None for a in pruned.alternatives) > \
+            sum(a.progress is None for a in full.alternatives)
+    assert len(seen) > 50 and skipped > 10
+
+
+@pytest.mark.parametrize("shown", [1, 2, 3])
+def test_endgame_search_of_the_best_few_names_the_full_searchs_best_few(shown):
+    from mineconv.analysis.advice.endgame import search
+    from mineconv.analysis.advice.position import count_puzzle, neighbour_table
+
+    cut = 0
+    for puzzle in positions(700 + shown, 150, most_unknown=10, density=3):
+        counted = count_puzzle(puzzle)
+        table = neighbour_table(puzzle.rows, puzzle.cols)
+        every = search(puzzle.cells, counted, table, puzzle.mines, time.perf_counter() + 10)
+        few = search(puzzle.cells, counted, table, puzzle.mines, time.perf_counter() + 10, shown)
+        assert every is not None and few is not None
+        assert few[:shown] == every[:shown], puzzle
+        cut += len(few) < len(every)
+    assert cut > 10

@@ -172,6 +172,8 @@ def test_the_engine_player_plays_advises_move_when_the_module_is_there(monkeypat
     calls = []
 
     class Advice:
+        p_mine = 0.5   # a guess: the player asks again at the next move
+
         def __init__(self, puzzle: Puzzle, budget: object) -> None:
             self.move = puzzle.unknown_cells[-1]
             calls.append((budget, self.move))
@@ -202,6 +204,38 @@ def test_the_engine_player_plays_advises_move_when_the_module_is_there(monkeypat
     monkeypatch.setattr(players_module.importlib, "import_module", broken)
     with pytest.raises(ModuleNotFoundError):
         engine_factory()
+
+
+def test_the_engine_player_queues_proven_safe_cells_and_guesses_as_asking_at_every_move() -> None:
+    from mineconv.analysis.advice import advise
+    from mineconv.make.players import Engine
+
+    def guesses_of(player_of: object, setup: Setup, index: int) -> Tuple[bool, List[Tuple[str, Cell]], int]:
+        seen: List[Tuple[str, Cell]] = []
+        calls = [0]
+
+        def asked(puzzle: Puzzle, *, budget: object = None) -> object:
+            advice = advise(puzzle, budget=budget)
+            calls[0] += 1
+            if advice.p_mine > 0:
+                seen.append((puzzle.cells, advice.move))
+            return advice
+        result = play_game(setup, deal(setup, 5, index), player_of(asked), index)  # type: ignore[operator]
+        return result.won, seen, calls[0]
+
+    def every_move(asked: object) -> object:
+        return lambda puzzle: asked(puzzle).move  # type: ignore[operator]
+
+    fewer = 0
+    for board, games in (("beginner", 30), ("intermediate", 4)):
+        setup = make_setup(board)
+        for index in range(games):
+            won, seen, calls = guesses_of(lambda asked: Engine(asked), setup, index)
+            plain_won, plain_seen, plain_calls = guesses_of(every_move, setup, index)
+            assert (won, seen) == (plain_won, plain_seen), (board, index)
+            assert calls <= plain_calls
+            fewer += calls < plain_calls
+    assert fewer >= 20
 
 
 # determinism -------------------------------------------------------------------------------------

@@ -77,9 +77,16 @@ class Tree:
     def __init__(self, layouts: List[int], unknown: Tuple[int, ...], neighbours: Neighbours, deadline: float):
         index = {cell: k for k, cell in enumerate(unknown)}
         around = [sum(1 << index[x] for x in neighbours[cell] if x in index) for cell in unknown]
-        # shows[k][s]: the number unknown[k] shows in layout s, -1 where it is a mine
-        self.shows = [[-1 if m >> k & 1 else (m & around[k]).bit_count() for m in layouts]
-                      for k in range(len(unknown))]
+        # shows[k]: {number: the layouts (a mask) where unknown[k] is empty and shows it}, so a split of a
+        # set is one AND per number rather than a walk over its layouts
+        self.shows: List[Dict[int, int]] = []
+        for k in range(len(unknown)):
+            by_number: Dict[int, int] = {}
+            for s, m in enumerate(layouts):
+                if not m >> k & 1:
+                    v = (m & around[k]).bit_count()
+                    by_number[v] = by_number.get(v, 0) | 1 << s
+            self.shows.append(by_number)
         self.memo: Dict[int, int] = {}
         self.deadline = deadline
         self.nodes = 0
@@ -87,14 +94,10 @@ class Tree:
     def split(self, S: int, k: int) -> Dict[int, int]:
         """The layouts of S where unknown[k] is empty, by the number it shows: {number: subset}."""
         parts: Dict[int, int] = {}
-        shows = self.shows[k]
-        s = S
-        while s:
-            low = s & -s
-            v = shows[low.bit_length() - 1]
-            if v >= 0:
-                parts[v] = parts.get(v, 0) | low
-            s ^= low
+        for v, layouts in self.shows[k].items():
+            part = S & layouts
+            if part:
+                parts[v] = part
         return parts
 
     def move_wins(self, S: int, k: int) -> int:
@@ -132,9 +135,11 @@ class Tree:
 
 
 def search(cells: str, counted: Counted, neighbours: Neighbours, total: Optional[int],
-           deadline: float) -> Optional[List[Tuple[int, int, int]]]:
+           deadline: float, shown: Optional[int] = None) -> Optional[List[Tuple[int, int, int]]]:
     """Per cell worth opening, (flat cell, layouts won, layouts), best first (ties: safer, then row-major);
-    None when the position has too many layouts or the deadline comes first."""
+    with `shown`, only the cells that could be among the `shown` best (a cell wins at most the layouts
+    where it is safe, so the safer cells are searched first and the rest once they cannot enter); None when
+    the position has too many layouts or the deadline comes first."""
     if counted.solutions > ENDGAME_LAYOUTS:
         return None
     try:
@@ -142,13 +147,22 @@ def search(cells: str, counted: Counted, neighbours: Neighbours, total: Optional
         layouts = list_layouts(cells, counted.unknown, neighbours, left, deadline)
         tree = Tree(layouts, counted.unknown, neighbours, deadline)
         full = (1 << len(layouts)) - 1
-        moves = []
+        order = []
         for k, cell in enumerate(counted.unknown):
-            parts = tree.split(full, k)
-            empty = sum(p.bit_count() for p in parts.values())
+            split = tree.split(full, k)
+            empty = sum(p.bit_count() for p in split.values())
             if 0 < empty:
-                moves.append((cell, sum(tree.wins(p) for p in parts.values()), -empty))
+                order.append((-empty, cell, list(split.values())))
+        order.sort(key=lambda m: m[:2])
+        moves: List[Tuple[int, int, int]] = []
+        won: List[int] = []   # the wins found, highest first
+        for minus_empty, cell, parts in order:
+            if shown is not None and len(won) >= shown and -minus_empty < won[shown - 1]:
+                break
+            moves.append((cell, sum(tree.wins(p) for p in parts), minus_empty))
+            won.append(moves[-1][1])
+            won.sort(reverse=True)
     except OutOfTime:
         return None
     moves.sort(key=lambda m: (-m[1], m[2], m[0]))
-    return [(cell, won, len(layouts)) for cell, won, _ in moves]
+    return [(cell, w, len(layouts)) for cell, w, _ in moves]

@@ -69,7 +69,7 @@ def advise(puzzle: Puzzle, *, budget: Optional[float] = None, known_mines: bool 
     seconds cap any search (default DEFAULT_BUDGET), the lowest risk past it."""
     deadline = time.perf_counter() + (DEFAULT_BUDGET if budget is None else max(budget, 0.0))
     cells = puzzle.cells if known_mines else player_cells(puzzle)
-    counted = count_cells(puzzle.rows, puzzle.cols, cells, puzzle.mines)
+    counted = count_cells(puzzle.rows, puzzle.cols, cells, puzzle.mines, puzzle)
     if not counted.solutions:
         raise PuzzleError("no mine layout fits this position's numbers" +
                           (" and its total" if puzzle.mines is not None else ""))
@@ -82,7 +82,7 @@ def advise(puzzle: Puzzle, *, budget: Optional[float] = None, known_mines: bool 
     if fallback is None or fallback[1] >= 1.0:
         return Advice(*proven, None, 0.0, "nothing left to open")
     neighbours = neighbour_table(puzzle.rows, cols)
-    searched = search(cells, counted, neighbours, puzzle.mines, deadline)
+    searched = search(cells, counted, neighbours, puzzle.mines, deadline, MAX_SHOWN)
     if searched:
         return endgame_advice(proven, searched, counted, cols)
     weighed = weigh(cells, puzzle.rows, cols, puzzle.mines, counted, neighbours, deadline)
@@ -114,7 +114,7 @@ def safe_text(puzzle: Puzzle, cells: str, cell: int, mines: List[int]) -> str:
     if cells[cell] == ".":
         return "safe: marked safe on the board"
     cols = puzzle.cols
-    proven = set(mines) | {i for i, ch in enumerate(cells) if ch == "*"}
+    proven = set(mines) | ({i for i, ch in enumerate(cells) if ch == "*"} if "*" in cells else set())
     for j in neighbour_table(puzzle.rows, cols)[cell]:
         if cells[j] in "012345678":
             around = neighbour_table(puzzle.rows, cols)[j]

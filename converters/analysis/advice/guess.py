@@ -24,6 +24,10 @@ INTERIOR_CANDIDATES = 2
 # 0.5 changed 2 games, 0 lost 2 of 450)
 PROGRESS_WEIGHT = 0.25
 SAFE_CAP = 1
+# counts skipped where they cannot change the move (False: every candidate weighed in full, for the tests)
+PRUNE = True
+# a bound must fall this far short of the best score to skip (float sums are not exact)
+SLACK = 1e-9
 
 
 class Candidate(NamedTuple):
@@ -55,9 +59,10 @@ def candidates(cells: str, counted: Counted, neighbours: Neighbours) -> List[Tup
 
 
 def progress(cells: str, rows: int, cols: int, total: Optional[int], counted: Counted, cell: int,
-             neighbours: Neighbours, deadline: float) -> Optional[Tuple[float, float]]:
+             neighbours: Neighbours, deadline: float, need: float = 0.0) -> Optional[Tuple[float, float]]:
     """Given `cell` is safe: the chance its number proves some other cell safe, and the expected number of
-    cells it proves, counted up to SAFE_CAP, over SAFE_CAP (the score's progress); None past the deadline."""
+    cells it proves, counted up to SAFE_CAP, over SAFE_CAP (the score's progress); None past the deadline,
+    or once the progress is sure to stay under `need` (the numbers not yet counted all proving a cell)."""
     chance = dict(zip(counted.unknown, counted.chances))
     around = [chance.get(j, 0.0) for j in neighbours[cell] if cells[j] == "?"]
     # the number lies between the proven mines around and the cells around that may be mines
@@ -74,8 +79,13 @@ def progress(cells: str, rows: int, cols: int, total: Optional[int], counted: Co
         layouts, proves = outcome(rows, cols, after, total)
         if layouts:
             outcomes.append((layouts, proves))
-        if empty is not None and sum(n for n, _ in outcomes) == empty:
-            break
+        if empty is not None:
+            seen = sum(n for n, _ in outcomes)
+            if seen == empty:
+                break
+            gained = sum(n * min(proves, SAFE_CAP) for n, proves in outcomes)   # integers: counts are huge
+            if need > 0.0 and (gained + (empty - seen) * SAFE_CAP) / (empty * SAFE_CAP) < need - SLACK:
+                return None
     layouts = sum(n for n, _ in outcomes)
     if not layouts:
         return 0.0, 0.0
@@ -89,10 +99,17 @@ def weigh(cells: str, rows: int, cols: int, total: Optional[int], counted: Count
     score could not beat the best so far even with certain progress is not searched (progress None)."""
     weighed = []
     best = 0.0
-    for i, p in candidates(cells, counted, neighbours):
+    chosen = candidates(cells, counted, neighbours)
+    if PRUNE and chosen and not any((1.0 - p) * (1.0 + PROGRESS_WEIGHT) > 1.0 - chosen[0][1] - SLACK
+                                    for _, p in chosen[1:]):
+        # no other candidate could beat the safest one's safety alone: the safest is the move, unweighed
+        return [Candidate(i, p, None, 1.0 - p) for i, p in chosen]
+    for i, p in chosen:
         q, proven = None, 0.0
         if (1.0 - p) * (1.0 + PROGRESS_WEIGHT) > best:
-            seen = progress(cells, rows, cols, total, counted, i, neighbours, deadline)
+            # the progress this candidate needs to beat the best so far (ties go to the earlier, safer one)
+            need = (best / (1.0 - p) - 1.0) / PROGRESS_WEIGHT if PRUNE and best and PROGRESS_WEIGHT else 0.0
+            seen = progress(cells, rows, cols, total, counted, i, neighbours, deadline, need)
             if seen is not None:
                 q, proven = seen
         score = (1.0 - p) * (1.0 + PROGRESS_WEIGHT * proven)

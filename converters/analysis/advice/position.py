@@ -47,9 +47,12 @@ def player_cells(puzzle: Puzzle) -> str:
     return puzzle.cells.replace("*", "?")
 
 
-def count_cells(rows: int, cols: int, cells: str, total: Optional[int]) -> Counted:
-    """The exact count of the position `cells` (no '*') with `total` mines on the board (None: any)."""
-    a = analyze(Puzzle(rows, cols, cells, mines=total))
+def count_cells(rows: int, cols: int, cells: str, total: Optional[int], puzzle: Optional[Puzzle] = None) -> Counted:
+    """The exact count of the position `cells` (no '*') with `total` mines on the board (None: any); `puzzle`,
+    when it is that very position, is counted as it is rather than checked again."""
+    if puzzle is None or (puzzle.rows, puzzle.cols, puzzle.cells, puzzle.mines) != (rows, cols, cells, total):
+        puzzle = Puzzle(rows, cols, cells, mines=total)
+    a = analyze(puzzle)
     unknown = tuple(flat_cells(cells, "?"))
     given_safe = tuple(flat_cells(cells, ".")) if "." in cells else ()
     n = a.solutions
