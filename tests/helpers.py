@@ -8,7 +8,9 @@ from __future__ import annotations
 import os
 import random
 import shutil
+import signal
 import subprocess
+import sys
 from pathlib import Path
 from typing import Any, FrozenSet, List, Optional, Set, Tuple, Union
 
@@ -219,3 +221,40 @@ def mutate(rng: random.Random, seed: str, alphabet: str, most: int = 4) -> str:
         else:
             chars.insert(i, rng.choice(alphabet))
     return "".join(chars)
+
+
+# A child's peak RSS, measured from a small launcher. A process forked from pytest starts with pytest's
+# resident pages counted (300-600 MB late in the suite), and Linux keeps that high-water mark across exec,
+# so os.wait4 on a child of pytest itself reports pytest's size, not the command's. The launcher is a fresh
+# interpreter of ~10 MB: it forks the command under the address-space limit and reports the command's own
+# ru_maxrss (KB) and exit status on its last stderr line.
+_LAUNCHER = """import os, resource, subprocess, sys
+limit = int(sys.argv[1])
+def cap():
+    if limit:
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+child = subprocess.Popen(sys.argv[2:], preexec_fn=cap)
+_, status, usage = os.wait4(child.pid, 0)
+sys.stderr.write(f"\\nmeasured: {usage.ru_maxrss} {os.waitstatus_to_exitcode(status)}\\n")
+"""
+
+
+def run_measured_child(argv: List[str], limit: int = 0, timeout: float = 60,
+                       stdout: Any = subprocess.DEVNULL) -> Tuple[int, str, float, float, str]:
+    """`python -m mineconv ARGV` under `limit` bytes of address space (0: none): exit status, stderr, peak
+    RSS in MB, wall seconds, and stdout when `stdout` is subprocess.PIPE."""
+    import time
+    started = time.monotonic()
+    proc = subprocess.Popen([sys.executable, "-c", _LAUNCHER, str(limit), sys.executable, "-m", "mineconv",
+                             *map(str, argv)], stdout=stdout, stderr=subprocess.PIPE, start_new_session=True)
+    try:
+        out, err = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)   # the launcher's group: the command goes with it
+        out, err = proc.communicate()
+    text = err.decode(errors="replace")
+    body, _, last = text.rstrip("\n").rpartition("\n")
+    if not last.startswith("measured: "):
+        return -9, text, 0.0, time.monotonic() - started, ""
+    peak_kb, status = (int(x) for x in last.split()[1:])
+    return status, body, peak_kb / 1024, time.monotonic() - started, (out or b"").decode(errors="replace")

@@ -5,11 +5,6 @@ an address-space limit, so a regression fails fast instead of taking the machine
 """
 from __future__ import annotations
 
-import os
-import resource
-import subprocess
-import sys
-import threading
 import time
 from pathlib import Path
 from typing import List, Tuple
@@ -17,6 +12,7 @@ from typing import List, Tuple
 import numpy as np
 import pytest
 
+from helpers import run_measured_child
 from mineconv.analysis.boardcount import polynomial_product, weighted_sum
 from mineconv.analysis.counting import count_solutions
 from mineconv.analysis.polynomials import GMP_BITS, pmul
@@ -29,24 +25,8 @@ LIMIT = 1_500_000_000   # address space of each child: far above the fixed code'
 
 def run_child(argv: List[str], limit: int = LIMIT, timeout: float = 60) -> Tuple[int, str, float, float]:
     """(exit status, stderr, peak RSS in MB, wall seconds) of `python -m mineconv argv` under `limit` bytes."""
-    def cap() -> None:
-        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
-
-    started = time.monotonic()
-    proc = subprocess.Popen([sys.executable, "-m", "mineconv", *argv], stdout=subprocess.DEVNULL,
-                            stderr=subprocess.PIPE, preexec_fn=cap)
-    timer = threading.Timer(timeout, proc.kill)
-    timer.start()
-    try:
-        assert proc.stderr is not None
-        err = proc.stderr.read()
-        # os.wait4: this one child's rusage (ru_maxrss in KB on Linux), not every child's maximum so far
-        _, status, usage = os.wait4(proc.pid, 0)
-    finally:
-        timer.cancel()
-        proc.stderr.close()  # type: ignore[union-attr]
-    proc.returncode = os.waitstatus_to_exitcode(status)
-    return proc.returncode, err.decode(errors="replace"), usage.ru_maxrss / 1024, time.monotonic() - started
+    status, err, peak, wall, _ = run_measured_child(argv, limit, timeout)
+    return status, err, peak, wall
 
 
 def unknown_board(tmp_path: Path, rows: int, cols: int) -> Path:

@@ -12,7 +12,7 @@ from typing import Any, Iterator, List, Tuple
 import numpy as np
 import pytest
 
-from helpers import SAMPLES, mine_sets, placed_board, random_board, run_cli
+from helpers import SAMPLES, mine_sets, placed_board, random_board, run_cli, run_measured_child
 from mineconv import Puzzle, parse
 from mineconv.analysis.verdict import check_certificate, verdict
 from mineconv.core.errors import VerificationError
@@ -274,13 +274,8 @@ def test_a_huge_count_is_shortened_in_the_text_and_whole_in_the_json(tmp_path, c
 def run_measured(*argv: Any) -> Tuple[int, str, float, int]:
     """`mineconv ARGV` in a child process: exit status, stdout, seconds, its peak RSS in MB."""
     import subprocess
-    import sys
-    import time
-    code = ("import resource, sys\nfrom mineconv.cli import main\nrc = main(sys.argv[1:])\nsys.stdout.flush()\n"
-            "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024, file=sys.stderr)\nsys.exit(rc)\n")
-    start = time.monotonic()
-    done = subprocess.run([sys.executable, "-c", code, *map(str, argv)], capture_output=True, text=True, timeout=120)
-    return done.returncode, done.stdout, time.monotonic() - start, int(done.stderr.strip().splitlines()[-1])
+    status, _, peak, seconds, out = run_measured_child(list(map(str, argv)), timeout=120, stdout=subprocess.PIPE)
+    return status, out, seconds, int(peak)
 
 
 def test_a_guess_certificate_too_big_for_the_memory_budget_is_not_built(tmp_path):
