@@ -20,13 +20,12 @@ from .core import lazy as _lazy
 # Every public name, by the module that defines it (as `module:attribute` when the names differ). Nothing is
 # imported until a name is first used: `mineconv --version` and a small `solve` would otherwise pay for
 # numpy, lark, pysat and every notation (issue 24).
-_ERRORS = ("AmbiguousInputWarning FileAccessError FormatError InputError InputNotFoundError LossyConversionError "
-           "LossyConversionWarning MineconvError PuzzleError PuzzleSyntaxError ResourceError SolutionSyntaxError "
-           "SolverError VerificationError").split()
 _HOMES = {
     ".core.puzzle": ["Puzzle"],
     ".core.system": ["LinearSystem", "Violation", "build_system", "check_assignment"],
-    ".core.errors": _ERRORS,
+    ".core.errors": ["AmbiguousInputWarning", "FileAccessError", "FormatError", "InputError", "InputNotFoundError",
+                     "LossyConversionError", "LossyConversionWarning", "MineconvError", "PuzzleError",
+                     "PuzzleSyntaxError", "ResourceError", "SolutionSyntaxError", "SolverError", "VerificationError"],
     ".formats.reading": ["read", "read_all", "parse"],
     ".formats.writing": ["write", "dump", "dumps"],
     ".formats.registry": ["list_formats:formats", "get_format", "register_format"],
@@ -44,27 +43,10 @@ _HOMES = {
     ".make.reduce": ["reduce:reduce_cnf", "cnf_model"],
 }
 
-__all__ = [
-    "__version__",
-    # the model
-    "Puzzle", "LinearSystem", "Violation", "build_system", "check_assignment",
-    # notations and solver files
-    "read", "read_all", "parse", "write", "dump", "dumps", "list_formats", "get_format", "register_format",
-    # encoders
-    "to_cnf", "to_pulp", "to_cpsat",
-    # answers and solving
-    "Answer", "Decoded", "read_answer", "decode", "solve", "enumerate_solutions", "solutions", "SolutionStream",
-    # analysis and pictures
-    "Analysis", "analyze", "Grade", "grade", "Explanation", "explain", "iter_steps", "render",
-    # the best move
-    "Advice", "advise",
-    # puzzle design, and CNF formulas as boards
-    "design_puzzles", "reduce", "Formula", "parse_formula", "read_formula", "cnf_model",
-    # errors
-    "MineconvError", "PuzzleError", "PuzzleSyntaxError", "FormatError", "LossyConversionError",
-    "LossyConversionWarning", "AmbiguousInputWarning", "SolutionSyntaxError", "SolverError", "VerificationError",
-    "InputError", "ResourceError", "FileAccessError", "InputNotFoundError",
-]
+# derived from _HOMES, the one home of the public names. Type checkers cannot run this line: they read the
+# TYPE_CHECKING block at the end, a copy that tests/test_public_names.py holds equal to _HOMES
+if not TYPE_CHECKING:
+    __all__ = ["__version__", *(entry.partition(":")[0] for names in _HOMES.values() for entry in names)]
 
 
 _public, _names = _lazy.lazy_names(__name__, _HOMES)
@@ -91,39 +73,63 @@ def _draw(*args: Any) -> str:
 
 _display.register_svg_renderer(_draw)
 
-if TYPE_CHECKING:   # what the names are, for type checkers and editors (never run)
-    from .analysis import Analysis, analyze
-    from .analysis.advice import Advice, advise
-    from .analysis.explain import explain, iter_steps
-    from .analysis.grade import Grade, grade
-    from .analysis.steps import Explanation
-    from .core.errors import (
-        AmbiguousInputWarning,
-        FileAccessError,
-        FormatError,
-        InputError,
-        InputNotFoundError,
-        LossyConversionError,
-        LossyConversionWarning,
-        MineconvError,
-        PuzzleError,
-        PuzzleSyntaxError,
-        ResourceError,
-        SolutionSyntaxError,
-        SolverError,
-        VerificationError,
-    )
-    from .core.puzzle import Puzzle
-    from .core.system import LinearSystem, Violation, build_system, check_assignment
-    from .encode import to_cnf, to_cpsat, to_pulp
-    from .formats.dimacs_formula import Formula, parse_formula, read_formula
-    from .formats.reading import parse, read, read_all
-    from .formats.registry import formats as list_formats
-    from .formats.registry import get_format, register_format
-    from .formats.writing import dump, dumps, write
-    from .make.design import design_puzzles
-    from .make.reduce import cnf_model
-    from .make.reduce import reduce_cnf as reduce
-    from .present.picture import render
-    from .solvers import Answer, Decoded, SolutionStream, decode, enumerate_solutions, read_answer, solve
-    from .solvers.enumeration import solutions
+if TYPE_CHECKING:   # what the names are, for type checkers and editors (never run); "X as X" exports them
+    # under mypy --strict. A copy of _HOMES, their one home: tests/test_public_names.py holds the two equal
+    from .analysis import Analysis as Analysis
+    from .analysis import analyze as analyze
+    from .analysis.advice import Advice as Advice
+    from .analysis.advice import advise as advise
+    from .analysis.explain import explain as explain
+    from .analysis.explain import iter_steps as iter_steps
+    from .analysis.grade import Grade as Grade
+    from .analysis.grade import grade as grade
+    from .analysis.steps import Explanation as Explanation
+    from .core.errors import AmbiguousInputWarning as AmbiguousInputWarning
+    from .core.errors import FileAccessError as FileAccessError
+    from .core.errors import FormatError as FormatError
+    from .core.errors import InputError as InputError
+    from .core.errors import InputNotFoundError as InputNotFoundError
+    from .core.errors import LossyConversionError as LossyConversionError
+    from .core.errors import LossyConversionWarning as LossyConversionWarning
+    from .core.errors import MineconvError as MineconvError
+    from .core.errors import PuzzleError as PuzzleError
+    from .core.errors import PuzzleSyntaxError as PuzzleSyntaxError
+    from .core.errors import ResourceError as ResourceError
+    from .core.errors import SolutionSyntaxError as SolutionSyntaxError
+    from .core.errors import SolverError as SolverError
+    from .core.errors import VerificationError as VerificationError
+    from .core.puzzle import Puzzle as Puzzle
+    from .core.system import LinearSystem as LinearSystem
+    from .core.system import Violation as Violation
+    from .core.system import build_system as build_system
+    from .core.system import check_assignment as check_assignment
+    from .encode import to_cnf as to_cnf
+    from .encode import to_cpsat as to_cpsat
+    from .encode import to_pulp as to_pulp
+    from .formats import registry as _registry
+    from .formats.dimacs_formula import Formula as Formula
+    from .formats.dimacs_formula import parse_formula as parse_formula
+    from .formats.dimacs_formula import read_formula as read_formula
+    from .formats.reading import parse as parse
+    from .formats.reading import read as read
+    from .formats.reading import read_all as read_all
+    from .formats.registry import get_format as get_format
+    from .formats.registry import register_format as register_format
+    from .formats.writing import dump as dump
+    from .formats.writing import dumps as dumps
+    from .formats.writing import write as write
+    from .make import reduce as _reduce
+    from .make.design import design_puzzles as design_puzzles
+    from .make.reduce import cnf_model as cnf_model
+    from .present.picture import render as render
+    from .solvers import Answer as Answer
+    from .solvers import Decoded as Decoded
+    from .solvers import SolutionStream as SolutionStream
+    from .solvers import decode as decode
+    from .solvers import enumerate_solutions as enumerate_solutions
+    from .solvers import read_answer as read_answer
+    from .solvers import solve as solve
+    from .solvers.enumeration import solutions as solutions
+    # the two names their modules call otherwise: an assignment exports them, an "import ... as" would not
+    list_formats = _registry.formats
+    reduce = _reduce.reduce_cnf
