@@ -106,6 +106,18 @@ def test_the_command_table_holds_each_modules_own_help_line():
     assert lines == COMMANDS
 
 
+def test_each_command_module_reads_its_help_line_from_the_table():
+    import ast
+
+    for name in COMMANDS:
+        tree = ast.parse((ROOT / "converters" / "cli" / f"{name}.py").read_text(encoding="utf-8"))
+        helps = [ast.unparse(k.value) for node in ast.walk(tree) if isinstance(node, ast.Call)
+                 and getattr(node.func, "attr", None) == "add_parser" for k in node.keywords if k.arg == "help"]
+        assert helps == [f"COMMANDS[{name!r}]"], (
+            f"cli/{name}.py: its help line's one home is COMMANDS in cli/__init__.py (what `mineconv --help` "
+            f"prints without importing the module); register() passes help=COMMANDS[{name!r}], not {helps}")
+
+
 @pytest.mark.parametrize("command", [None, "solve", "convert"])
 def test_the_lazy_parser_prints_the_full_parsers_help(command):
     lazy = build_parser([command] if command else [])

@@ -203,9 +203,9 @@ def describe_reading(reading: Reading) -> str:
     return f"{reading.format.name} ({why})"
 
 
-# every subcommand (the module cli/NAME.py registers it) with its line in `mineconv --help`; the modules of the
-# commands not being run are not imported (tests/test_startup.py holds these lines equal to the modules' own, and
-# this table to the modules of this folder)
+# every subcommand (the module cli/NAME.py registers it) with its line in `mineconv --help`, the lines' one home:
+# register() reads COMMANDS[NAME], so `--help` needs no command module imported (tests/test_startup.py holds
+# this table to the modules of this folder, and every module to it)
 COMMANDS = {
     "advise": "the best move in a position: a safe cell, or the best guess, and why",
     "analyze": "safe cells, certain mines, solution count, mine probabilities",

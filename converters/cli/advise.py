@@ -8,7 +8,7 @@ from ..analysis.advice import Advice, advise, describe
 from ..core.errors import PuzzleError
 from ..core.fileio import atomic_output
 from ..core.jsonout import json_text
-from . import add_input_options, input_settings, load_puzzle
+from . import COMMANDS, add_input_options, input_settings, load_puzzle
 
 EPILOG = """The position is the board as the player sees it: opened numbers, unknown cells ('?'), and the total
 number of mines when the file (or --mines) gives it; flags ('*') count as unknown cells. The move is a cell
@@ -55,7 +55,7 @@ def run(args: argparse.Namespace) -> int:
 
 def register(sub: argparse._SubParsersAction) -> None:
     """Add the subcommand."""
-    p = sub.add_parser("advise", help="the best move in a position: a safe cell, or the best guess, and why",
+    p = sub.add_parser("advise", help=COMMANDS["advise"],
                        description="Name the cell to open next in a position, with its exact chance of a mine "
                                    "and why: a proven-safe cell, or the guess likeliest to lead to a win.",
                        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)

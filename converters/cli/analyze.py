@@ -10,7 +10,7 @@ from ..core.bounds import DEFAULT_MEMORY_BUDGET, parse_size, size_text, stderr_p
 from ..core.fileio import atomic_output
 from ..core.wording import plural
 from ..formats.notations.native import canonical_text
-from . import add_input_options, input_settings, load_puzzle, timeout_seconds
+from . import COMMANDS, add_input_options, input_settings, load_puzzle, timeout_seconds
 
 EPILOG = """levels (what decides the cells shown as '.' and '*'):
   gac   each count on its own (and the total mine count)
@@ -138,7 +138,7 @@ def run(args: argparse.Namespace) -> int:
 
 def register(sub: argparse._SubParsersAction) -> None:
     """Add the subcommand."""
-    p = sub.add_parser("analyze", help="safe cells, certain mines, solution count, mine probabilities",
+    p = sub.add_parser("analyze", help=COMMANDS["analyze"],
                        description="Say what a board implies: which unknown cells are safe or certain mines, "
                                    "how many solutions it has (exactly), and each cell's mine probability.",
                        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)

@@ -9,6 +9,7 @@ from ..core.fileio import atomic_output
 from ..core.jsonout import json_text
 from ..formats.replays import read_replay
 from ..present.audit import write_guess_pictures
+from . import COMMANDS
 from .analyze import add_bound_options
 from .explain import svg_folder
 
@@ -70,7 +71,7 @@ def run(args: argparse.Namespace) -> int:
 
 def register(sub: argparse._SubParsersAction) -> None:
     """Add the subcommand."""
-    p = sub.add_parser("audit", help="replay a recorded game: each opening's P(mine), guesses, luck",
+    p = sub.add_parser("audit", help=COMMANDS["audit"],
                        description="Replay a recorded game (.avf .rmv .mvf .evf .rawvf) and rate every opening: "
                                    "its exact P(mine), forced or avoidable guesses, the luck, 3BV and clicks.",
                        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)

@@ -10,7 +10,7 @@ from typing import Any, Dict
 from ..batch import FAILED, default_jobs, run_batch, stderr_is_terminal
 from ..core.errors import InputError
 from ..encode.cardinality import DEFAULT_CARD_ENCODING
-from . import add_input_options, input_options
+from . import COMMANDS, add_input_options, input_options
 
 
 class Progress:
@@ -99,7 +99,7 @@ def run(args: argparse.Namespace) -> int:
 def register(sub: argparse._SubParsersAction) -> None:
     """Add the subcommand."""
     p = sub.add_parser(
-        "batch", help="convert many puzzles into several formats, in parallel",
+        "batch", help=COMMANDS["batch"],
         description="Convert every input into each format named with -t.\n\n"
                     "An input is a file, a folder (recursed: files with a puzzle extension, or every file\n"
                     "with --from) or a glob. It gives OUTDIR/<path below the folder or the glob's fixed\n"

@@ -12,6 +12,7 @@ from typing import Any, Dict, List
 from ..core.errors import InputError, ResourceError
 from ..encode.cardinality import CARD_ENCODINGS
 from ..formats.registry import formats
+from . import COMMANDS
 
 SHELLS = ("bash", "zsh")
 
@@ -95,7 +96,7 @@ def run(args: argparse.Namespace) -> int:
 
 def register(sub: argparse._SubParsersAction) -> None:
     """Add the subcommand."""
-    p = sub.add_parser("completion", help="print a bash or zsh completion script",
+    p = sub.add_parser("completion", help=COMMANDS["completion"],
                        description="Print a shell completion script for mineconv, generated from its own "
                                    "options (with shtab): subcommands, options, files, solvers and format "
                                    "names complete with TAB.",

@@ -11,7 +11,7 @@ from ..encode.cardinality import CARD_ENCODINGS, DEFAULT_CARD_ENCODING
 from ..formats.reading import guess_format
 from ..formats.registry import get_format
 from ..formats.writing import write
-from . import add_input_options, collector_frozen_after, input_settings, load_reading
+from . import COMMANDS, add_input_options, collector_frozen_after, input_settings, load_reading
 
 EPILOG = f"""examples:
   mineconv convert puzzle.txt puzzle.cnf
@@ -60,7 +60,7 @@ def _convert(args: argparse.Namespace) -> int:
 
 def register(sub: argparse._SubParsersAction) -> None:
     """Add the subcommand."""
-    p = sub.add_parser("convert", help="convert a puzzle to another notation or a solver file",
+    p = sub.add_parser("convert", help=COMMANDS["convert"],
                        description="Convert a puzzle. Formats come from the content and the file extensions "
                                    "unless named with -f/--from and -t/--to; '-' is stdin/stdout.",
                        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)

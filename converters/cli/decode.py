@@ -10,7 +10,7 @@ from ..core.jsonout import json_text
 from ..formats.notations.native import canonical_text
 from ..solvers.decoding import read_answer_how, read_puzzle_reading
 from ..solvers.quick import SmallDecoded
-from . import add_input_options, describe_reading, input_options, say
+from . import COMMANDS, add_input_options, describe_reading, input_options, say
 
 if TYPE_CHECKING:
     from ..formats.answer import Decoded
@@ -48,7 +48,7 @@ def run(args: argparse.Namespace) -> int:
 def register(sub: argparse._SubParsersAction) -> None:
     """Add the subcommand."""
     p = sub.add_parser(
-        "decode", help="read a solver's answer back onto the puzzle and verify it",
+        "decode", help=COMMANDS["decode"],
         description="Map a solver's answer onto the puzzle, verify every count and print the solved grid "
                     "('*' mine, '.' safe). PUZZLE may be the puzzle or the solver file mineconv wrote (its "
                     "comment header records the puzzle). Exit status: 0 solved, 1 infeasible or unknown, "

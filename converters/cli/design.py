@@ -15,7 +15,7 @@ from ..formats.reading import guess_format
 from ..formats.registry import Format, get_format
 from ..formats.writing import dump, losses, write
 from ..make.design import DEFAULT_DENSITY, LEVELS, DesignStats, DesignTimeout, design_puzzles
-from . import number_in, say, timeout_seconds
+from . import COMMANDS, number_in, say, timeout_seconds
 from .generate import count_folder
 from .grade import LEVEL_MEANINGS
 
@@ -144,7 +144,7 @@ def _write_folder(args: argparse.Namespace, puzzles, bar: Optional[Any]) -> int:
 def register(sub: argparse._SubParsersAction) -> None:
     """Add the subcommand."""
     p = sub.add_parser(
-        "design", help="unique, minimal puzzles of an exact grade (gac, 2rc, 3rc, full)",
+        "design", help=COMMANDS["design"],
         description="Design puzzles in Steinruecken's style: revealed counts only, exactly one solution, "
                     "minimal (no count can be hidden), and graded exactly at --level. The same --seed "
                     "always gives the same puzzles.",

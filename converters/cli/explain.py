@@ -13,7 +13,7 @@ from ..core.bounds import DEFAULT_MEMORY_BUDGET, Bounds, size_text
 from ..core.errors import FileAccessError
 from ..core.jsonout import json_text
 from ..core.wording import plural
-from . import add_input_options, input_settings, load_puzzle, timeout_seconds
+from . import COMMANDS, add_input_options, input_settings, load_puzzle, timeout_seconds
 from .analyze import memory_budget
 
 # seconds the steps are held back before they are printed as they come (a quick run prints as it always has)
@@ -155,7 +155,7 @@ def explain_all(explainer: Explainer) -> Explanation:
 
 def register(sub: argparse._SubParsersAction) -> None:
     """Add the subcommand."""
-    p = sub.add_parser("explain", help="solve a board step by step, each step justified by its counts",
+    p = sub.add_parser("explain", help=COMMANDS["explain"],
                        description="Show how a board is solved by reasoning, one small step at a time: the "
                                    "cells each step decides and the revealed counts that force them.",
                        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)

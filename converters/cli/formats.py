@@ -7,6 +7,7 @@ from typing import Any, Dict, List
 from ..core.jsonout import json_text
 from ..encode.cardinality import CARD_ENCODINGS, DEFAULT_CARD_ENCODING
 from ..formats.registry import formats
+from . import COMMANDS
 
 EPILOG = f"""Each row: name, r (reads) / w (writes), extensions, what it is; aliases and writer options below it.
 Inputs are recognised by their content (the extension breaks ties); outputs by extension; name either
@@ -53,7 +54,7 @@ def run(args: argparse.Namespace) -> int:
 
 def register(sub: argparse._SubParsersAction) -> None:
     """Add the subcommand."""
-    p = sub.add_parser("formats", help="list every reader and writer with its extensions",
+    p = sub.add_parser("formats", help=COMMANDS["formats"],
                        description="List every registered format: puzzle notations (read and/or written), "
                                    "solver input files (written) and solver answers (read), with their "
                                    "extensions, aliases and the CNF cardinality encodings.",

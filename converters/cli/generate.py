@@ -18,7 +18,7 @@ from ..formats.registry import Format, get_format
 from ..formats.writing import dump, write
 from ..make.generate import REVEALS, random_puzzle
 from ..make.noguess import DEFAULT_MAX_LAYOUTS, DEFAULT_MAX_UNIFORM, check_request, no_guess_puzzle
-from . import number_in, timeout_seconds
+from . import COMMANDS, number_in, timeout_seconds
 from .analyze import memory_budget
 
 
@@ -164,7 +164,7 @@ def _write_boards(args: argparse.Namespace, folder: Path, fmt, base: int, common
 def register(sub: argparse._SubParsersAction) -> None:
     """Add the subcommand."""
     p = sub.add_parser(
-        "generate", help="random boards: fully revealed or a game in progress",
+        "generate", help=COMMANDS["generate"],
         description="Place mines at random and reveal the board: 'full' shows every safe cell's count "
                     "(Chlond's random boards), 'game' opens random zero cells and flood-fills them as a "
                     "player's clicks would, leaving a frontier. The same --seed always gives the same "

@@ -11,7 +11,7 @@ from ..core.bounds import Bounds, stderr_progress_wanted
 from ..core.fileio import atomic_output
 from ..core.jsonout import json_text
 from ..core.wording import plural
-from . import add_input_options, input_settings, load_puzzle
+from . import COMMANDS, add_input_options, input_settings, load_puzzle
 from .analyze import StageProgress, add_bound_options
 
 LEVEL_MEANINGS = """levels, each including the ones before it:
@@ -93,7 +93,7 @@ def run(args: argparse.Namespace) -> int:
 
 def register(sub: argparse._SubParsersAction) -> None:
     """Add the subcommand."""
-    p = sub.add_parser("grade", help="how hard a puzzle is by reasoning (gac, 2rc, 3rc, full) and if it is unique",
+    p = sub.add_parser("grade", help=COMMANDS["grade"],
                        description="Grade a puzzle by the weakest consistency level (Bayer, Snyder & Choueiry) "
                                    "that decides every unknown cell without guessing, with the number of cells "
                                    "each level decides and in how many rounds, and the exact solution count.",

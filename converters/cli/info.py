@@ -9,7 +9,7 @@ from ..core.jsonout import json_text
 from ..core.wording import plural
 from ..formats.collection import CollectionWarning, Empty, puzzle_index
 from ..formats.reading import collection_with
-from . import add_input_options, describe_reading, input_settings, load_reading
+from . import COMMANDS, add_input_options, describe_reading, input_settings, load_reading
 
 
 def reading_index(args: argparse.Namespace, held: List[Dict[str, Any]]) -> int:
@@ -64,7 +64,7 @@ def run(args: argparse.Namespace) -> int:
 
 def register(sub: argparse._SubParsersAction) -> None:
     """Add the subcommand."""
-    p = sub.add_parser("info", help="size, cell counts and notation of a puzzle",
+    p = sub.add_parser("info", help=COMMANDS["info"],
                        description="Say what a puzzle holds: the notation that read it (and whether it was "
                                    "named, detected from the content or chosen by the file name), its size, "
                                    "how many cells are unknown, revealed, known mines or known safe, and "

@@ -14,7 +14,7 @@ from ..core.jsonout import json_text
 from ..make.games import DEFAULT_CHUNK, PlaySpec, play_chunk, play_games
 from ..make.play import BOARDS, GameResult, Tally, chunks_of, make_setup, wilson
 from ..make.players import DEFAULT_PLAYER, PLAYERS
-from . import timeout_seconds
+from . import COMMANDS, timeout_seconds
 from .batch import add_executor_options
 
 EPILOG = """Rules (MineSweeperProb's): boards are rows x cols; under SNR the first click and its 8 neighbours are
@@ -138,7 +138,7 @@ def run(args: argparse.Namespace) -> int:
 
 def register(sub: argparse._SubParsersAction) -> None:
     """Add the subcommand."""
-    p = sub.add_parser("play", help="play games (the player never sees the layout): win rate and speed",
+    p = sub.add_parser("play", help=COMMANDS["play"],
                        description="Deal games by seed and let a player play them to the end, seeing only what "
                                    "a person would; print wins / games, the win rate with its 95% interval and "
                                    "games per CPU-second.",

@@ -8,7 +8,7 @@ from ..formats.dimacs_formula import read_formula
 from ..formats.reading import guess_format
 from ..formats.writing import write
 from ..make.reduce import DEFAULT_MAX_CELLS, check_size, reduce
-from . import number_in, say
+from . import COMMANDS, number_in, say
 
 EPILOG = f"""examples:
   mineconv reduce formula.cnf -o board.txt
@@ -40,7 +40,7 @@ def run(args: argparse.Namespace) -> int:
 
 def register(sub: argparse._SubParsersAction) -> None:
     """Add the subcommand."""
-    p = sub.add_parser("reduce", help="turn a CNF formula into a board whose solutions are its models",
+    p = sub.add_parser("reduce", help=COMMANDS["reduce"],
                        description="Reduce a CNF formula (DIMACS) to a Minesweeper board with exact gadgets: "
                                    "the board's solutions correspond one to one to the formula's models, so "
                                    "`analyze` counts the models and an unsatisfiable formula gives a board "

@@ -6,7 +6,7 @@ import argparse
 from ..analysis import LEVELS
 from ..present.annotate import gadget_overlay
 from ..present.picture import picture_kind, render_svg, write_picture
-from . import add_input_options, input_settings, load_puzzle, number_in
+from . import COMMANDS, add_input_options, input_settings, load_puzzle, number_in
 from .analyze import add_bound_options, run_analysis
 
 EPILOG = """examples:
@@ -41,7 +41,7 @@ def run(args: argparse.Namespace) -> int:
 
 def register(sub: argparse._SubParsersAction) -> None:
     """Add the subcommand."""
-    p = sub.add_parser("render", help="draw a board (and its analysis) as an SVG, PNG or PDF picture",
+    p = sub.add_parser("render", help=COMMANDS["render"],
                        description="Draw a board; with --analysis, mark the decided cells and colour "
                                    "the open ones by mine probability.",
                        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)

@@ -8,7 +8,7 @@ import sys
 
 from ..core.fileio import DEFAULT_MAX_BYTES, DEFAULT_MAX_CELLS
 from ..web.jobs import DEFAULT_TIMEOUT, DEFAULT_WORKER_MEMORY, JobPool
-from . import number_in, timeout_seconds
+from . import COMMANDS, number_in, timeout_seconds
 from .analyze import memory_budget
 
 IDLE_TIMEOUT = 30.0   # the server's own default (web.server.IDLE_TIMEOUT; that module loads only when serving)
@@ -80,7 +80,7 @@ def run(args: argparse.Namespace) -> int:
 
 def register(sub: argparse._SubParsersAction) -> None:
     """Add the subcommand."""
-    p = sub.add_parser("serve", help="the assistant page in a browser: levels, steps, probabilities, games",
+    p = sub.add_parser("serve", help=COMMANDS["serve"],
                        description="Serve the assistant page: load a board in any notation, run consistency "
                                    "levels or one step at a time, see probabilities and the exact count, play, "
                                    "export.", epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)

@@ -14,7 +14,7 @@ from ..solvers.decoding import read_puzzle_reading
 from ..solvers.process import Deadline
 from ..solvers.quick import SmallDecoded, solve_small
 from ..solvers.table import EMBEDDED, NATIVE_ENUMERATION, available, solver_names
-from . import add_input_options, describe_reading, held_stops, input_options, say, timeout_seconds
+from . import COMMANDS, add_input_options, describe_reading, held_stops, input_options, say, timeout_seconds
 from .decode import emit
 
 if TYPE_CHECKING:
@@ -181,7 +181,7 @@ def _enumerate(args: argparse.Namespace, puzzle, deadline: Deadline) -> int:
 def register(sub: argparse._SubParsersAction) -> None:
     """Add the subcommand."""
     p = sub.add_parser(
-        "solve", help="solve a puzzle (embedded pysat, or an installed solver) and verify the answer",
+        "solve", help=COMMANDS["solve"],
         description="Solve a puzzle and print the solved grid ('*' mine, '.' safe), verified like `decode`. "
                     "External solvers get the right file in a temporary folder and run without a shell, in "
                     "their own process group (killed with mineconv on a time limit, Ctrl-C, SIGTERM or "

@@ -9,6 +9,7 @@ from typing import Any, Dict, List, Optional, Tuple
 
 from ..core.jsonout import json_text
 from ..solvers.table import SOLVERS, SolverSpec, available
+from . import COMMANDS
 
 # How each program states its version: (arguments, pattern whose group 1 is the version). Programs that
 # print none (minisat) fall back to the Debian package's version.
@@ -86,8 +87,7 @@ def run(args: argparse.Namespace) -> int:
 
 def register(sub: argparse._SubParsersAction) -> None:
     """Add the subcommand."""
-    p = sub.add_parser("solvers", help="list the solvers, whether each is installed, its version and how "
-                                       "to install it",
+    p = sub.add_parser("solvers", help=COMMANDS["solvers"],
                        description="Every solver that `mineconv solve --solver NAME` can run: whether its "
                                    "program or Python module is installed here, its version, and the "
                                    "Debian package or pip distribution that provides it.",

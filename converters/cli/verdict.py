@@ -10,7 +10,7 @@ from ..analysis.verdict import Verdict, check_certificate, verdict
 from ..core.errors import PuzzleSyntaxError
 from ..core.fileio import atomic_output, read_input
 from ..core.jsonout import json_text
-from . import add_input_options, input_settings, load_puzzle
+from . import COMMANDS, add_input_options, input_settings, load_puzzle
 from .analyze import add_bound_options
 
 EPILOG = """verdicts:
@@ -113,7 +113,7 @@ def run(args: argparse.Namespace) -> int:
 
 def register(sub: argparse._SubParsersAction) -> None:
     """Add the subcommand."""
-    p = sub.add_parser("verdict", help="must I guess here? a proof, or a certificate that a guess is forced",
+    p = sub.add_parser("verdict", help=COMMANDS["verdict"],
                        description="Say whether a position has a safe move (or a certain mine) and prove it, "
                                    "or certify that every move is a guess; name the best guess.",
                        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
