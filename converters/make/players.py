@@ -18,7 +18,23 @@ from .play import Cell, Player
 PlayerFactory = Callable[[Optional[float]], Player]
 
 
-class Baseline:
+class SafeQueue:
+    """The proven-safe cells a player's last analysis found, played one per call without analysing again."""
+
+    def __init__(self) -> None:
+        self.queue: List[Cell] = []
+
+    def next_queued(self, puzzle: Puzzle) -> Optional[Cell]:
+        """The next queued cell still closed in `puzzle` (a flood fill may have opened some), else None."""
+        cells, cols = puzzle.cells, puzzle.cols
+        while self.queue:
+            r, c = self.queue.pop()
+            if cells[r * cols + c] == "?":
+                return r, c
+        return None
+
+
+class Baseline(SafeQueue):
     """Exact analysis + lowest P(mine), first in row order; proven-safe cells first.
 
     The safe cells one analysis proves stay safe as the game goes on, so they are played one per call
@@ -27,16 +43,14 @@ class Baseline:
     """
 
     def __init__(self, budget: Optional[float] = None) -> None:
+        super().__init__()
         self.budget = budget
-        self.queue: List[Cell] = []
 
     def __call__(self, puzzle: Puzzle) -> Cell:
         """The next cell to open."""
-        cells, cols = puzzle.cells, puzzle.cols
-        while self.queue:
-            r, c = self.queue.pop()
-            if cells[r * cols + c] == "?":
-                return r, c
+        queued = self.next_queued(puzzle)
+        if queued is not None:
+            return queued
         a = analyze(puzzle) if self.budget is None else analyze(puzzle, timeout=self.budget)
         safe = a.safe_cells
         if safe:
@@ -74,7 +88,7 @@ def engine_factory() -> Optional[PlayerFactory]:
     return factory
 
 
-class Engine:
+class Engine(SafeQueue):
     """advise's move; the other cells one advice proves safe are played one per call without asking again.
 
     Safe cells stay safe as more cells open, so whatever order they are opened in, the position the engine
@@ -84,17 +98,15 @@ class Engine:
     """
 
     def __init__(self, advise: Callable[..., Any], budget: Optional[float] = None) -> None:
+        super().__init__()
         self.advise = advise
         self.budget = budget
-        self.queue: List[Cell] = []
 
     def __call__(self, puzzle: Puzzle) -> Cell:
         """The next cell to open."""
-        cells, cols = puzzle.cells, puzzle.cols
-        while self.queue:
-            r, c = self.queue.pop()
-            if cells[r * cols + c] == "?":
-                return r, c
+        queued = self.next_queued(puzzle)
+        if queued is not None:
+            return queued
         advice = self.advise(puzzle, budget=self.budget)
         if advice.p_mine == 0.0:   # the move is proven safe, the first in row order; the rest queue behind it
             self.queue = [cell for cell in reversed(advice.safe) if cell != advice.move]
