@@ -3,7 +3,7 @@
     python benchmarks/bench_play.py                                  # baseline: 2000 expert SNR, 1000 each other
     python benchmarks/bench_play.py --players baseline,engine --jobs 2
     python benchmarks/bench_play.py --configs expert-snr --games 10000 --others 0
-    python benchmarks/bench_play.py --msp /tmp/msp/MineSweeperSolver --peer-games 5000
+    python benchmarks/bench_play.py --msp path/to/MineSweeperSolver --peer-games 5000
     python benchmarks/bench_play.py --peer 'dnh=java -cp CP Drive {rows} {cols} {mines} {rule} {row} {col} {games} {seed}'
 
 mineconv's players (`mineconv.make.players`) play games dealt by `mineconv play`'s simulator from

@@ -12,17 +12,15 @@ from pathlib import Path
 import pytest
 
 import web_helpers
+from helpers import REPLAYS, require_replays
 from web_helpers import cells, cli_json, message, open_page, shot, wait_job
 
 server, browser = web_helpers.server, web_helpers.browser   # the fixtures of tests/test_web.py
 
-REPLAYS = Path(__file__).resolve().parents[2] / "shared" / "replays"
-if not REPLAYS.is_dir():
-    REPLAYS = Path("/work/shared/replays")
 
 
 def replay_file(name: str) -> Path:
-    path = next(REPLAYS.glob(f"*/{name}"), None)
+    path = next((p for p in require_replays() if p.name == name), None)   # fails under CI=true when absent
     if path is None:
         pytest.skip(f"the replay {name} is not in {REPLAYS}")
     return path
