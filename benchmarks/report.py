@@ -1,0 +1,232 @@
+"""README's tables and one plot per benchmark, generated from the JSON lines in benchmarks/results/.
+
+    python benchmarks/report.py            # rewrite the generated parts of benchmarks/README.md and plots/
+    python benchmarks/report.py --check    # exit 1, naming what differs, when they are not what the lines give
+
+README.md holds two kinds of generated block; everything between a block's markers is rewritten, the prose
+around them is kept as written:
+
+    <!-- table bench_small:4 -->  ...  <!-- /table -->   a dated table: the lines of kind "row" of that table
+    <!-- runs bench_small -->  ...  <!-- /runs -->       the runs recorded through the harness (figures, peers
+                                                         side by side) and the benchmark's plot
+
+A plot (plots/<bench>.svg) draws the benchmark's headline figure over the dated runs, ours beside the peer's.
+"""
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from pathlib import Path
+from typing import Any, Dict, List, Optional, Sequence, Tuple
+
+from harness import HERE, RESULTS, US, read
+from svgplot import Series, line_plot
+
+README = HERE / "README.md"
+PLOTS = HERE / "plots"
+BLOCK = re.compile(r"<!-- (table|runs) (\S+) -->\n.*?<!-- /\1 -->", re.S)
+RUNS_SHOWN = 3   # the newest runs in README's table; the JSON lines keep them all
+
+# the headline of each benchmark's plot, read from the dated tables: (series, row pattern, column pattern);
+# a cell's first number is the point. Runs through the harness add their figure named in HEADLINE.
+LEGACY: Dict[str, List[Tuple[str, str, str]]] = {
+    "bench_small": [("mineconv ms, expert", r"(30x16|16x30)(/|, )99", r"^mineconv ms"),
+                    ("ms-toollib ms, expert", r"(30x16|16x30)(/|, )99", r"^ms-toollib ms")],
+    "bench_startup": [("mineconv --version, CPU s", r"mineconv --version`?$", r"^(after|this)"),
+                      ("python -c pass, CPU s", r"python -c pass`?$", r"^(after|this)")],
+    "bench_formats": [("mineconv .lp, CPU s", r"^`?\.?lp`?$", r"^(CPU s after|`mineconv convert` CPU s|CPU s$)"),
+                      ("mineconv .mps, CPU s", r"^`?\.?mps`?$", r"^(CPU s after|`mineconv convert` CPU s|CPU s$)")],
+    "bench_batch": [("boards/s, -j 1", r"^native", r"^boards/s")],
+    "bench_scale": [("1000² CPU s", r".", r"^1000² CPU s")],
+    "bench_solvers": [("pysat s", r".", r"^pysat( after)?$"), ("minisat s", r".", r"^minisat$")],
+    "bench_analyze": [("full level, after", r".", r"^after: full level")],
+    "bench_noguess": [("boards per CPU s", r".", r"^boards per CPU s")],
+    "bench_design": [("puzzles/s", r".", r"^puzzles/s")],
+    "bench_reduce": [("analyze s", r".", r"^analyze s")],
+    "bench_hardcount": [("mineconv, with total: s", r".", r"^with total: status, (digits, )?s, MB"),
+                        ("d4 (no total): s", r".", r"^d4 \(no total\)")],
+    "bench_serve": [("small job behind them (s)", r".", r"^small job behind"),
+                    ("small job alone (s)", r".", r"^small job alone")],
+    "bench_download": [("seconds", r".", r"^seconds")],
+    "bench_memory": [("wall s", r".", r"^wall s")],
+    "bench_play": [],
+    "engine_trials": [("expert games per CPU-second", r".", r"^expert games per CPU-second")],
+}
+# the harness figure each plot follows, and the case it is drawn for (one series per side and case)
+HEADLINE: Dict[str, Tuple[str, Dict[str, Any]]] = {
+    "bench_play": ("win rate", {"config": "expert-snr"}),
+    "bench_small": ("ms per call", {"board": "30x16/99"}),
+    "bench_startup": ("CPU seconds", {"task": "mineconv --version"}),
+}
+NUMBER = re.compile(r"-?\d[\d,]*(?:\.\d+)?")
+
+
+def first_number(cell: str) -> Optional[float]:
+    """The first number written in a cell ("**50.55%** (2,000)" -> 50.55), None when there is none."""
+    found = NUMBER.search(cell.replace("\u2009", ""))
+    return float(found.group().replace(",", "")) if found else None
+
+
+def markdown_table(columns: Sequence[str], align: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
+    """A Markdown table: header, alignment row, rows, one cell separator style."""
+    lines = ["| " + " | ".join(columns) + " |", "|" + "|".join(align) + "|"]
+    lines += ["| " + " | ".join(cells) + " |" for cells in rows]
+    return "\n".join(lines)
+
+
+def table_block(table: str, rows: List[Dict[str, Any]]) -> str:
+    """The body of a <!-- table --> block from its rows."""
+    mine = sorted((r for r in rows if r["table"] == table), key=lambda r: r["row"])
+    if not mine:
+        raise KeyError(f"README names table {table}, which no results line holds")
+    return "\n" + markdown_table(mine[0]["columns"], mine[0]["align"], [r["cells"] for r in mine]) + "\n\n"
+
+
+def run_key(line: Dict[str, Any]) -> Tuple[str, str, str]:
+    """What tells a run apart: its date, time and commit."""
+    st = line["stamp"]
+    return st.get("date") or "", st.get("time") or "", st.get("commit") or ""
+
+
+def value_text(line: Dict[str, Any]) -> str:
+    """A figure as README shows it: 4 significant digits, the spread's min-max when measured repeatedly."""
+    value = line["value"]
+    if value is None:
+        return "-"
+    text = number_text(value)
+    sp = line.get("spread")
+    if sp and sp.get("n", 1) > 1:
+        text += f" ({number_text(sp['min'])}-{number_text(sp['max'])})"
+    return text
+
+
+def number_text(value: float) -> str:
+    """4 significant digits, or the whole number from 1,000 on (no exponent)."""
+    return f"{value:.0f}" if abs(value) >= 1000 else f"{value:.4g}"
+
+
+def case_text(case: Dict[str, Any]) -> str:
+    """A case as one short cell."""
+    return ", ".join(f"{k} {v}" for k, v in case.items()) or "-"
+
+
+def runs_block(bench: str, figures: List[Dict[str, Any]]) -> str:
+    """The body of a <!-- runs --> block: the newest runs' figures, every side in a column of its own."""
+    plot = f"![{bench}: the headline figure over the dated runs, ours beside the peer's](plots/{bench}.svg)\n"
+    keys = sorted({run_key(f) for f in figures})[-RUNS_SHOWN:]
+    if not keys:
+        return (f"\nNo run recorded through the harness yet: `python benchmarks/{bench}.py` appends its figures to "
+                f"`benchmarks/results/{bench}.jsonl`.\n\n{plot}\n")
+    shown = [f for f in figures if run_key(f) in keys]
+    sides = sorted({f["side"] for f in shown}, key=lambda s: (not s.startswith(US), s))
+    cells: Dict[Tuple[Any, ...], Dict[str, str]] = {}
+    for f in shown:
+        key = (run_key(f), case_text(f["case"]), f"{f['figure']} ({f['unit']})")
+        cells.setdefault(key, {})[f["side"]] = value_text(f)
+    rows = [[f"{k[0][0]} {k[0][1][:5]} {k[0][2]}", k[1], k[2]] + [v.get(s, "") for s in sides]
+            for k, v in cells.items()]
+    table = markdown_table(["run (UTC, commit)", "case", "figure"] + sides, ["---"] * 3 + ["---:"] * len(sides), rows)
+    machines = []
+    for key in keys:
+        st = next(f["stamp"] for f in shown if run_key(f) == key)
+        machines.append(f"- {key[0]} {key[1][:5]} {key[2]}{' (uncommitted changes)' if st.get('dirty') else ''}: "
+                        + machine_text(st))
+    return "\n" + table + "\n\n" + "\n".join(machines) + "\n\n" + plot + "\n"
+
+
+def machine_text(st: Dict[str, Any]) -> str:
+    """What a run's stamp says of its machine and versions, leaving out what it does not say."""
+    m = st.get("machine", {})
+    parts = [m.get("cpu"), m.get("cores") and f"{m['cores']} cores", m.get("ram_gib") and f"{m['ram_gib']} GiB",
+             m.get("python") and f"Python {m['python']}", m.get("load") is not None and f"load {m['load']}"]
+    parts += [f"{k} {v}" for k, v in st.get("versions", {}).items() if v]
+    said = ", ".join(str(p) for p in parts if p)
+    return said + (f" ({st['source']})" if st.get("source") else "")
+
+
+def legacy_points(bench: str, rows: List[Dict[str, Any]]) -> Dict[str, List[Tuple[str, float]]]:
+    """The plot's points from the dated tables: series -> [(x label, value)], in date order."""
+    points: Dict[str, List[Tuple[str, float]]] = {}
+    for name, row_pat, col_pat in LEGACY.get(bench, []):
+        for r in rows:
+            if not re.search(row_pat, r["cells"][0].strip("*` ")):
+                continue
+            col = next((i for i, c in enumerate(r["columns"]) if i and re.search(col_pat, c)), None)
+            value = None if col is None else first_number(r["cells"][col])
+            if value is not None:
+                points.setdefault(name, []).append((x_label(r["stamp"]), value))
+    return points
+
+
+def x_label(st: Dict[str, Any]) -> str:
+    """A point's place on the x axis: date, time, commit."""
+    return " ".join(p for p in (st.get("date") or "undated", (st.get("time") or "")[:5], st.get("commit") or "") if p)
+
+
+def figure_points(bench: str, figures: List[Dict[str, Any]]) -> Dict[str, List[Tuple[str, float]]]:
+    """The plot's points from the harness's figures: one series per side and case."""
+    wanted, case = HEADLINE.get(bench) or (figures[0]["figure"] if figures else None, {})
+    points: Dict[str, List[Tuple[str, float]]] = {}
+    for f in figures:
+        if f["figure"] == wanted and f["value"] is not None and case.items() <= f["case"].items():
+            name = f"{f['side']}: {wanted}" + (f", {case_text(f['case'])}" if f["case"] else "")
+            points.setdefault(name, []).append((x_label(f["stamp"]), float(f["value"])))
+    return points
+
+
+def plot(bench: str, rows: List[Dict[str, Any]], figures: List[Dict[str, Any]]) -> str:
+    """The benchmark's SVG plot."""
+    points = {**legacy_points(bench, rows), **figure_points(bench, figures)}
+    series = [Series(name, pts, peer=not name.startswith(("mineconv", US, "baseline", "engine")))
+              for name, pts in points.items()]
+    return line_plot(f"{bench}: headline figures over the dated runs", series[:8])
+
+
+def generate(readme: str, results: Path = RESULTS) -> Tuple[str, Dict[str, str]]:
+    """README's text with every generated block rewritten, and the plots (file name -> SVG text)."""
+    lines: Dict[str, List[Dict[str, Any]]] = {p.stem: read(p) for p in sorted(results.glob("*.jsonl"))}
+    rows = [r for ls in lines.values() for r in ls if r.get("kind") == "row"]
+
+    def body(match: "re.Match[str]") -> str:
+        kind, name = match.group(1), match.group(2)
+        if kind == "table":
+            inner = table_block(name, rows)
+        else:
+            inner = runs_block(name, [f for f in lines.get(name, []) if f.get("kind") == "figure"])
+        return f"<!-- {kind} {name} -->\n{inner}<!-- /{kind} -->"
+
+    text = BLOCK.sub(body, readme)
+    benches = sorted({m.group(2) for m in BLOCK.finditer(readme) if m.group(1) == "runs"})
+    plots = {}
+    for bench in benches:
+        own = lines.get(bench, [])
+        plots[f"{bench}.svg"] = plot(bench, [r for r in own if r.get("kind") == "row"],
+                                     [f for f in own if f.get("kind") == "figure"])
+    return text, plots
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    """Rewrite README's generated blocks and the plots, or (--check) say whether they are up to date."""
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--check", action="store_true", help="change nothing; exit 1 when something differs")
+    args = ap.parse_args(argv)
+    readme = README.read_text(encoding="utf-8")
+    text, plots = generate(readme)
+    stale = ([] if text == readme else [README.name]) + [
+        name for name, svg in plots.items()
+        if not (PLOTS / name).exists() or (PLOTS / name).read_text(encoding="utf-8") != svg]
+    if args.check:
+        for name in stale:
+            print(f"report: {name} is not what benchmarks/results/ gives (run python benchmarks/report.py)")
+        return 1 if stale else 0
+    README.write_text(text, encoding="utf-8")
+    PLOTS.mkdir(exist_ok=True)
+    for name, svg in plots.items():
+        (PLOTS / name).write_text(svg, encoding="utf-8")
+    print(f"report: README.md and {len(plots)} plots written ({len(stale)} changed)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

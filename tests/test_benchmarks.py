@@ -1,0 +1,133 @@
+"""The benchmarks' harness records what it claims, and README's tables and plots are what the JSON lines give.
+
+Nothing here is timed: the measurements themselves live in benchmarks/ (run by hand, results in README).
+"""
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import os
+import platform
+import subprocess
+import sys
+
+import pytest
+from helpers import ROOT
+
+BENCH = ROOT / "benchmarks"
+sys.path.insert(0, str(BENCH))
+
+import harness  # noqa: E402
+import report  # noqa: E402
+
+SCRIPTS = sorted(p.name for p in BENCH.glob("*.py") if p.name.startswith("bench_") or p.name == "engine_trials.py")
+
+
+def recorder_to(path, argv=("--record",)):
+    ap = argparse.ArgumentParser()
+    harness.add_options(ap)
+    return harness.recorder(ap.parse_args([*argv, str(path)] if argv else []), "trivial", peers=["pytest"])
+
+
+def test_a_trivial_benchmark_appends_one_stamped_line(tmp_path):
+    path = tmp_path / "trivial.jsonl"
+    path.write_text('{"kind": "figure", "bench": "trivial", "earlier": true}\n')
+    rec = recorder_to(path)
+    spread = harness.time_call(lambda: sum(range(1000)), repeat=3, number=2)
+    rec.record("seconds per call", spread.median, "s", case={"n": 1000}, spread=spread, note="x")
+    lines = harness.read(path)
+    assert len(lines) == 2 and lines[0]["earlier"]   # appended, the earlier line kept
+    line = lines[1]
+    assert (line["kind"], line["bench"], line["figure"], line["unit"], line["side"]) == (
+        "figure", "trivial", "seconds per call", "s", harness.US)
+    assert line["case"] == {"n": 1000} and line["extra"] == {"note": "x"} and line["value"] == spread.median
+    assert line["spread"]["n"] == 3 and line["spread"]["min"] <= line["spread"]["median"] <= line["spread"]["max"]
+    st = line["stamp"]
+    assert st["date"] == datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d")
+    head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True)
+    assert st["commit"] == (head.stdout.strip() or None)
+    assert st["machine"]["cores"] == os.cpu_count() and st["machine"]["python"] == platform.python_version()
+    assert st["machine"]["cpu"] and st["machine"]["ram_gib"] > 0
+    assert st["versions"]["mineconv"] and "pytest" in st["versions"]
+
+
+def test_no_record_writes_nothing(tmp_path):
+    ap = argparse.ArgumentParser()
+    harness.add_options(ap)
+    rec = harness.recorder(ap.parse_args(["--no-record"]), "trivial")
+    rec.record("x", 1.0, "s")
+    assert rec.path is None and rec.lines[0]["value"] == 1.0
+    assert harness.recorder(ap.parse_args([]), "trivial").path == harness.RESULTS / "trivial.jsonl"
+
+
+def test_whole_process_timing_and_a_failing_process():
+    got = harness.time_process([sys.executable, "-c", "pass"], repeat=2)
+    assert len(got.runs) == 2 and got.min > 0
+    with pytest.raises(RuntimeError, match="exited 3"):
+        harness.time_process([sys.executable, "-c", "raise SystemExit(3)"], repeat=1)
+
+
+def test_pairing_measures_every_side_on_the_same_inputs_alternately():
+    order = []
+
+    def side(name, value):
+        def measure(case):
+            order.append((name, case))
+            return value + case
+        return measure
+
+    paired = harness.pair([1, 2, 3], {"mineconv": side("mineconv", 0.0), "peer": side("peer", 10.0)}, rounds=2)
+    assert [p.case for p in paired] == [1, 2, 3]
+    assert [c for n, c in order if n == "mineconv"] == [c for n, c in order if n == "peer"] == [1, 1, 2, 2, 3, 3]
+    assert [n for n, _ in order[:4]] == ["mineconv", "peer", "mineconv", "peer"]   # rounds alternate
+    assert paired[1].sides["peer"].runs == (12.0, 12.0) and paired[1].sides["mineconv"].median == 2.0
+
+
+def test_readme_and_plots_are_what_the_json_lines_give():
+    readme = report.README.read_text(encoding="utf-8")
+    text, plots = report.generate(readme)
+    assert text == readme, "benchmarks/README.md differs from the JSON lines: run python benchmarks/report.py"
+    assert plots and all((report.PLOTS / name).read_text(encoding="utf-8") == svg for name, svg in plots.items())
+    assert report.main(["--check"]) == 0
+
+
+def test_a_hand_edited_table_is_caught_and_put_back():
+    readme = report.README.read_text(encoding="utf-8")
+    edited = readme.replace("| expert 16x30/99 SNR | **50.55%**", "| expert 16x30/99 SNR | **51.55%**", 1)
+    assert edited != readme
+    text, _ = report.generate(edited)
+    assert text == readme
+
+
+def test_runs_show_the_peer_beside_us(tmp_path):
+    rec = recorder_to(tmp_path / "bench_x.jsonl")
+    rec.record("ms per call", 1.5, "ms", case={"board": "9x9/10"})
+    rec.record("ms per call", 4.25, "ms", side="ms-toollib", case={"board": "9x9/10"})
+    text, plots = report.generate("a\n<!-- runs bench_x -->\nold\n<!-- /runs -->\nb\n", tmp_path)
+    row = next(line for line in text.splitlines() if "board 9x9/10" in line)
+    assert row.endswith("| ms per call (ms) | 1.5 | 4.25 |") and "| mineconv | ms-toollib |" in text
+    assert "old" not in text and text.startswith("a\n") and text.endswith("b\n")
+    assert plots["bench_x.svg"].count("<polyline") == 2 and "(peer)" in plots["bench_x.svg"]
+
+
+def test_first_number_of_a_cell():
+    assert report.first_number("**50.55%** (2,000)") == 50.55
+    assert report.first_number("19,158/s") == 19158.0
+    assert report.first_number("-") is None
+
+
+@pytest.mark.parametrize("script", SCRIPTS)
+def test_every_benchmark_runs_its_help_and_records_through_the_harness(script):
+    done = subprocess.run([sys.executable, str(BENCH / script), "--help"], capture_output=True, text=True,
+                          timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert "--record" in done.stdout and "--no-record" in done.stdout
+
+
+def test_results_are_json_lines_of_known_kinds():
+    for path in sorted(harness.RESULTS.glob("*.jsonl")):
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            data = json.loads(line)
+            assert data["kind"] in ("figure", "row") and data["bench"] == path.stem, f"{path.name}:{number}"
+            assert data["stamp"].get("date") or data["kind"] == "row", f"{path.name}:{number}: undated figure"
