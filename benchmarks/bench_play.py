@@ -16,8 +16,8 @@ runs any command whose last line of output is {"games": N, "wins": W}, the templ
 seconds are its child processes' (getrusage), ours the game's process time (the player's and the
 simulator's; with --jobs the workers').
 
-Prints a dated table (win rate, its 95% Wilson interval, games per CPU-second) and appends one JSON line
-per row to --out (default benchmarks/bench_play.jsonl).
+Prints a dated table (win rate, its 95% Wilson interval, games per CPU-second) and records two figures per
+row (win rate, games per CPU-second) through benchmarks/harness.py (default benchmarks/results/bench_play.jsonl).
 """
 from __future__ import annotations
 
@@ -28,17 +28,17 @@ import resource
 import shlex
 import subprocess
 import sys
-from pathlib import Path
 from typing import Dict, List, Optional, Tuple
 
 from mineconv.make.games import PlaySpec, play_games
 from mineconv.make.play import Setup, make_setup, wilson
 from mineconv.make.players import PLAYERS
 
+import harness
+
 CONFIGS: Dict[str, Tuple[str, str]] = {"expert-snr": ("expert", "snr"), "expert-sfar": ("expert", "sfar"),
                                        "intermediate-snr": ("intermediate", "snr"),
                                        "beginner-snr": ("beginner", "snr")}
-OUT = Path(__file__).resolve().parent / "bench_play.jsonl"
 
 
 def child_cpu() -> float:
@@ -153,7 +153,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     ap.add_argument("--msp", metavar="BINARY", help="MineSweeperProb's MineSweeperSolver, run as a peer")
     ap.add_argument("--peer", action="append", default=[], metavar="NAME=COMMAND", help="another peer (see above)")
     ap.add_argument("--peer-games", type=int, help="games per peer and configuration (default: as ours)")
-    ap.add_argument("--out", type=Path, default=OUT, help="JSON lines appended here")
+    harness.add_options(ap)
     args = ap.parse_args(argv)
     players = [p for p in args.players.split(",") if p]
     unknown = [p for p in players if p not in PLAYERS] + [c for c in args.configs.split(",") if c not in CONFIGS]
@@ -165,10 +165,19 @@ def main(argv: Optional[List[str]] = None) -> int:
         if games > 0:
             rows += bench_config(config, games, args, players)
     print(table(rows))
-    with open(args.out, "a", encoding="utf-8") as out:
-        for r in rows:
-            out.write(json.dumps(r) + "\n")
+    record(harness.recorder(args, "bench_play"), rows)
     return 0
+
+
+def record(rec: harness.Recorder, rows: List[dict]) -> None:
+    """Each row as two figures: the win rate and the games per CPU-second (ours 'mineconv PLAYER')."""
+    for r in rows:
+        side = f"mineconv {r['player']}" if r["paired"] else r["player"]
+        case = {"config": r["config"]}
+        kept = {k: r[k] for k in ("games", "wins", "interval", "cpu_seconds", "paired", "seed") if k in r}
+        rec.record("win rate", r["win_rate"], "share", side, case, **kept)
+        rec.record("games per CPU-second", r["games_per_cpu_second"], "games/s", side, case,
+                   games=r["games"], cpu_seconds=r["cpu_seconds"])
 
 
 if __name__ == "__main__":
