@@ -38,6 +38,8 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
+import harness
+
 SIZES = ((9, 9, 10), (16, 16, 40), (16, 30, 99))   # rows, columns, mines: beginner, intermediate, expert
 
 Board = Tuple[int, int, int, str]   # rows, columns, mines, the cells as mineconv's '?'/'0'-'8' string
@@ -78,13 +80,7 @@ READ_GRID = True
 
 def best_time(call, calls: int, rounds: int) -> float:
     """Seconds per call: the best of `rounds` rounds of `calls` calls."""
-    best = float("inf")
-    for _ in range(rounds):
-        t = clock()
-        for _ in range(calls):
-            call()
-        best = min(best, (clock() - t) / calls)
-    return best
+    return harness.time_call(call, rounds, calls, "cpu" if clock is time.process_time else "wall").min
 
 
 def time_mineconv(board: Board, calls: int, rounds: int, want: bool = True) -> Tuple[float, List[Optional[float]]]:
@@ -235,12 +231,14 @@ def main(argv: Optional[List[str]] = None) -> int:
                     help="time mineconv's analyze() alone, not reading its probabilities (before 2026-11-26: "
                          "the default)")
     ap.add_argument("--child", choices=("toollib", "mineconv"), help=argparse.SUPPRESS)
+    harness.add_options(ap)
     args = ap.parse_args(argv)
     global clock, READ_GRID
     clock = CLOCK[args.clock]
     READ_GRID = not args.analyze_only
     if args.child:
         return child(args.child, args.calls, args.rounds)
+    rec = harness.recorder(args, "bench_small", peers=["ms_toollib"])
     print(f"{'board':<10} {'positions':>9} {'ms-toollib ms':>13} {'mineconv ms':>11} {'ratio':>6}"
           + (f" {'before ms':>9}" if args.before else "") + "  probabilities")
     ok = True
@@ -264,6 +262,13 @@ def main(argv: Optional[List[str]] = None) -> int:
             line += f" {statistics.median(b[0] for b in before if b is not None) * 1e3:>9.3f}"
         print(line + f"  {same}/{compared} agree" + ("" if compared == len(boards) else
                                                       f" ({len(boards) - compared} killed ms-toollib)"))
+        case = {"board": f"{cols}x{rows}/{mines}"}
+        sides = [("mineconv", ours), ("ms-toollib", peer)] + ([("mineconv before", before)] if args.before else [])
+        for side, got in sides:
+            times = harness.spread(g[0] * 1e3 for g in got if g is not None)
+            rec.record("ms per call", times.median, "ms", side, case, times, positions=len(boards),
+                       agree=f"{same}/{compared}", clock=args.clock, calls=args.calls, rounds=args.rounds,
+                       read_grid=READ_GRID)
         sys.stdout.flush()
     return 0 if ok else 1
 
