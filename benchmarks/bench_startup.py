@@ -29,6 +29,8 @@ import time
 from pathlib import Path
 from typing import Dict, List, Sequence, Tuple
 
+import harness
+
 # issue 24's start-up targets: (task, floor task it is measured against, the largest ratio allowed)
 TARGETS = (("mineconv --version", "python -c pass", 3.0), ("mineconv solve 3x3", "import numpy, pysat", 1.25))
 
@@ -78,7 +80,9 @@ def main(argv: Sequence[str] = ()) -> int:
     ap.add_argument("--label", action="append", default=[], help="a label for each --python")
     ap.add_argument("--repeat", type=int, default=7)
     ap.add_argument("--skip-big", action="store_true", help="leave out the 1000x1000 conversions")
+    harness.add_options(ap)
     args = ap.parse_args(list(argv) or None)
+    rec = harness.recorder(args, "bench_startup")
     pythons = [sys.executable] + args.python
     labels = ["this"] + (args.label + [f"other{i}" for i in range(len(args.label), len(args.python))])
     for python in pythons:  # bytecode once, so no run pays for compiling
@@ -103,13 +107,24 @@ def main(argv: Sequence[str] = ()) -> int:
     for name in names:
         cells = [f"{median[(label, name)]:.3f}" for label in labels]
         print(f"| {name} | " + " | ".join(cells) + " |")
+        for label in labels:
+            rec.record("CPU seconds", median[(label, name)], "s", side(label), {"task": name},
+                       harness.spread(times[(label, name)]), python=pythons[labels.index(label)])
     print()
     print("| ratio (target) | " + " | ".join(labels) + " |")
     print("|---|" + "---:|" * len(labels))
     for task, floor, most in TARGETS:
         cells = [f"{median[(label, task)] / median[(label, floor)]:.2f}x" for label in labels]
         print(f"| {task} / {floor} (<= {most:g}x) | " + " | ".join(cells) + " |")
+        for label in labels:
+            rec.record("ratio to the floor", median[(label, task)] / median[(label, floor)], "x", side(label),
+                       {"task": f"{task} / {floor}"}, target=most)
     return 0
+
+
+def side(label: str) -> str:
+    """The side a label's figures are recorded under: this install is 'mineconv', another 'mineconv LABEL'."""
+    return harness.US if label == "this" else f"{harness.US} {label}"
 
 
 if __name__ == "__main__":
