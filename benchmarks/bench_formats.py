@@ -32,6 +32,8 @@ import time
 from pathlib import Path
 from typing import Dict, List, Optional
 
+import harness
+
 ROOT = Path(__file__).resolve().parent.parent
 FORMATS = ["cnf", "lp", "mps", "fixed-mps", "mathprog", "opb", "smt2", "mzn", "asp", "xcsp"]
 EXT = {"cnf": ".cnf", "lp": ".lp", "mps": ".mps", "fixed-mps": ".mps", "mathprog": ".mod", "opb": ".opb",
@@ -140,6 +142,7 @@ def main(argv: Optional[List[str]] = None) -> int:
                     help="also time `mineconv convert` by this interpreter: a virtual environment with a plain "
                          "`pip install .` (column x PuLP(user))")
     ap.add_argument("--keep", metavar="DIR", help="write the files here and keep them (default: a temp folder)")
+    harness.add_options(ap)
     args = ap.parse_args(argv)
     formats = [f for f in args.formats.split(",") if f]
     folder = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="mineconv-bench-"))
@@ -241,7 +244,26 @@ def run(args: argparse.Namespace, formats: List[str], folder: Path) -> int:
     print(f"targets: >= {SPEED_TARGET:.0f}x PuLP ({column}: the whole `mineconv convert` process), "
           f"peak < {MEMORY_TARGET_MB:.0f} MB, "
           f"identical bytes: {'met' if ok else 'NOT met'}")
+    record(harness.recorder(args, "bench_formats", peers=["pulp"]), args, results, pulp, glpsol_cpu if glpsol_s else None)
     return 0 if ok else 1
+
+
+def record(rec: harness.Recorder, args: argparse.Namespace, results: Dict[str, Dict], pulp: Optional[Dict],
+           glpsol_cpu: Optional[float]) -> None:
+    """Each format's figures, PuLP's (build + its writer for the format's family) and glpsol's beside them."""
+    board = {"size": args.size, "density": args.density, "seed": args.seed}
+    for fmt, r in results.items():
+        case = {"format": fmt, **board}
+        rec.record("process CPU seconds", r["cpu"], "s", case=case, peak_mb=r["peak_mb"], out_bytes=r["bytes"],
+                   identical=r["identical"], parse_write_cpu=r["work_cpu"], wall=r["wall"])
+        rec.record("convert CPU seconds", r["cli_cpu"], "s", case=case, runs=CLI_RUNS)
+        if "user_cpu" in r:
+            rec.record("convert CPU seconds", r["user_cpu"], "s", "mineconv (user install)", case, runs=CLI_RUNS)
+        if pulp:
+            pulp_cpu = pulp["build_cpu"] + (pulp["writeMPS_cpu"] if "mps" in fmt else pulp["writeLP_cpu"])
+            rec.record("convert CPU seconds", pulp_cpu, "s", "PuLP build + write", case, peak_mb=pulp["peak_mb"])
+        if glpsol_cpu is not None and fmt == "mathprog":
+            rec.record("convert CPU seconds", glpsol_cpu, "s", "glpsol --check --wlp", case)
 
 
 if __name__ == "__main__":
