@@ -30,6 +30,8 @@ from mineconv.encode.cnf import cnf_clauses
 from mineconv.formats.reading import parse
 from mineconv.make.generate import place_mines
 
+import harness
+
 BOARDS = ([f"checker-{n}x{n}-{d}" for n in (30, 40, 50, 60, 80, 100) for d in (0.3, 0.4)]
           + ["lattice-60x60-0.3", "lattice-60x60-0.4", "wire-100x100-0.3", "wire-100x100-0.4"])
 
@@ -120,7 +122,9 @@ def main(argv: Optional[List[str]] = None) -> int:
     ap.add_argument("--no-d4", action="store_true", help="skip d4")
     ap.add_argument("--total-only", action="store_true",
                     help="analyse only with the total (the no-total cell says skipped); implies --no-d4")
+    harness.add_options(ap)
     args = ap.parse_args(argv)
+    rec = harness.recorder(args, "bench_hardcount", peers=["d4solver"])
     print("| board | unknown | with total: status, digits, s, MB | no total: status, digits, s, MB "
           "| d4 (no total): outcome, s, MB | same count |")
     print("|---|---:|---|---|---|:---:|")
@@ -149,6 +153,12 @@ def main(argv: Optional[List[str]] = None) -> int:
             row.append(f"{d4[0]}, {d4[2]:.1f}, {d4[3]:.0f}")
             row.append(same)
             print("| " + " | ".join(row) + " |", flush=True)
+            sides = [(harness.US, True, cells[0]), (harness.US, False, cells[1]), ("d4", False, d4)]
+            for side, total, (status, count, seconds, mb) in sides:
+                if status != "skipped":
+                    rec.record("seconds", seconds, "s", side, {"board": name, "total": total}, status=status,
+                               digits=len(count) if count.isdigit() else None, peak_mb=mb, unknown=unknown,
+                               same_count=same)
     return 0
 
 
