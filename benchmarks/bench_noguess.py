@@ -31,6 +31,8 @@ sys.path.insert(0, str(ROOT))
 from mineconv.core.errors import MineconvError  # noqa: E402
 from mineconv.make.noguess import no_guess_layout, replay  # noqa: E402
 
+import harness  # noqa: E402
+
 PEER = """
 import json, sys, time
 import ms_toollib
@@ -78,8 +80,8 @@ def run_mstoollib(rows: int, cols: int, mines: int, count: int, max_times: int) 
 
 
 def table(rows: int, cols: int, mines: int, count: int, uniform_count: int, args: argparse.Namespace,
-          version: Optional[str]) -> List[str]:
-    """The markdown rows of one board size: mineconv repaired, mineconv --uniform, ms-toollib."""
+          version: Optional[str], rec: harness.Recorder) -> List[str]:
+    """The markdown rows of one board size: mineconv repaired, mineconv --uniform, ms-toollib (each recorded)."""
     results: List[Tuple[str, Dict[str, float], int]] = [
         ("mineconv (repaired)", run_mineconv(rows, cols, mines, count, args.seed, False, args.timeout), count),
         ("mineconv --uniform", run_mineconv(rows, cols, mines, uniform_count, args.seed, True, args.timeout),
@@ -94,6 +96,10 @@ def table(rows: int, cols: int, mines: int, count: int, uniform_count: int, args
         layouts = f"{r['layouts']:.1f}" if "layouts" in r else "-"
         lines.append(f"| {rows}x{cols}/{mines} | {name} | {rate:.1f} | {100 * r['ok'] / calls:.0f}% of {calls} "
                      f"| {int(r['cleared'])}/{int(r['ok'])} | {layouts} | {r['cpu']:.2f} |")
+        side = "ms-toollib" if name.startswith("ms-toollib") else name.replace(" (repaired)", "")
+        rec.record("boards per CPU second", rate, "boards/s", side, {"board": f"{rows}x{cols}/{mines}"},
+                   generator=name, tried=calls, made=r["ok"], cleared=r["cleared"], cpu_seconds=r["cpu"],
+                   layouts_per_board=r.get("layouts"))
     return lines
 
 
@@ -111,7 +117,9 @@ def main(argv: Optional[List[str]] = None) -> int:
     ap.add_argument("--timeout", type=float, default=None, help="mineconv's --timeout per board")
     ap.add_argument("--max-times", type=int, default=0,
                     help="ms-toollib's bound on raw layouts per call (default 100000 below 120 mines, else 20000)")
+    harness.add_options(ap)
     args = ap.parse_args(argv)
+    rec = harness.recorder(args, "bench_noguess", peers=["ms_toollib"])
     mines = [int(m) for m in args.mines.split(",")]
     counts = [int(c) for c in args.count.split(",")]
     counts += [counts[-1]] * (len(mines) - len(counts))
@@ -130,7 +138,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     print("| board | generator | boards per CPU s | success | cleared by mineconv's replay | layouts/board | CPU s |")
     print("|---|---|---:|---:|---:|---:|---:|")
     for m, count, uniform_count in zip(mines, counts, uniform_counts):
-        for line in table(args.rows, args.cols, m, count, uniform_count, args, version):
+        for line in table(args.rows, args.cols, m, count, uniform_count, args, version, rec):
             print(line, flush=True)
     return 0
 
