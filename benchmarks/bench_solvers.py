@@ -32,6 +32,8 @@ from mineconv.core.errors import FormatError, MineconvError  # noqa: E402
 from mineconv.make.generate import random_puzzle  # noqa: E402
 from mineconv.solvers.table import available, get_solver  # noqa: E402
 
+import harness  # noqa: E402
+
 SOLVERS = ["pysat", "minisat", "glpsol", "cbc", "highs", "gecode", "cp-sat", "clingo"]
 
 
@@ -74,7 +76,9 @@ def main(argv: Optional[List[str]] = None) -> int:
     ap.add_argument("--timeout", type=float, default=60.0, help="seconds per solve (default 60)")
     ap.add_argument("--repeat", type=int, default=1, help="runs per cell, the best is shown (default 1)")
     ap.add_argument("--unique", action="store_true", help="also check each solution for uniqueness")
+    harness.add_options(ap)
     args = ap.parse_args(argv)
+    rec = harness.recorder(args, "bench_solvers", peers=["python-sat", "ortools", "highspy", "clingo"])
     all_boards = boards()
     names = [b for b in args.boards.split(",") if b] or list(all_boards)
     solvers = [s for s in args.solvers.split(",") if s]
@@ -105,6 +109,9 @@ def main(argv: Optional[List[str]] = None) -> int:
                 cells.append("refused" if isinstance(exc, FormatError) else "failed")
                 continue
             verdicts[s] = status
+            rec.record("seconds to solution", seconds, "s", f"{harness.US} via {s}",
+                       {"board": name, "unknown": puzzle.unknown_count}, status=status, repeat=args.repeat,
+                       timeout=args.timeout, unique=args.unique)
             mark = "" if status == "solved" else f" ({status})"
             cells.append(f">{args.timeout:g}" if seconds is None else f"{seconds:.2f}{mark}")
         known = {v for v in verdicts.values() if v != "unknown"}
