@@ -23,6 +23,8 @@ from typing import List, Optional
 from mineconv.analysis import LEVELS, analyze, unlimited_int_digits
 from mineconv.make.generate import lattice_text, random_puzzle
 
+import harness
+
 
 def count_digits(n: int) -> int:
     """Decimal digits of a (possibly huge) solution count."""
@@ -42,6 +44,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     ap.add_argument("--no-total", action="store_true", help="boards without the total mine count")
     ap.add_argument("--lattice", metavar="RxC", help="write issue 13's lattice board of R x C to --out and stop")
     ap.add_argument("--out", default="-", help="with --lattice: the file to write (default stdout)")
+    harness.add_options(ap)
     args = ap.parse_args(argv)
     if args.lattice:
         rows, cols = (int(x) for x in args.lattice.lower().split("x"))
@@ -52,6 +55,7 @@ def main(argv: Optional[List[str]] = None) -> int:
             with open(args.out, "w", encoding="utf-8") as f:
                 f.write(text)
         return 0
+    rec = harness.recorder(args, "bench_analyze")
     densities = args.density or [0.16, 0.20]
     levels = args.levels.split(",")
     print(f"{'board':<28} {'level':<5} {'unknown':>7} {'decided':>7} {'digits':>6} {'seconds':>8}")
@@ -69,6 +73,9 @@ def main(argv: Optional[List[str]] = None) -> int:
                 digits = "-" if a.solutions is None else count_digits(a.solutions)
                 decided = len(a.safe_cells) + len(a.mine_cells)
                 print(f"{label:<28} {lv:<5} {a.system.num_vars:>7} {decided:>7} {digits:>6} {dt:>8.2f}")
+                rec.record("seconds", dt, "s", case={"size": args.size, "density": density, "seed": seed,
+                                                     "level": lv, "total": not args.no_total},
+                           unknown=a.system.num_vars, decided=decided, digits=digits)
                 sys.stdout.flush()
     print()
     for lv in levels:
