@@ -21,6 +21,8 @@ from mineconv.make.design import (LEVELS, DesignStats, DesignTimeout, LayoutSolv
                              minimal_unique)
 from mineconv.make.generate import place_mines
 
+import harness
+
 
 def run_level(rows: int, cols: int, level: str, puzzles: int, budget: float, density: float,
               total: bool = False) -> DesignStats:
@@ -65,7 +67,9 @@ def main(argv: Optional[List[str]] = None) -> int:
     ap.add_argument("--budget", type=float, default=20.0, help="seconds per size and level at most (default 20)")
     ap.add_argument("--density", type=float, default=0.2, help="mine density (default 0.2)")
     ap.add_argument("--passes", type=int, default=40, help="minimal puzzles per size for the distribution (default 40)")
+    harness.add_options(ap)
     args = ap.parse_args(argv)
+    rec = harness.recorder(args, "bench_design")
     sizes = [tuple(int(x) for x in s.lower().split("x")) for s in args.sizes.split(",")]
     levels = args.levels.split(",")
     print(f"{'size':<6} {'level':<5} {'made':>4} {'seconds':>8} {'puzzles/s':>9} {'layouts':>7} {'passes':>6} "
@@ -77,6 +81,9 @@ def main(argv: Optional[List[str]] = None) -> int:
             hit = st.kept / st.passes if st.passes else 0.0
             print(f"{f'{rows}x{cols}':<6} {level:<5} {st.kept:>4} {st.seconds:>8.2f} {rate:>9.2f} {st.layouts:>7} "
                   f"{st.passes:>6} {hit:>8.1%}", flush=True)
+            rec.record("puzzles per second", rate, "puzzles/s", case={"size": f"{rows}x{cols}", "level": level},
+                       made=st.kept, seconds=st.seconds, layouts=st.layouts, passes=st.passes,
+                       density=args.density, budget=args.budget)
     print()
     print(f"grade distribution of minimal unique puzzles (plain hide passes, density {args.density:g})")
     print(f"{'size':<6} {'total':<5} {'puzzles':>7} " + " ".join(f"{lv:>5}" for lv in LEVELS) + f" {'s/puzzle':>8}")
@@ -87,6 +94,8 @@ def main(argv: Optional[List[str]] = None) -> int:
             cells = " ".join(f"{grades.get(lv, 0) / n:>5.0%}" for lv in LEVELS)
             print(f"{f'{rows}x{cols}':<6} {'yes' if total else 'no':<5} {n:>7} {cells} {seconds / n:>8.3f}",
                   flush=True)
+            rec.record("seconds per minimal puzzle", seconds / n, "s", case={"size": f"{rows}x{cols}", "total": total},
+                       puzzles=n, grades={lv: grades.get(lv, 0) for lv in LEVELS}, density=args.density)
     return 0
 
 
