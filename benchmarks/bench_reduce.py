@@ -17,6 +17,8 @@ import subprocess
 import sys
 import time
 
+import harness
+
 CHILD = """
 import json, sys, time
 import mineconv as mc
@@ -43,11 +45,14 @@ def models(n: int, clauses: list) -> int:
 
 
 def main() -> int:
+    """Run the benchmark and print a table."""
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--sizes", default="8,12,16,20,24,28")
     ap.add_argument("--timeout", type=float, default=60.0)
     ap.add_argument("--seed", type=int, default=7)
+    harness.add_options(ap)
     args = ap.parse_args()
+    rec = harness.recorder(args, "bench_reduce", peers=["python-sat"])
     print("| n | m | cells | unknown | models (pysat) | mineconv count | analyze s |")
     print("|--:|--:|------:|--------:|------:|------:|------:|")
     for n in map(int, args.sizes.split(",")):
@@ -63,8 +68,13 @@ def main() -> int:
             ok = "" if got["solutions"] == want else " MISMATCH"
             print(f"| {n} | {m} | {got['cells']} | {got['unknown']} | {want} | {got['solutions']}{ok} | "
                   f"{got['seconds']:.2f} |")
+            rec.record("analyze seconds", got["seconds"], "s", case={"n": n, "m": m, "seed": args.seed},
+                       cells=got["cells"], unknown=got["unknown"], models=want, count=got["solutions"],
+                       same=not ok)
         except subprocess.TimeoutExpired:
             print(f"| {n} | {m} | | | {want} | timed out | > {args.timeout:.0f} (whole child {time.perf_counter() - t:.0f}) |")
+            rec.record("analyze seconds", None, "s", case={"n": n, "m": m, "seed": args.seed}, models=want,
+                       timed_out=args.timeout)
         sys.stdout.flush()
     return 0
 
