@@ -31,6 +31,8 @@ from mineconv.formats.writing import dumps  # noqa: E402
 from mineconv.formats.registry import get_format  # noqa: E402
 from mineconv.formats.reading import parse  # noqa: E402
 
+import harness  # noqa: E402
+
 
 def make_boards(folder: Path, n: int, with_total: bool, notation: str = "native") -> float:
     """Write n expert game boards (seeds 0..n-1) in a puzzle notation; returns the seconds it took."""
@@ -119,7 +121,9 @@ def main(argv=None) -> int:
     ap.add_argument("--inputs", default="native",
                     help="input notations to try, comma-separated (default native; e.g. native,json)")
     ap.add_argument("--out", help="folder for inputs and outputs (default: a temp folder, removed after)")
+    harness.add_options(ap)
     args = ap.parse_args(argv)
+    rec = harness.recorder(args, "bench_batch")
     jobs = [int(j) for j in args.jobs.split(",")]
     root = Path(args.out) if args.out else Path(tempfile.mkdtemp(prefix="mineconv-bench-"))
     root.mkdir(parents=True, exist_ok=True)
@@ -154,6 +158,8 @@ def main(argv=None) -> int:
         for label, fmts, j, n, dt, bps, fps, cpu, bpc in rows:
             print(f"| {label:<12} | {fmts:<12} | {j:>2} | {n:>6} | {dt:>8.2f} | {bps:>9.0f} | {fps:>8.0f} "
                   f"| {cpu:>7.2f} | {bpc:>12.0f} |")
+            rec.record("boards per CPU second", bpc, "boards/s", case={"input": label, "formats": fmts, "jobs": j},
+                       boards=n, seconds=dt, boards_per_second=bps, files_per_second=fps, cpu_seconds=cpu)
     finally:
         if not args.out:
             shutil.rmtree(root, ignore_errors=True)
