@@ -36,6 +36,8 @@ from mineconv.formats.notations.native import canonical_text  # noqa: E402
 from mineconv.make.generate import random_puzzle  # noqa: E402
 from mineconv.formats.registry import formats  # noqa: E402
 
+import harness  # noqa: E402
+
 
 def measure(argv: List[str], mem_limit: Optional[int], timeout: float) -> Tuple[float, float, float, int, str]:
     """Run a command; (wall seconds, CPU seconds, peak MiB, exit status, last stderr line)."""
@@ -75,7 +77,9 @@ def main(argv=None) -> int:
     ap.add_argument("--mem-limit", type=float, default=8.0, help="GiB of address space per conversion (0: none)")
     ap.add_argument("--timeout", type=float, default=900, help="seconds per conversion")
     ap.add_argument("--out", help="working folder (default: a temp folder, removed after)")
+    harness.add_options(ap)
     args = ap.parse_args(argv)
+    rec = harness.recorder(args, "bench_scale")
     sizes = [int(s) for s in args.sizes.split(",")]
     names = args.formats.split(",") if args.formats else [f.name for f in formats() if f.writer]
     root = Path(args.out) if args.out else Path(tempfile.mkdtemp(prefix="mineconv-scale-"))
@@ -128,6 +132,11 @@ def main(argv=None) -> int:
                     base = results[("(read only: info)", n)][1] if name != "(read only: info)" else 0.0
                     per.append(f"{max(cpu - base, 0.0) / (n * n) * 1e9:.0f}")
             print(f"| {name} | " + " | ".join(cells) + " | " + " | ".join(per) + " |")
+            for n in sizes:
+                dt, cpu, peak, code, err, size = results[(name, n)]
+                rec.record("CPU seconds", cpu if code == 0 else None, "s",
+                           case={"format": name, "size": n, "reveal": args.reveal, "density": args.density,
+                                 "total": args.total}, wall=dt, peak_mib=peak, exit=code, out_bytes=size)
         failed = [(k, v[4]) for k, v in results.items() if v[3] != 0]
         for (name, n), err in failed:
             print(f"note: {name} on {n}x{n} failed: {err}")
