@@ -25,6 +25,8 @@ from typing import Callable, Dict, List, Optional, Tuple
 
 import numpy as np
 
+import harness
+
 Case = Tuple[str, Callable[[Path], List[str]], Optional[float]]
 
 
@@ -137,11 +139,14 @@ subprocess.Popen._try_wait = _try_wait  # type: ignore[attr-defined]
 
 
 def main() -> None:
+    """Run the cases and print a table."""
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--only", help="comma-separated case names")
     ap.add_argument("--mem-limit", type=float, default=4.0, help="address-space limit per run, GB (default 4)")
     ap.add_argument("--cap", type=float, default=200, help="kill a run after this many seconds (default 200)")
+    harness.add_options(ap)
     args = ap.parse_args()
+    rec = harness.recorder(args, "bench_memory")
     only = set(args.only.split(",")) if args.only else None
     limit = int(args.mem_limit * 1e9)
     print(f"# {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, load {os.getloadavg()[0]:.1f}")
@@ -159,6 +164,8 @@ def main() -> None:
             cpu -= cpu_before.ru_utime + cpu_before.ru_stime
             held = "-" if timeout is None else ("yes" if wall <= timeout * 1.1 + 1 else "NO")
             print(f"| {name} | {status} | {wall:.2f} | {cpu:.2f} | {peak:.0f} | {held} | {last[:90]} |", flush=True)
+            rec.record("peak MB", peak, "MB", case={"case": name}, exit=status, wall=wall, cpu=cpu, timeout=timeout,
+                       within_timeout=held, mem_limit_gb=args.mem_limit, last_stderr=last[:200])
 
 
 if __name__ == "__main__":
