@@ -22,6 +22,8 @@ import urllib.request
 from pathlib import Path
 from typing import Any, Dict, Optional, Tuple
 
+import harness
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -64,6 +66,7 @@ class Served:
 
 
 def main() -> int:
+    """Time the small job alone and behind the heavy ones; print one table row."""
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--python", default=sys.executable, help="the interpreter of the install to measure")
     parser.add_argument("--label", default="this install")
@@ -72,7 +75,9 @@ def main() -> int:
     parser.add_argument("--job-timeout", default="20")
     parser.add_argument("--worker-memory", default="1500M")
     parser.add_argument("--limit", type=float, default=150.0, help="seconds to wait for the small job at most")
+    harness.add_options(parser)
     args = parser.parse_args()
+    rec = harness.recorder(args, "bench_serve")
 
     import mineconv
     from mineconv.formats.notations.native import canonical_text
@@ -94,6 +99,11 @@ def main() -> int:
     finally:
         served.stop()
     print(f"| {args.label} | {args.workers} | {args.heavy} | {alone:.2f} | {behind:.2f} ({state}) |")
+    side = harness.US if args.python == sys.executable else f"{harness.US} {args.label}"
+    limits = {"workers": args.workers, "job_timeout": args.job_timeout, "worker_memory": args.worker_memory}
+    rec.record("small job seconds", alone, "s", side, {"queue": "alone"}, python=args.python, **limits)
+    rec.record("small job seconds", behind, "s", side, {"queue": f"behind {args.heavy} heavy"}, state=state,
+               python=args.python, **limits)
     return 0
 
 
