@@ -25,6 +25,8 @@ from typing import Any, Dict, Optional
 
 import numpy as np
 
+import harness
+
 
 def board_text(size: int, mines: int, seed: int) -> str:
     """A game in progress: a random layout, 40% of its safe cells open (their numbers), the rest unknown."""
@@ -79,11 +81,15 @@ class Served:
 
 
 def main() -> int:
+    """Time each step of the export and print it."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--size", type=int, default=200)
     parser.add_argument("--mines", type=int, default=None, help="default: a fifth of the cells")
     parser.add_argument("--seed", type=int, default=3)
+    harness.add_options(parser)
     args = parser.parse_args()
+    rec = harness.recorder(args, "bench_download")
+    case = {"size": args.size, "mines": args.mines or args.size * args.size // 5, "seed": args.seed}
     board = board_text(args.size, args.mines or args.size * args.size // 5, args.seed)
     with tempfile.TemporaryDirectory() as folder:
         source, target = Path(folder) / "board.txt", Path(folder) / "board.cnf"
@@ -92,6 +98,8 @@ def main() -> int:
         subprocess.run([sys.executable, "-m", "mineconv", "convert", str(source), "--to", "cnf", "-o", str(target)],
                        check=True)
         print(f"convert -o: {time.monotonic() - started:.1f} s, {target.stat().st_size} bytes")
+        rec.record("seconds", time.monotonic() - started, "s", case={**case, "step": "convert -o"},
+                   bytes=target.stat().st_size)
         expected = hashlib.sha256(target.read_bytes()).hexdigest()
     served = Served()
     try:
@@ -101,10 +109,14 @@ def main() -> int:
                                                                   "format": "cnf"}))
         print(f"export_size: {sized['state']}, {time.monotonic() - started:.1f} s, "
               f"{sized.get('answer', {}).get('bytes')} bytes")
+        rec.record("seconds", time.monotonic() - started, "s", case={**case, "step": "export_size job"},
+                   state=sized["state"])
         started = time.monotonic()
         first = served.call("POST", "/api/downloads", {"board": board, "format": "cnf"})
         written = served.finished(first)
         print(f"file written: {written['state']}, {time.monotonic() - started:.1f} s")
+        rec.record("seconds", time.monotonic() - started, "s", case={**case, "step": "file job"},
+                   state=written["state"])
         started = time.monotonic()
         connection = http.client.HTTPConnection("127.0.0.1", served.port, timeout=60)
         connection.request("GET", f"/download/{first['ticket']}")
@@ -118,7 +130,10 @@ def main() -> int:
             sent += len(block)
         print(f"streamed: {response.status}, {sent} bytes, {time.monotonic() - started:.1f} s, "
               f"same bytes as convert: {digest.hexdigest() == expected}")
+        rec.record("seconds", time.monotonic() - started, "s", case={**case, "step": "streamed"}, bytes=sent,
+                   same_bytes=digest.hexdigest() == expected)
         print(f"server peak RSS after: {peak_rss_kb(served.proc.pid)} kB")
+        rec.record("server peak RSS", peak_rss_kb(served.proc.pid) / 1024, "MB", case=case)
     finally:
         served.stop()
     return 0
