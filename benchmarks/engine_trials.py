@@ -24,6 +24,8 @@ import mineconv
 from mineconv.analysis.advice.position import count_puzzle, safe_and_mines
 from mineconv.analysis.advice.guess import lowest_risk
 
+import harness
+
 Strategy = Callable[[mineconv.Puzzle], Tuple[List[int], Optional[int]]]
 
 
@@ -116,6 +118,7 @@ def main(argv: Optional[List[str]] = None) -> None:
     ap.add_argument("--out", help="write each game's result (1 won, 0 lost) per player, one line each")
     ap.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
                     help="try a value of one of the engine's constants (guess.MARGIN=0.03)")
+    harness.add_options(ap)
     args = ap.parse_args(argv)
     for item in args.set:
         name, value = item.split("=")
@@ -150,6 +153,18 @@ def main(argv: Optional[List[str]] = None) -> None:
     for name in names:
         print(f"{name}: {interval(wins[name], args.games)}, {args.games / clock[name]:.0f} games per CPU-second"
               + (f", won alone {only_one[name]}" if len(names) > 1 else ""))
+    record(harness.recorder(args, "engine_trials"), args, names, wins, clock, only_one)
+
+
+def record(rec: harness.Recorder, args: argparse.Namespace, names: List[str], wins: dict, clock: dict,
+           only_one: dict) -> None:
+    """Each player's win rate and games per CPU-second (the stamp is taken when the games are over)."""
+    case = {"board": args.board, "rule": args.rule, "seed": args.seed, "start": args.start, "set": args.set}
+    for name in names:
+        side = f"{harness.US} {name}"
+        rec.record("win rate", wins[name] / args.games, "share", side, case, games=args.games, wins=wins[name],
+                   won_alone=only_one[name] if len(names) > 1 else None)
+        rec.record("games per CPU-second", args.games / clock[name], "games/s", side, case, cpu_seconds=clock[name])
 
 
 if __name__ == "__main__":
