@@ -26,11 +26,13 @@ from svgplot import Series, line_plot
 README = HERE / "README.md"
 PLOTS = HERE / "plots"
 BLOCK = re.compile(r"<!-- (table|runs) (\S+) -->\n.*?<!-- /\1 -->", re.S)
+MOST_LINES = 6   # lines in one plot
 RUNS_SHOWN = 3   # the newest runs in README's table; the JSON lines keep them all
 
-# the headline of each benchmark's plot, read from the dated tables: (series, row pattern, column pattern);
-# a cell's first number is the point. Runs through the harness add their figure named in HEADLINE.
-LEGACY: Dict[str, List[Tuple[str, str, str]]] = {
+# the headline of each benchmark's plot, read from the dated tables: (series, row pattern, column pattern[,
+# which number of the cell: 0 the first, the default; -2 the last but one, the seconds of "status, digits, s,
+# MB"]). The row pattern "." draws a line per row. Runs through the harness add their figure named in HEADLINE.
+LEGACY: Dict[str, List[Tuple[Any, ...]]] = {
     "bench_small": [("mineconv ms, expert", r"(30x16|16x30)(/|, )99", r"^mineconv ms"),
                     ("ms-toollib ms, expert", r"(30x16|16x30)(/|, )99", r"^ms-toollib ms")],
     "bench_startup": [("mineconv --version, CPU s", r"mineconv --version`?$", r"^(after|this)"),
@@ -44,8 +46,8 @@ LEGACY: Dict[str, List[Tuple[str, str, str]]] = {
     "bench_noguess": [("boards per CPU s", r".", r"^boards per CPU s")],
     "bench_design": [("puzzles/s", r".", r"^puzzles/s")],
     "bench_reduce": [("analyze s", r".", r"^analyze s")],
-    "bench_hardcount": [("mineconv, with total: s", r".", r"^with total: status, (digits, )?s, MB"),
-                        ("d4 (no total): s", r".", r"^d4 \(no total\)")],
+    "bench_hardcount": [("mineconv, with total: s", r".", r"^with total: status, (digits, )?s, MB", -2),
+                        ("d4 (no total): s", r".", r"^d4 \(no total\)", -2)],
     "bench_serve": [("small job behind them (s)", r".", r"^small job behind"),
                     ("small job alone (s)", r".", r"^small job alone")],
     "bench_download": [("seconds", r".", r"^seconds")],
@@ -58,14 +60,20 @@ HEADLINE: Dict[str, Tuple[str, Dict[str, Any]]] = {
     "bench_play": ("win rate", {"config": "expert-snr"}),
     "bench_small": ("ms per call", {"board": "30x16/99"}),
     "bench_startup": ("CPU seconds", {"task": "mineconv --version"}),
+    "bench_formats": ("convert CPU seconds", {"format": "lp"}),
+    "bench_hardcount": ("seconds", {"board": "checker-60x60-0.3", "total": False}),
+    "bench_solvers": ("seconds to solution", {"board": "expert-1"}),
+    "bench_analyze": ("seconds", {"level": "full"}),
+    "engine_trials": ("games per CPU-second", {"board": "16x30/99"}),
 }
 NUMBER = re.compile(r"-?\d[\d,]*(?:\.\d+)?")
 
 
-def first_number(cell: str) -> Optional[float]:
-    """The first number written in a cell ("**50.55%** (2,000)" -> 50.55), None when there is none."""
-    found = NUMBER.search(cell.replace("\u2009", ""))
-    return float(found.group().replace(",", "")) if found else None
+def first_number(cell: str, pick: int = 0) -> Optional[float]:
+    """The first number written in a cell ("**50.55%** (2,000)" -> 50.55), or the one `pick` says (an index
+    into the cell's numbers); None when there is none."""
+    found = [float(n.replace(",", "")) for n in NUMBER.findall(cell.replace("\u2009", ""))]
+    return found[pick] if -len(found) <= pick < len(found) else None
 
 
 def markdown_table(columns: Sequence[str], align: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
@@ -148,14 +156,15 @@ def machine_text(st: Dict[str, Any]) -> str:
 def legacy_points(bench: str, rows: List[Dict[str, Any]]) -> Dict[str, List[Tuple[str, float]]]:
     """The plot's points from the dated tables: series -> [(x label, value)], in date order."""
     points: Dict[str, List[Tuple[str, float]]] = {}
-    for name, row_pat, col_pat in LEGACY.get(bench, []):
+    for name, row_pat, col_pat, *pick in LEGACY.get(bench, []):
         for r in rows:
             if not re.search(row_pat, r["cells"][0].strip("*` ")):
                 continue
             col = next((i for i, c in enumerate(r["columns"]) if i and re.search(col_pat, c)), None)
-            value = None if col is None else first_number(r["cells"][col])
-            if value is not None:
-                points.setdefault(name, []).append((x_label(r["stamp"]), value))
+            value = None if col is None else first_number(r["cells"][col], *pick)
+            if value is not None:   # a pattern for every row draws a line per row (a board, a task ...)
+                series = name if row_pat != "." else f"{name}: {r['cells'][0].strip('*` ')}"
+                points.setdefault(series, []).append((x_label(r["stamp"]), value))
     return points
 
 
@@ -180,7 +189,9 @@ def plot(bench: str, rows: List[Dict[str, Any]], figures: List[Dict[str, Any]]) 
     points = {**legacy_points(bench, rows), **figure_points(bench, figures)}
     series = [Series(name, pts, peer=not name.startswith(("mineconv", US, "baseline", "engine")))
               for name, pts in points.items()]
-    return line_plot(f"{bench}: headline figures over the dated runs", series[:8])
+    # the lines with the most dated points (the cases measured most often), in their first order
+    kept = sorted(sorted(series, key=lambda s: -len(s.points))[:MOST_LINES], key=series.index)
+    return line_plot(f"{bench}: headline figures over the dated runs", kept)
 
 
 def generate(readme: str, results: Path = RESULTS) -> Tuple[str, Dict[str, str]]:

@@ -11,7 +11,7 @@ from html import escape
 from typing import List, Sequence, Tuple
 
 WIDTH, HEIGHT = 760, 480
-LEFT, RIGHT, TOP, BOTTOM = 70, 20, 40, 240   # margins: y ticks, title, x labels and the legend below them
+LEFT, RIGHT, TOP, BOTTOM = 70, 100, 40, 240   # margins: y ticks, title, x labels and the legend below them
 COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#17becf", "#7f7f7f")
 
 

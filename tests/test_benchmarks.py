@@ -114,7 +114,8 @@ def test_runs_show_the_peer_beside_us(tmp_path):
 def test_first_number_of_a_cell():
     assert report.first_number("**50.55%** (2,000)") == 50.55
     assert report.first_number("19,158/s") == 19158.0
-    assert report.first_number("-") is None
+    assert report.first_number("complete, 21 digits, 4.2, 43", -2) == 4.2
+    assert report.first_number("-") is None and report.first_number("-", -2) is None
 
 
 @pytest.mark.parametrize("script", SCRIPTS)
