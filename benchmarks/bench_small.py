@@ -185,30 +185,36 @@ class Peer:
 
 def interleaved(boards: Sequence[Board], calls: int, rounds: int) -> Tuple[
         List[Optional[Tuple[float, List[Optional[float]]]]], List[Tuple[float, List[Optional[float]]]]]:
-    """Per board, ms-toollib's and mineconv's best round, their rounds taken in turn: peer, this, peer, ..."""
+    """Per board, ms-toollib's and mineconv's best round, their rounds taken in turn by harness.pair: peer,
+    this, peer, ...; the probabilities are read in each side's first round."""
     peer = Peer(calls)
-    theirs: List[Optional[Tuple[float, List[Optional[float]]]]] = []
-    ours: List[Tuple[float, List[Optional[float]]]] = []
+    probs: Dict[Tuple[str, int], List[Optional[float]]] = {}
+    dead = set()   # the boards that killed ms-toollib: not asked again
+
+    def peer_round(i: int) -> float:
+        if i in dead:
+            return float("inf")
+        got = peer.round(boards[i], ("peer", i) not in probs)
+        if got is None:
+            dead.add(i)
+            return float("inf")
+        if got[1]:
+            probs[("peer", i)] = got[1]
+        return got[0]
+
+    def our_round(i: int) -> float:
+        seconds, got = time_mineconv(boards[i], calls, 1, ("ours", i) not in probs)
+        if got:
+            probs[("ours", i)] = got
+        return seconds
+
     try:
-        for board in boards:
-            best_peer: Optional[float] = float("inf")
-            peer_probs: List[Optional[float]] = []
-            best_ours, our_probs = float("inf"), []
-            for r in range(rounds):
-                got = peer.round(board, r == 0) if best_peer is not None else None
-                if got is None:
-                    best_peer = None
-                else:
-                    best_peer = min(best_peer, got[0])   # type: ignore[type-var]
-                    peer_probs = got[1] or peer_probs
-                seconds, probs = time_mineconv(board, calls, 1, r == 0)
-                best_ours = min(best_ours, seconds)
-                our_probs = probs or our_probs
-            theirs.append(None if best_peer is None else (best_peer, peer_probs))
-            ours.append((best_ours, our_probs))
+        paired = harness.pair(range(len(boards)), {"ms-toollib": peer_round, "mineconv": our_round}, rounds)
     finally:
         peer.close()
-    return theirs, ours
+    theirs = [None if p.case in dead else (p.sides["ms-toollib"].min, probs.get(("peer", p.case), []))
+              for p in paired]
+    return theirs, [(p.sides["mineconv"].min, probs[("ours", p.case)]) for p in paired]
 
 
 def agree(a: List[Optional[float]], b: List[Optional[float]]) -> bool:
