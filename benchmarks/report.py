@@ -3,12 +3,14 @@
     python benchmarks/report.py            # rewrite the generated parts of benchmarks/README.md and plots/
     python benchmarks/report.py --check    # exit 1, naming what differs, when they are not what the lines give
 
-README.md holds two kinds of generated block; everything between a block's markers is rewritten, the prose
-around them is kept as written:
+README.md (and ANALYZE_RESULTS.md) hold three kinds of generated block; everything between a block's
+markers is rewritten, the prose around them is kept as written:
 
     <!-- table bench_small:4 -->  ...  <!-- /table -->   a dated table: the lines of kind "row" of that table
     <!-- runs bench_small -->  ...  <!-- /runs -->       the runs recorded through the harness (figures, peers
                                                          side by side) and the benchmark's plot
+    <!-- run bench_analyze 2026-11-22 13:38 size=300 -->  ...  <!-- /run -->   one run's figures (those of
+                                                         its cases with the values given), extras as columns
 
 A plot (plots/<bench>.svg) draws the benchmark's headline figure over the dated runs, ours beside the peer's.
 """
@@ -24,8 +26,9 @@ from harness import HERE, RESULTS, US, read
 from svgplot import Series, line_plot
 
 README = HERE / "README.md"
+PAGES = (README, HERE / "ANALYZE_RESULTS.md")
 PLOTS = HERE / "plots"
-BLOCK = re.compile(r"<!-- (table|runs) (\S+) -->\n.*?<!-- /\1 -->", re.S)
+BLOCK = re.compile(r"<!-- (table|runs|run) ([^>]*?) -->\n.*?<!-- /\1 -->", re.S)
 MOST_LINES = 6   # lines in one plot
 RUNS_SHOWN = 3   # the newest runs in README's table; the JSON lines keep them all
 
@@ -153,6 +156,29 @@ def machine_text(st: Dict[str, Any]) -> str:
     return said + (f" ({st['source']})" if st.get("source") else "")
 
 
+def run_block(spec: str, lines: Dict[str, List[Dict[str, Any]]]) -> str:
+    """The body of a <!-- run BENCH DATE TIME [KEY=VALUE ...] --> block: that run's figures as a table, a
+    row per case and figure, the sides side by side, the figures' scalar extras as the last columns."""
+    bench, date, hhmm, *filters = spec.split()
+    wanted = dict(f.split("=", 1) for f in filters)
+    shown = [f for f in lines.get(bench, []) if f.get("kind") == "figure" and f["stamp"].get("date") == date
+             and (f["stamp"].get("time") or "")[:5] == hhmm
+             and all(str(f["case"].get(k)) == v for k, v in wanted.items())]
+    if not shown:
+        raise KeyError(f"no figure of {bench} was recorded at {date} {hhmm} with {wanted}")
+    keys = [k for k in shown[0]["case"] if k not in wanted]
+    sides = sorted({f["side"] for f in shown}, key=lambda s: (not s.startswith(US), s))
+    extras = [k for k, v in shown[0].get("extra", {}).items() if isinstance(v, (int, float, str))]
+    rows: Dict[Tuple[Any, ...], List[str]] = {}
+    for f in shown:
+        key = tuple(str(f["case"][k]) for k in keys) + (f"{f['figure']} ({f['unit']})",)
+        row = rows.setdefault(key, list(key) + [""] * len(sides) + [str(f.get("extra", {}).get(k, "")) for k in extras])
+        row[len(key) + sides.index(f["side"])] = value_text(f)
+    columns = keys + ["figure"] + sides + extras
+    align = ["---"] * (len(keys) + 1) + ["---:"] * (len(sides) + len(extras))
+    return "\n" + markdown_table(columns, align, list(rows.values())) + "\n\n"
+
+
 def legacy_points(bench: str, rows: List[Dict[str, Any]]) -> Dict[str, List[Tuple[str, float]]]:
     """The plot's points from the dated tables: series -> [(x label, value)], in date order."""
     points: Dict[str, List[Tuple[str, float]]] = {}
@@ -194,20 +220,32 @@ def plot(bench: str, rows: List[Dict[str, Any]], figures: List[Dict[str, Any]]) 
     return line_plot(f"{bench}: headline figures over the dated runs", kept)
 
 
-def generate(readme: str, results: Path = RESULTS) -> Tuple[str, Dict[str, str]]:
-    """README's text with every generated block rewritten, and the plots (file name -> SVG text)."""
-    lines: Dict[str, List[Dict[str, Any]]] = {p.stem: read(p) for p in sorted(results.glob("*.jsonl"))}
+def render(page: str, lines: Dict[str, List[Dict[str, Any]]]) -> str:
+    """A page's text with every generated block rewritten from the JSON lines (bench -> its lines)."""
     rows = [r for ls in lines.values() for r in ls if r.get("kind") == "row"]
 
     def body(match: "re.Match[str]") -> str:
         kind, name = match.group(1), match.group(2)
         if kind == "table":
             inner = table_block(name, rows)
+        elif kind == "run":
+            inner = run_block(name, lines)
         else:
             inner = runs_block(name, [f for f in lines.get(name, []) if f.get("kind") == "figure"])
         return f"<!-- {kind} {name} -->\n{inner}<!-- /{kind} -->"
 
-    text = BLOCK.sub(body, readme)
+    return BLOCK.sub(body, page)
+
+
+def load(results: Path = RESULTS) -> Dict[str, List[Dict[str, Any]]]:
+    """Every results file's lines, by benchmark."""
+    return {p.stem: read(p) for p in sorted(results.glob("*.jsonl"))}
+
+
+def generate(readme: str, results: Path = RESULTS) -> Tuple[str, Dict[str, str]]:
+    """README's text with every generated block rewritten, and the plots (file name -> SVG text)."""
+    lines = load(results)
+    text = render(readme, lines)
     benches = sorted({m.group(2) for m in BLOCK.finditer(readme) if m.group(1) == "runs"})
     plots = {}
     for bench in benches:
@@ -222,20 +260,21 @@ def main(argv: Optional[List[str]] = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--check", action="store_true", help="change nothing; exit 1 when something differs")
     args = ap.parse_args(argv)
-    readme = README.read_text(encoding="utf-8")
-    text, plots = generate(readme)
-    stale = ([] if text == readme else [README.name]) + [
+    _, plots = generate(README.read_text(encoding="utf-8"))
+    pages = {page: render(page.read_text(encoding="utf-8"), load()) for page in PAGES if page.exists()}
+    stale = [page.name for page, text in pages.items() if text != page.read_text(encoding="utf-8")] + [
         name for name, svg in plots.items()
         if not (PLOTS / name).exists() or (PLOTS / name).read_text(encoding="utf-8") != svg]
     if args.check:
         for name in stale:
             print(f"report: {name} is not what benchmarks/results/ gives (run python benchmarks/report.py)")
         return 1 if stale else 0
-    README.write_text(text, encoding="utf-8")
+    for page, text in pages.items():
+        page.write_text(text, encoding="utf-8")
     PLOTS.mkdir(exist_ok=True)
     for name, svg in plots.items():
         (PLOTS / name).write_text(svg, encoding="utf-8")
-    print(f"report: README.md and {len(plots)} plots written ({len(stale)} changed)")
+    print(f"report: {len(pages)} pages and {len(plots)} plots written ({len(stale)} changed)")
     return 0
 
 

@@ -132,3 +132,17 @@ def test_results_are_json_lines_of_known_kinds():
             data = json.loads(line)
             assert data["kind"] in ("figure", "row") and data["bench"] == path.stem, f"{path.name}:{number}"
             assert data["stamp"].get("date") or data["kind"] == "row", f"{path.name}:{number}: undated figure"
+
+
+def test_a_run_block_shows_one_runs_cases_with_their_extras(tmp_path):
+    rec = recorder_to(tmp_path / "bench_y.jsonl")
+    rec.stamp = {**rec.stamp, "date": "2026-01-02", "time": "03:04:05"}
+    for size, seconds in ((10, 0.5), (20, 2.0)):
+        rec.record("seconds", seconds, "s", case={"size": size, "level": "full"}, unknown=size * size)
+    rec.record("seconds", 9.0, "s", side="peer", case={"size": 20, "level": "full"})
+    text = report.render("<!-- run bench_y 2026-01-02 03:04 size=20 -->\n<!-- /run -->\n",
+                         report.load(tmp_path))
+    assert "| level | figure | mineconv | peer | unknown |" in text
+    assert "| full | seconds (s) | 2 | 9 | 400 |" in text and "0.5" not in text
+    with pytest.raises(KeyError, match="no figure of bench_y"):
+        report.render("<!-- run bench_y 2026-01-02 03:05 -->\n<!-- /run -->\n", report.load(tmp_path))
