@@ -34,29 +34,33 @@ RUNS_SHOWN = 3   # the newest runs in README's table; the JSON lines keep them a
 
 # the headline of each benchmark's plot, read from the dated tables: (series, row pattern, column pattern[,
 # which number of the cell: 0 the first, the default; -2 the last but one, the seconds of "status, digits, s,
-# MB"]). The row pattern "." draws a line per row. Runs through the harness add their figure named in HEADLINE.
+# MB"]). A row pattern is searched in "TABLE | cell | cell ...", so "^bench_noguess:3 " picks a table and
+# "\| lp \|" a first cell; "." draws a line per row (named by its first cell). Ours are named "mineconv ...",
+# a peer's anything else. Runs through the harness add their figure named in HEADLINE.
 LEGACY: Dict[str, List[Tuple[Any, ...]]] = {
-    "bench_small": [("mineconv ms, expert", r"(30x16|16x30)(/|, )99", r"^mineconv ms"),
-                    ("ms-toollib ms, expert", r"(30x16|16x30)(/|, )99", r"^ms-toollib ms")],
-    "bench_startup": [("mineconv --version, CPU s", r"mineconv --version`?$", r"^(after|this)"),
-                      ("python -c pass, CPU s", r"python -c pass`?$", r"^(after|this)")],
-    "bench_formats": [("mineconv .lp, CPU s", r"^`?\.?lp`?$", r"^(CPU s after|`mineconv convert` CPU s|CPU s$)"),
-                      ("mineconv .mps, CPU s", r"^`?\.?mps`?$", r"^(CPU s after|`mineconv convert` CPU s|CPU s$)")],
-    "bench_batch": [("boards/s, -j 1", r"^native", r"^boards/s")],
-    "bench_scale": [("1000² CPU s", r".", r"^1000² CPU s")],
-    "bench_solvers": [("pysat s", r".", r"^pysat( after)?$"), ("minisat s", r".", r"^minisat$")],
-    "bench_analyze": [("full level, after", r".", r"^after: full level")],
-    "bench_noguess": [("boards per CPU s", r".", r"^boards per CPU s")],
-    "bench_design": [("puzzles/s", r".", r"^puzzles/s")],
-    "bench_reduce": [("analyze s", r".", r"^analyze s")],
-    "bench_hardcount": [("mineconv, with total: s", r".", r"^with total: status, (digits, )?s, MB", -2),
+    "bench_small": [("mineconv ms, expert", r"\| (30x16|16x30)(/|, )99", r"^mineconv ms"),
+                    ("ms-toollib ms, expert", r"\| (30x16|16x30)(/|, )99", r"^ms-toollib ms")],
+    "bench_startup": [("mineconv --version, CPU s", r"\| `?mineconv --version`? \|", r"^(after|this)"),
+                      ("python -c pass, CPU s", r"\| `?python -c pass`? \|", r"^(after|this)")],
+    "bench_formats": [("mineconv .lp, CPU s", r"\| `?\.?lp`? \|", r"^(CPU s after|`mineconv convert` CPU s|CPU s$)"),
+                      ("mineconv .mps, CPU s", r"\| `?\.?mps`? \|", r"^(CPU s after|`mineconv convert` CPU s|CPU s$)")],
+    "bench_batch": [("mineconv boards/s, native to cnf, -j 1", r"\| native \| cnf \| 1 \|", r"^boards/s")],
+    "bench_scale": [("mineconv 1000² CPU s", r".", r"^1000² CPU s")],
+    "bench_solvers": [("mineconv via pysat, s", r".", r"^pysat( after)?$"), ("mineconv via minisat, s", r".", r"^minisat$")],
+    "bench_analyze": [("mineconv full level, after", r".", r"^after: full level")],
+    "bench_noguess": [("mineconv (repaired), expert 99", r"^bench_noguess:(1 \| 16x30/99|3) \| mineconv", r"^boards"),
+                      ("ms-toollib, expert 99", r"^bench_noguess:(1 \| 16x30/99|3) \| ms-toollib[^|]*max_times=100000",
+                       r"^boards")],
+    "bench_design": [("mineconv puzzles/s", r".", r"^puzzles/s")],
+    "bench_reduce": [("mineconv analyze s", r".", r"^analyze s")],
+    "bench_hardcount": [("mineconv, no total: s", r".", r"^no total: status, (digits, )?s, MB", -2),
                         ("d4 (no total): s", r".", r"^d4 \(no total\)", -2)],
-    "bench_serve": [("small job behind them (s)", r".", r"^small job behind"),
-                    ("small job alone (s)", r".", r"^small job alone")],
-    "bench_download": [("seconds", r".", r"^seconds")],
-    "bench_memory": [("wall s", r".", r"^wall s")],
+    "bench_serve": [("mineconv small job behind the heavy ones, s", r".", r"^small job behind"),
+                    ("mineconv small job alone, s", r".", r"^small job alone")],
+    "bench_download": [("mineconv seconds", r".", r"^seconds")],
+    "bench_memory": [("mineconv wall s", r".", r"^wall s")],
     "bench_play": [],
-    "engine_trials": [("expert games per CPU-second", r".", r"^expert games per CPU-second")],
+    "engine_trials": [("mineconv engine, expert games per CPU-second", r".", r"^expert games per CPU-second")],
 }
 # the harness figure each plot follows, and the case it is drawn for (one series per side and case)
 HEADLINE: Dict[str, Tuple[str, Dict[str, Any]]] = {
@@ -66,7 +70,7 @@ HEADLINE: Dict[str, Tuple[str, Dict[str, Any]]] = {
     "bench_formats": ("convert CPU seconds", {"format": "lp"}),
     "bench_hardcount": ("seconds", {"board": "checker-60x60-0.3", "total": False}),
     "bench_solvers": ("seconds to solution", {"board": "expert-1"}),
-    "bench_analyze": ("seconds", {"level": "full"}),
+    "bench_analyze": ("seconds", {"size": 100, "density": 0.16, "seed": 0, "level": "full"}),
     "engine_trials": ("games per CPU-second", {"board": "16x30/99"}),
 }
 NUMBER = re.compile(r"-?\d[\d,]*(?:\.\d+)?")
@@ -98,6 +102,11 @@ def run_key(line: Dict[str, Any]) -> Tuple[str, str, str]:
     """What tells a run apart: its date, time and commit."""
     st = line["stamp"]
     return st.get("date") or "", st.get("time") or "", st.get("commit") or ""
+
+
+def run_text(key: Tuple[str, str, str]) -> str:
+    """A run as README names it: date, time to the minute, commit (what is known of them)."""
+    return " ".join(part for part in (key[0], key[1][:5], key[2]) if part)
 
 
 def value_text(line: Dict[str, Any]) -> str:
@@ -135,13 +144,13 @@ def runs_block(bench: str, figures: List[Dict[str, Any]]) -> str:
     for f in shown:
         key = (run_key(f), case_text(f["case"]), f"{f['figure']} ({f['unit']})")
         cells.setdefault(key, {})[f["side"]] = value_text(f)
-    rows = [[f"{k[0][0]} {k[0][1][:5]} {k[0][2]}", k[1], k[2]] + [v.get(s, "") for s in sides]
+    rows = [[run_text(k[0]), k[1], k[2]] + [v.get(s, "") for s in sides]
             for k, v in cells.items()]
     table = markdown_table(["run (UTC, commit)", "case", "figure"] + sides, ["---"] * 3 + ["---:"] * len(sides), rows)
     machines = []
     for key in keys:
         st = next(f["stamp"] for f in shown if run_key(f) == key)
-        machines.append(f"- {key[0]} {key[1][:5]} {key[2]}{' (uncommitted changes)' if st.get('dirty') else ''}: "
+        machines.append(f"- {run_text(key)}{' (uncommitted changes)' if st.get('dirty') else ''}: "
                         + machine_text(st))
     return "\n" + table + "\n\n" + "\n".join(machines) + "\n\n" + plot + "\n"
 
@@ -184,7 +193,7 @@ def legacy_points(bench: str, rows: List[Dict[str, Any]]) -> Dict[str, List[Tupl
     points: Dict[str, List[Tuple[str, float]]] = {}
     for name, row_pat, col_pat, *pick in LEGACY.get(bench, []):
         for r in rows:
-            if not re.search(row_pat, r["cells"][0].strip("*` ")):
+            if not re.search(row_pat, " | ".join([r["table"], *r["cells"]])):
                 continue
             col = next((i for i, c in enumerate(r["columns"]) if i and re.search(col_pat, c)), None)
             value = None if col is None else first_number(r["cells"][col], *pick)
@@ -215,8 +224,12 @@ def plot(bench: str, rows: List[Dict[str, Any]], figures: List[Dict[str, Any]]) 
     points = {**legacy_points(bench, rows), **figure_points(bench, figures)}
     series = [Series(name, pts, peer=not name.startswith(("mineconv", US, "baseline", "engine")))
               for name, pts in points.items()]
-    # the lines with the most dated points (the cases measured most often), in their first order
-    kept = sorted(sorted(series, key=lambda s: -len(s.points))[:MOST_LINES], key=series.index)
+    # the lines with the most dated points (the cases measured most often), half of them the peers' when
+    # there are peers, in their first order
+    ours = sorted((s for s in series if not s.peer), key=lambda s: -len(s.points))
+    peers = sorted((s for s in series if s.peer), key=lambda s: -len(s.points))
+    room = MOST_LINES - min(len(peers), MOST_LINES // 2)
+    kept = sorted(ours[:room] + peers[:MOST_LINES - min(len(ours), room)], key=series.index)
     return line_plot(f"{bench}: headline figures over the dated runs", kept)
 
 
