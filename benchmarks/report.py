@@ -2,6 +2,7 @@
 
     python benchmarks/report.py            # rewrite the generated parts of benchmarks/README.md and plots/
     python benchmarks/report.py --check    # exit 1, naming what differs, when they are not what the lines give
+    python benchmarks/report.py --adopt    # first take tables typed into the pages by hand into the JSON lines
 
 README.md (and ANALYZE_RESULTS.md) hold three kinds of generated block; everything between a block's
 markers is rewritten, the prose around them is kept as written:
@@ -22,6 +23,7 @@ import sys
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
+from adopt import adopt
 from harness import HERE, RESULTS, US, read
 from svgplot import Series, line_plot
 
@@ -272,7 +274,15 @@ def main(argv: Optional[List[str]] = None) -> int:
     """Rewrite README's generated blocks and the plots, or (--check) say whether they are up to date."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--check", action="store_true", help="change nothing; exit 1 when something differs")
+    ap.add_argument("--adopt", action="store_true",
+                    help="first move every table typed into the pages by hand into the JSON lines (adopt.py)")
     args = ap.parse_args(argv)
+    if args.adopt and not args.check:
+        for page in PAGES:
+            if page.exists():
+                text, taken = adopt(page.read_text(encoding="utf-8"))
+                page.write_text(text, encoding="utf-8")
+                print(f"report: {taken} hand-written tables of {page.name} taken into benchmarks/results/")
     _, plots = generate(README.read_text(encoding="utf-8"))
     pages = {page: render(page.read_text(encoding="utf-8"), load()) for page in PAGES if page.exists()}
     stale = [page.name for page, text in pages.items() if text != page.read_text(encoding="utf-8")] + [

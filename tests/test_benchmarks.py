@@ -18,6 +18,7 @@ from helpers import ROOT
 BENCH = ROOT / "benchmarks"
 sys.path.insert(0, str(BENCH))
 
+import adopt as adopt_module  # noqa: E402
 import harness  # noqa: E402
 import report  # noqa: E402
 
@@ -146,3 +147,25 @@ def test_a_run_block_shows_one_runs_cases_with_their_extras(tmp_path):
     assert "| full | seconds (s) | 2 | 9 | 400 |" in text and "0.5" not in text
     with pytest.raises(KeyError, match="no figure of bench_y"):
         report.render("<!-- run bench_y 2026-01-02 03:05 -->\n<!-- /run -->\n", report.load(tmp_path))
+
+
+def test_a_hand_written_table_is_adopted_into_the_json_lines(tmp_path):
+    page = ("# B\n\n## bench_z.py — z\n\n### 2026-03-04 05:06, main at abc1234: a run\n\nSome prose.\n\n"
+            "| board | mineconv s |  peer s |\n|---|---:|---:|\n| 9x9 | 0.10 | 0.20 |\n| 30x16 | 1.5 | 3 |\n\nMore.\n")
+    text, taken = adopt_module.adopt(page, tmp_path)
+    assert taken == 1 and "<!-- table bench_z:1 -->\n<!-- /table -->" in text and "| 9x9 |" not in text
+    rows = harness.read(tmp_path / "bench_z.jsonl")
+    assert [r["cells"] for r in rows] == [["9x9", "0.10", "0.20"], ["30x16", "1.5", "3"]]
+    assert rows[0]["stamp"]["date"] == "2026-03-04" and rows[0]["stamp"]["time"] == "05:06"
+    assert rows[0]["stamp"]["commit"] == "abc1234"
+    back = report.render(text, report.load(tmp_path))
+    assert back == page.replace("|  peer s |", "| peer s |").replace(
+        "| board", "<!-- table bench_z:1 -->\n\n| board").replace("| 3 |\n", "| 3 |\n\n<!-- /table -->\n")
+    again, none = adopt_module.adopt(back, tmp_path)   # a generated table is left alone
+    assert none == 0 and again == back
+
+
+def test_no_table_is_typed_into_the_pages_by_hand(tmp_path):
+    for page in report.PAGES:
+        _, taken = adopt_module.adopt(page.read_text(encoding="utf-8"), tmp_path)
+        assert taken == 0, f"{page.name} holds {taken} hand-written tables: run python benchmarks/report.py --adopt"
