@@ -23,7 +23,7 @@ import sys
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
-from adopt import adopt
+from adopt import adopt, adopt_play_rows
 from harness import HERE, RESULTS, US, read
 from svgplot import Series, line_plot
 
@@ -278,6 +278,7 @@ def main(argv: Optional[List[str]] = None) -> int:
                     help="first move every table typed into the pages by hand into the JSON lines (adopt.py)")
     args = ap.parse_args(argv)
     if args.adopt and not args.check:
+        print(f"report: {adopt_play_rows()} rows of bench_play.jsonl of before the harness turned into figures")
         for page in PAGES:
             if page.exists():
                 text, taken = adopt(page.read_text(encoding="utf-8"))

@@ -131,7 +131,9 @@ def test_results_are_json_lines_of_known_kinds():
     for path in sorted(harness.RESULTS.glob("*.jsonl")):
         for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
             data = json.loads(line)
-            assert data["kind"] in ("figure", "row") and data["bench"] == path.stem, f"{path.name}:{number}"
+            assert data.get("kind") in ("figure", "row") and data["bench"] == path.stem, (
+                f"{path.name}:{number}: not a harness line (python benchmarks/report.py --adopt turns bench_play's "
+                "rows of before the harness into figures)")
             assert data["stamp"].get("date") or data["kind"] == "row", f"{path.name}:{number}: undated figure"
 
 
@@ -169,3 +171,17 @@ def test_no_table_is_typed_into_the_pages_by_hand(tmp_path):
     for page in report.PAGES:
         _, taken = adopt_module.adopt(page.read_text(encoding="utf-8"), tmp_path)
         assert taken == 0, f"{page.name} holds {taken} hand-written tables: run python benchmarks/report.py --adopt"
+
+
+def test_a_bench_play_row_of_before_the_harness_is_turned_into_figures(tmp_path):
+    old = {"date": "2026-11-27", "config": "expert-snr", "player": "engine", "games": 10, "wins": 6,
+           "win_rate": 0.6, "interval": [0.3, 0.8], "cpu_seconds": 2.0, "games_per_cpu_second": 5.0,
+           "paired": True, "seed": 1}
+    kept = {"kind": "figure", "bench": "bench_play", "figure": "x", "value": 1, "stamp": {"date": "2026-11-26"}}
+    (tmp_path / "bench_play.jsonl").write_text(json.dumps(kept) + "\n" + json.dumps(old) + "\n")
+    assert adopt_module.adopt_play_rows(tmp_path) == 1
+    lines = harness.read(tmp_path / "bench_play.jsonl")
+    assert lines[0] == kept and [(f["figure"], f["value"], f["side"]) for f in lines[1:]] == [
+        ("win rate", 0.6, "mineconv engine"), ("games per CPU-second", 5.0, "mineconv engine")]
+    assert lines[1]["stamp"]["date"] == "2026-11-27" and lines[1]["case"] == {"config": "expert-snr"}
+    assert adopt_module.adopt_play_rows(tmp_path) == 0
