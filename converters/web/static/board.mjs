@@ -1,5 +1,5 @@
 // The page's board as data, and the pure functions on it (no page, no server): what Node's tests run
-// (tests/js/board.test.mjs).
+// (tests/js/board.test.mjs), two of them proven equal to their Python homes by tests/test_page_script.py.
 //
 // A board: {rows, cols, cells: [{s, n}] row-major, mines, start, name, game, replay}; a cell's `s` is
 // "unknown", "number" (its count in `n`), "mine", "safe" or "flag".
@@ -28,11 +28,11 @@ export function around(board, r, c) {
   return NEIGHBOURS.map(([dr, dc]) => [r + dr, c + dc]).filter(([a, b]) => inside(board, a, b));
 }
 
-/** The board as the server reads it: the canonical text form (README "The puzzle model"). A flag is an unknown. */
+/** The board as the server reads it: the canonical text form, as `formats/notations/native.canonical_text`
+ *  writes it (equal on every board the page holds: tests/test_page_script.py). A flag is an unknown. */
 export function boardText(board) {
   const lines = [];
-  // the puzzle's name rides along, so exports and pictures keep it
-  if (board.name) lines.push(`name: ${String(board.name).replace(/\s+/g, " ").trim()}`);
+  if (board.name !== null && board.name !== undefined) lines.push(`name: ${board.name}`);
   if (board.mines !== null && board.mines !== undefined) lines.push(`mines: ${board.mines}`);
   if (board.start) lines.push(`start: ${board.start[0]},${board.start[1]}`);
   for (let r = 0; r < board.rows; r++) {
@@ -80,7 +80,8 @@ export function typedValue(keyName) {
 
 /** Open the safe cell (r, c) of a game, as the game does: its count shows, and a zero opens its neighbours
  *  in turn (the region of zeros and the counts around it), flags and open cells left as they are. `counts`
- *  are the server's rows of digits (`core/layout.mine_counts`). Returns how many cells it opened. */
+ *  are the server's rows of digits (`core/layout.mine_counts`); from a closed board the opened cells are
+ *  `core/layout.opened_state`'s (tests/test_page_script.py). Returns how many cells it opened. */
 export function floodOpen(board, counts, r, c) {
   const stack = [[r, c]];
   let opened = 0;
