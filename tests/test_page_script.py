@@ -137,6 +137,8 @@ def test_modules_form_one_tree_from_app_with_no_mutable_globals():
         top = [line for line in (STATIC / name).read_text(encoding="utf-8").splitlines()
                if re.match(r"(export\s+)?(let|var)\s", line)]
         assert top == [], f"{name} holds a mutable global: {top}"   # state lives in state.mjs's one object
+        if name != "contract.mjs":     # the data-* names are found through contract.mjs alone
+            assert "[data-" not in (STATIC / name).read_text(encoding="utf-8"), f"{name} names a data-* selector"
     assert not list(STATIC.glob("*.js")), "the page's scripts are modules (.mjs), loaded by app.mjs"
 
 

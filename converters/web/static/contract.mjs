@@ -1,6 +1,6 @@
-// The page's test contract (README "The assistant page"; tests/test_web.py, tests/test_page_*.py): the
-// `data-*` names its elements carry, found only through these functions, and the few names its browser
-// tests read from `window`. Extend it, never change it.
+// The page's test contract (README, "The assistant": "For scripts and tests the page keeps a contract";
+// tests/test_web.py, tests/test_page_*.py): the `data-*` names its elements carry, found only through
+// these functions, and the few names its browser tests read from `window`. Extend it, never change it.
 //   data-action="NAME"   a button the person presses       data-input="NAME"   a field they fill
 //   data-output="NAME"   what the page tells them          data-replay="NAME"  the replay's controls
 //   on the board's cells: data-row, data-col, data-state, data-p, data-sure, data-hit, data-wrong-flag,
@@ -14,6 +14,8 @@ export const input = (name) => document.querySelector(`[data-input="${name}"]`);
 export const output = (name) => document.querySelector(`[data-output="${name}"]`);
 /** The replay control of data-replay NAME. */
 export const control = (name) => document.querySelector(`[data-replay="${name}"]`);
+/** The replay timeline's buttons, one per opening (data-opening: its index in `audit --json`'s clicks). */
+export const openings = () => document.querySelectorAll("[data-opening]");
 /** The data-* keys (dataset names) of a cell that the drawing sets afresh each time. */
 export const CELL_MARKS = ["p", "hit", "wrongFlag", "hint", "sure", "advised"];
 

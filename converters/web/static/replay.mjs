@@ -2,7 +2,7 @@
 // audit of each opening (`mineconv audit`) on a timeline.
 import { guarded, runJob } from "./api.mjs";
 import { key, replayBoard } from "./board.mjs";
-import { control, input, output } from "./contract.mjs";
+import { control, input, openings, output } from "./contract.mjs";
 import { base64Of } from "./bring.mjs";
 import { clearAnalysis, draw, say, showCount } from "./render.mjs";
 import { page, remember } from "./state.mjs";
@@ -29,7 +29,7 @@ function showFrame(at, focus = null) {
   control("clock").textContent = `${(last ? last.t : 0).toFixed(2)} s`;
   control("clock").dataset.value = String(last ? last.t : 0);
   const current = focus !== null ? focus : opening !== null ? last.opening : null;
-  for (const el of document.querySelectorAll("[data-opening]")) {
+  for (const el of openings()) {
     el.setAttribute("aria-current", String(Number(el.dataset.opening) === current));
   }
   if (focus !== null) { say(`${openingText(focus, R.audit.clicks[focus])} (the board just before it)`); return; }
