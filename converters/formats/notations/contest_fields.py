@@ -26,11 +26,11 @@ import numpy as np
 from ...core.fileio import too_many_cells
 from ...core.puzzle import Puzzle, neighbour_count
 from ...core.wording import plural
-from .._layout import LAYOUT_HELP, layout_reading
 from ..collection import PUZZLE_HELP, build_all, pick
 from ..grammar import normalise_newlines
+from ..mine_layouts import LAYOUT_HELP, layout_reading
 from ..registry import LIKELY, NO, POSSIBLE, register_format
-from ._grid_common import fail, lines_with_offsets
+from .pasted_grids import fail, lines_with_offsets
 
 _SIZE = re.compile(r"\s*(\d{1,9})\s+(\d{1,9})\s*")
 _LABEL = re.compile(r"\s*Field\s*#\s*(\d{1,9})\s*:\s*", re.I)

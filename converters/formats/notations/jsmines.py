@@ -25,10 +25,10 @@ from typing import Any, List, TextIO
 from ...core.errors import FormatError, PuzzleError, PuzzleSyntaxError
 from ...core.puzzle import Puzzle
 from ...core.wording import plural
-from .._rows import decode, lost_parts, symbol_table
 from ..grammar import normalise_newlines, parser, syntax_error
+from ..grid_rows import decode, lost_parts, symbol_table
 from ..registry import register_format
-from ._nodes import line_column, rules, terminal
+from .parse_trees import line_column, rules, terminal
 
 _TABLE = symbol_table({**{str(d): str(d) for d in range(9)}, "H": "?", "F": "*", "M": "*", "O": "*", "I": "*",
                        "h": "?", "m": "*", "?": "?"})

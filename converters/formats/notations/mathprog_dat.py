@@ -42,10 +42,10 @@ from ...core.about import version
 from ...core.errors import PuzzleError, PuzzleSyntaxError
 from ...core.puzzle import Puzzle
 from ...core.wording import plural
-from .._located import error_at, symbol_name
 from ..grammar import normalise_newlines, parser, syntax_error
+from ..located_errors import error_at, symbol_name
 from ..registry import LIKELY, NO, register_format
-from ._nodes import offset, rule, rules, terminal
+from .parse_trees import offset, rule, rules, terminal
 
 if TYPE_CHECKING:   # types only: Lark is imported when the grammar is first used
     from lark import Token

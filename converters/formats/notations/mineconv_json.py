@@ -25,8 +25,8 @@ from typing import Any, Optional, TextIO
 from ...core.errors import PuzzleError, PuzzleSyntaxError
 from ...core.puzzle import Puzzle
 from ...core.wording import plural
-from .._located import error_at, is_whole, json_item_offset, json_key_offset, load_json
 from ..grammar import normalise_newlines
+from ..located_errors import error_at, is_whole, json_item_offset, json_key_offset, load_json
 from ..registry import register_format
 
 FORMAT_TAG = "mineconv-puzzle"

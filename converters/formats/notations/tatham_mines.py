@@ -26,10 +26,10 @@ from typing import TYPE_CHECKING, List, Optional, Tuple
 from ...core.errors import FormatError, PuzzleSyntaxError
 from ...core.lazy import LazyModule
 from ...core.puzzle import Puzzle
-from .._layout import LAYOUT_HELP, layout_reading, parse_reveal_from
 from ..grammar import normalise_newlines, parser, syntax_error
+from ..mine_layouts import LAYOUT_HELP, layout_reading, parse_reveal_from
 from ..registry import CERTAIN, LIKELY, NO, register_format
-from ._nodes import line_column, rules, terminal, terminals
+from .parse_trees import line_column, rules, terminal, terminals
 
 if TYPE_CHECKING:
     import numpy as np
@@ -39,7 +39,7 @@ else:   # imported on first use: a small solve needs no numpy
 if TYPE_CHECKING:   # types only: Lark is imported when the grammar is first used
     from lark import Token
 
-    from ._nodes import Node
+    from .parse_trees import Node
 
 _PARAMS = re.compile(r"([0-9]+)(?:x([0-9]+))?(?:n([0-9]+))?(.*)")
 _DESC = re.compile(r"(?:([0-9]+),([0-9]+),)?([mu]?)(.*)")
