@@ -54,7 +54,7 @@ def _constraints(out: TextIO, model: LinearModel) -> None:
                                    head=heads.at(np.arange(start, stop)), first=first))
 
 
-def write_lp(puzzle: Puzzle, out: TextIO, *, mines: Optional[int] = None,
+def write_cplex_lp(puzzle: Puzzle, out: TextIO, *, mines: Optional[int] = None,
              system: Optional[LinearSystem] = None, **_: Any) -> None:
     """Write the puzzle as a CPLEX LP file (`system`: its build_system(puzzle, mines), when already built)."""
     model = linear_model(puzzle, mines, system)
@@ -97,6 +97,6 @@ def _detect(text: str) -> bool:
         and any(ln in ("subject to", "st", "s.t.", "such that") for ln in lines[1:50])
 
 
-register_format("lp", [".lp"], "model", writer=write_lp, detect=_detect,
+register_format("lp", [".lp"], "model", writer=write_cplex_lp, detect=_detect,
                 description="CPLEX LP for MIP solvers (glpsol --lp, cbc, HiGHS, CPLEX, Gurobi, SCIP)",
                 aliases=("cplex-lp",), write_options=("mines", "system"))

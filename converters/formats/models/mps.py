@@ -297,7 +297,7 @@ def _write(puzzle: Puzzle, out: TextIO, fixed: bool, mines: Optional[int]) -> No
     out.write("ENDATA\n")
 
 
-def write_free_mps(puzzle: Puzzle, out: TextIO, *, mines: Optional[int] = None, **_: Any) -> None:
+def write_mps(puzzle: Puzzle, out: TextIO, *, mines: Optional[int] = None, **_: Any) -> None:
     """Write the puzzle as free MPS."""
     _write(puzzle, out, False, mines)
 
@@ -318,7 +318,7 @@ def _detect_fixed(text: str) -> bool:
 
 
 # registration order matters: for a .mps output name the registry picks the first candidate, free MPS
-register_format("mps", [".mps", ".fmps"], "model", writer=write_free_mps, detect=_detect,
+register_format("mps", [".mps", ".fmps"], "model", writer=write_mps, detect=_detect,
                 description="free MPS for MIP solvers (glpsol --freemps, cbc, HiGHS, lp_solve -fmps)",
                 aliases=("free-mps",), write_options=("mines",))
 register_format("fixed-mps", [".mps"], "model", writer=write_fixed_mps, detect=_detect_fixed,
