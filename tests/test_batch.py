@@ -488,31 +488,31 @@ class _Finalized:
 
 @pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
 def test_a_stop_lost_in_a_finalizer_still_ends_the_pool_worker(tmp_path, monkeypatch):
-    from mineconv.batch import Item, Settings, worker as worker_mod
+    from mineconv.batch import Item, Settings, convert_items
 
     converted = []
 
     def convert(self, item):
         converted.append(item.index)
         # the SIGTERM handler ran while a dropped stream was being finalized: its SystemExit is lost
-        _Finalized(lambda: worker_mod._exit_on_signal(signal.SIGTERM, None))
+        _Finalized(lambda: convert_items._exit_on_signal(signal.SIGTERM, None))
         return [{"input": item.path, "status": "converted", "outputs": [], "error": None}]
 
-    monkeypatch.setattr(worker_mod._Worker, "convert", convert)
-    monkeypatch.setattr(worker_mod, "_WORKER", worker_mod._Worker(Settings(str(tmp_path), ("native",))))
-    monkeypatch.setattr(worker_mod, "_STOPPED_BY", None)
+    monkeypatch.setattr(convert_items._Worker, "convert", convert)
+    monkeypatch.setattr(convert_items, "_WORKER", convert_items._Worker(Settings(str(tmp_path), ("native",))))
+    monkeypatch.setattr(convert_items, "_STOPPED_BY", None)
     with pytest.raises(SystemExit) as stop:
-        worker_mod.pool_chunk([Item(0, "a.txt", "a"), Item(1, "b.txt", "b"), Item(2, "c.txt", "c")])
+        convert_items.pool_chunk([Item(0, "a.txt", "a"), Item(1, "b.txt", "b"), Item(2, "c.txt", "c")])
     assert stop.value.code == 128 + signal.SIGTERM
     assert converted == [0]  # the worker ends at the next item, not after its chunk (or never)
 
 
 @pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
 def test_a_stop_lost_in_a_finalizer_still_ends_the_run(tmp_path, monkeypatch):
-    from mineconv.batch import worker as worker_mod
+    from mineconv.batch import convert_items
 
     _boards(tmp_path / "in", 16)
-    convert = worker_mod._Worker.convert
+    convert = convert_items._Worker.convert
 
     def convert_and_lose_a_stop(self, item):
         if item.index == 0:  # SIGTERM arrives while a dropped stream is being finalized (-j 1: in this process)
@@ -520,7 +520,7 @@ def test_a_stop_lost_in_a_finalizer_still_ends_the_run(tmp_path, monkeypatch):
             _Finalized(lambda: handler(signal.SIGTERM, None))
         return convert(self, item)
 
-    monkeypatch.setattr(worker_mod._Worker, "convert", convert_and_lose_a_stop)
+    monkeypatch.setattr(convert_items._Worker, "convert", convert_and_lose_a_stop)
     before = signal.getsignal(signal.SIGTERM), signal.getsignal(signal.SIGINT)
     result = run_batch([str(tmp_path / "in")], str(tmp_path / "out"), ["native"], jobs=1)
     assert result.interrupted and result.signal == signal.SIGTERM

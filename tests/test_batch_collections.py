@@ -144,16 +144,16 @@ def test_a_puzzle_output_is_never_the_manifest(tmp_path):
 
 
 def test_an_interrupt_between_two_puzzles_lists_exactly_what_is_on_disk(tmp_path, monkeypatch):
-    from mineconv.batch import worker as worker_mod
+    from mineconv.batch import convert_items
 
-    convert_unit = worker_mod._Worker._convert_unit
+    convert_unit = convert_items._Worker._convert_unit
 
     def stop_at_the_second(self, item, unit, *args, **kwargs):
         if unit.number == 2:   # Ctrl-C once the first puzzle's outputs are in (-j 1: in this process)
             raise KeyboardInterrupt
         return convert_unit(self, item, unit, *args, **kwargs)
 
-    monkeypatch.setattr(worker_mod._Worker, "_convert_unit", stop_at_the_second)
+    monkeypatch.setattr(convert_items._Worker, "_convert_unit", stop_at_the_second)
     out = tmp_path / "out"
     result = run_batch([str(FIELDS)], str(out), ["cnf", "lp"], jobs=1, manifest=str(tmp_path / "m.jsonl"))
     assert result.interrupted and result.signal == signal.SIGINT

@@ -14,7 +14,7 @@ import pytest
 
 from mineconv.encode.cnf import ClauseArrays, _block_pattern, cnf_clauses, encode_cnf
 from mineconv.core.errors import PuzzleError
-from mineconv.encode import engine
+from mineconv.encode import bulk_text
 from mineconv.formats.models.dimacs import clause_text, literal_bound
 from mineconv.make.generate import random_puzzle
 from mineconv.formats.header import _var_lines, header_text
@@ -74,8 +74,8 @@ def reference_var_lines(system: LinearSystem, prefix: str) -> str:
 def table_mode(request, monkeypatch) -> str:
     """Run a test with the per-process text tables (small boards) and without them (big boards)."""
     if request.param == "computed":
-        monkeypatch.setattr(engine, "SMALL_CELLS", 0)
-        monkeypatch.setattr(engine, "SMALL_NUMBERS", 2)
+        monkeypatch.setattr(bulk_text, "SMALL_CELLS", 0)
+        monkeypatch.setattr(bulk_text, "SMALL_NUMBERS", 2)
     return request.param
 
 

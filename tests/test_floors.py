@@ -1,8 +1,9 @@
 """The house's rules, read from the source by walking every module's syntax tree.
 
 import-linter (run by .ci/run) holds the floors; these tests hold what it does not see: cycles through
-function-level imports, private names borrowed across modules, the package root imported from below, and
-the size of rooms (modules and functions).
+function-level imports, private names borrowed across modules, the package root imported from below, the
+size of rooms (modules and functions), and names: a private module (`_x`) used outside its folder, one file
+name in two folders, a format module's reader, writer or detector named after another word than its module.
 """
 from __future__ import annotations
 
@@ -187,3 +188,108 @@ def test_imports_of_sees_private_and_function_level_imports(tmp_path):
     found = imports_of("mineconv.core.fake", fake)
     assert ("mineconv.core.errors", "_hidden", 1) in found
     assert ("mineconv.formats.registry", "", 4) in found
+
+
+# Names (issue 39). A module named `_x` belongs to its folder: only modules beside it may import it; a helper
+# that other folders need gets a public name that says what it is. Each entry here is a module another
+# folder may still import, with the reason it may.
+PRIVATE_SHARED = {
+    f"{PACKAGE}.core._compat": "a re-export of core.deprecated_calls kept for analysis/ while another branch moves "
+                               "it into rooms; goes when analysis/ imports core.deprecated_calls",
+}
+# Two modules with one file name in different folders make a reader ask which one is meant. Modules of
+# cli/ are exempt by their own rule: each is named after its subcommand (tests/test_startup.py ties them).
+# Each entry here is a name two folders may share, with the reason.
+SHARED_NAMES: Dict[str, str] = {}
+# the folders whose modules register formats, and the verb of each function register_format takes
+FORMAT_FOLDERS = ("formats/notations", "formats/models", "formats/answers")
+VERBS = {"reader": "read", "writer": "write", "detect": "detect"}
+
+
+def private_imports_outside(modules: Dict[str, Path]) -> List[str]:
+    """Imports of a module named `_x` from a module outside its folder (allow-listed ones left out)."""
+    found = []
+    for name, path in modules.items():
+        here = name if path.name == "__init__.py" else name.rsplit(".", 1)[0]
+        for target, _, line in imports_of(name, path):
+            folder, _, stem = target.rpartition(".")
+            if stem.startswith("_") and not stem.startswith("__") and folder != here \
+                    and target not in PRIVATE_SHARED:
+                found.append(f"{name}:{line} imports {target} from another folder")
+    return found
+
+
+def shared_names(names: List[str]) -> Dict[str, List[str]]:
+    """File names (a leading _ ignored) that modules or packages in different folders share, cli/'s left out."""
+    by_name: Dict[str, List[str]] = {}
+    for name in names:
+        parts = name.split(".")
+        if len(parts) < 2 or name == f"{PACKAGE}.__main__" or (len(parts) == 3 and parts[1] == "cli"):
+            continue
+        by_name.setdefault(parts[-1].lstrip("_"), []).append(name)
+    return {stem: sorted(found) for stem, found in by_name.items() if len(found) > 1 and stem not in SHARED_NAMES}
+
+
+def registrations(path: Path) -> List[Tuple[str, str, str, int]]:
+    """(format name, keyword, function name, line) for each function a module hands to register_format."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+        if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "register_format" and node.args \
+                and isinstance(node.args[0], ast.Constant):
+            for keyword in node.keywords:
+                if keyword.arg in VERBS and isinstance(keyword.value, ast.Name):
+                    found.append((str(node.args[0].value), keyword.arg, keyword.value.id, node.lineno))
+    return found
+
+
+def misnamed_format_functions(path: Path) -> List[str]:
+    """A format module's public reader, writer and detector are read_/write_/detect_<module>; a module that
+    registers a second format names that format's own functions after it (read_gurobi_json, write_int_csv)."""
+    found = registrations(path)
+    several = len({fmt for fmt, _, _, _ in found}) > 1
+    wrong = []
+    for fmt, keyword, function, line in found:
+        verb = VERBS[keyword]
+        allowed = {f"{verb}_{path.stem}"} | ({f"{verb}_{fmt.replace('-', '_')}"} if several else set())
+        if not function.startswith("_") and function not in allowed:
+            wrong.append(f"{path.parent.name}/{path.name}:{line} {keyword}={function}, not {' or '.join(sorted(allowed))}")
+    return wrong
+
+
+def test_private_modules_stay_in_their_folder():
+    assert private_imports_outside(MODULES) == []
+
+
+def test_private_module_check_sees_a_borrowed_module(tmp_path):
+    (tmp_path / "b.py").write_text("from ..formats._rows import decode\nfrom ..core._compat import x\n"
+                                   "from ._own import y\n")
+    found = private_imports_outside({f"{PACKAGE}.make.b": tmp_path / "b.py"})
+    assert [entry.split(" imports ")[1] for entry in found] == [f"{PACKAGE}.formats._rows from another folder"]
+
+
+def test_no_two_folders_share_a_file_name():
+    assert shared_names(list(MODULES)) == {}
+
+
+def test_shared_name_check_sees_a_clash():
+    names = [f"{PACKAGE}.solvers.quick", f"{PACKAGE}.analysis.quick", f"{PACKAGE}.cli.play", f"{PACKAGE}.make.play",
+             f"{PACKAGE}.core.layout", f"{PACKAGE}.formats._layout", f"{PACKAGE}.batch", f"{PACKAGE}.web.batch"]
+    assert shared_names(names) == {"quick": [f"{PACKAGE}.analysis.quick", f"{PACKAGE}.solvers.quick"],
+                                   "layout": [f"{PACKAGE}.core.layout", f"{PACKAGE}.formats._layout"],
+                                   "batch": [f"{PACKAGE}.batch", f"{PACKAGE}.web.batch"]}
+
+
+def test_format_functions_are_named_after_their_module():
+    modules = [p for folder in FORMAT_FOLDERS for p in sorted((SOURCE / folder).glob("[a-z]*.py"))]
+    assert sum(len(registrations(p)) for p in modules) > 100    # the check reads the registrations it holds
+    assert [wrong for p in modules for wrong in misnamed_format_functions(p)] == []
+
+
+def test_format_function_check_sees_a_misnamed_reader(tmp_path):
+    fake = tmp_path / "jsmines.py"
+    fake.write_text('register_format("mine", [".mine"], "puzzle", reader=read_mine, detect=_detect)\n')
+    assert [w.split(" ", 1)[1] for w in misnamed_format_functions(fake)] == ["reader=read_mine, not read_jsmines"]
+    fake.write_text('register_format("a", [], "solution", reader=read_jsmines)\n'
+                    'register_format("b-json", [], "solution", reader=read_b_json, detect=detect_b)\n')
+    assert [w.split(" ", 1)[1] for w in misnamed_format_functions(fake)] == ["detect=detect_b, not detect_b_json or "
+                                                                             "detect_jsmines"]

@@ -120,7 +120,7 @@ def test_the_pages_worker_answers_the_big_probabilities(tmp_path):
     """The page's path: the worker process's reply line (then the server's JSON, the same rule) loads whole."""
     board = big_board(tmp_path).read_text()
     request = json.dumps({"action": "probabilities", "board": board}) + "\n"
-    done = subprocess.run([sys.executable, "-m", "mineconv.web.worker"], input=request, capture_output=True,
+    done = subprocess.run([sys.executable, "-m", "mineconv.web.worker_process"], input=request, capture_output=True,
                           text=True, timeout=120)
     with python_default_limit():
         reply = json.loads(done.stdout.splitlines()[0])

@@ -15,7 +15,7 @@ import pytest
 import mineconv as mc
 from mineconv.core.errors import MineconvError
 from mineconv.core.layout import full_reveal
-from mineconv.formats._layout import LayoutDefaultWarning
+from mineconv.formats.mine_layouts import LayoutDefaultWarning
 from tests.conftest import FIXTURES, SAMPLES
 from tests.helpers import run_cli
 

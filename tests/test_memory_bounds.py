@@ -297,7 +297,7 @@ def test_a_no_guess_line_is_made_at_once() -> None:
     # 1 x 100000 with 5 mines searched 35 s, then said "place fewer mines": on a line the no-guess
     # layouts are the mines in blocks at both ends, made directly
     from mineconv.make.noguess import no_guess_layout
-    from mineconv.make.noguess_replay import play
+    from mineconv.make.noguess_solver import play
     started = time.monotonic()
     layout = no_guess_layout(1, 20000, 5, (0, 10000), seed=3)
     assert time.monotonic() - started < 2

@@ -12,7 +12,7 @@ import pytest
 from test_noguess import check_written, clears_without_guessing
 
 from helpers import run_cli
-from mineconv.make import noguess_replay
+from mineconv.make import noguess_solver
 from mineconv.make.noguess import NoGuessFailure, no_guess_layout, replay, start_block
 
 
@@ -58,7 +58,7 @@ def test_the_sat_fallback_decides_what_the_enumeration_decides(monkeypatch):
     # past the state budget the stuck state goes to the SAT backbone: same cells opened, same mines proven
     layouts = list(_random_layouts(16, 30, 99, (8, 15), 12, 7))
     fast = [replay(g, (8, 15)) for g in layouts]
-    monkeypatch.setattr(noguess_replay, "NODE_BUDGET", 0)
+    monkeypatch.setattr(noguess_solver, "NODE_BUDGET", 0)
     slow = [replay(g, (8, 15)) for g in layouts]
     assert any(s.sat_rounds for s in slow) and not any(f.sat_rounds for f in fast)
     for a, b in zip(fast, slow):

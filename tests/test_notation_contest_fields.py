@@ -10,7 +10,7 @@ from mineconv import PuzzleSyntaxError, parse
 from mineconv.core.errors import FormatError, MineconvError
 from mineconv.core.puzzle import Puzzle
 from mineconv.formats.collection import CollectionWarning
-from mineconv.formats.notations.contest_fields import detect_contest, puzzles
+from mineconv.formats.notations.contest_fields import detect_contest_fields, puzzles
 from mineconv.formats.registry import LIKELY, NO, POSSIBLE
 from tests.conftest import SAMPLES
 from helpers import mutate
@@ -66,7 +66,7 @@ def test_bad_puzzle_option(value):
     ("1 2\n3 4\n", NO), ("Field #1:\nabc\n", NO),
 ])
 def test_detect(text, score):
-    assert detect_contest(text) == score
+    assert detect_contest_fields(text) == score
 
 
 def test_fuzz_mutations_give_our_error_or_a_puzzle():

@@ -6,7 +6,7 @@ import pytest
 from mineconv import PuzzleSyntaxError, parse
 from mineconv.cli import main
 from mineconv.core.errors import LossyConversionWarning
-from mineconv.formats.notations.jsmines import detect_mine
+from mineconv.formats.notations.jsmines import detect_jsmines
 from mineconv.formats.writing import dumps
 
 # what JSMinesweeper's Board.getPositionData writes after a lost game: '?' where a mine was shown
@@ -52,7 +52,7 @@ def test_errors_are_located(text, where, msg):
 
 @pytest.mark.parametrize("text, hit", [(AFTER_LOSS, True), (JAVA, True), ("4x3x3\nabcd\n", False), ("??\n", False)])
 def test_detect(text, hit):
-    assert detect_mine(text) is hit
+    assert detect_jsmines(text) is hit
 
 
 def test_cli_solves_a_position_saved_after_a_loss(tmp_path, capsys):

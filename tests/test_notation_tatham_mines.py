@@ -8,7 +8,7 @@ import pytest
 from mineconv import PuzzleSyntaxError, parse
 from mineconv.cli import main
 from mineconv.core.errors import FormatError
-from mineconv.formats.notations.tatham_mines import detect_tatham, obfuscate_bitmap
+from mineconv.formats.notations.tatham_mines import detect_tatham_mines, obfuscate_bitmap
 from mineconv.formats.registry import CERTAIN, LIKELY, NO
 from tests.conftest import SAMPLES
 
@@ -130,7 +130,7 @@ def test_reveal_from_a_mine_is_refused():
     ("9x9\n???", NO), ("30x16x99\nHHH", NO), ("", NO),
 ])
 def test_detect(text, score):
-    assert detect_tatham(text) == score
+    assert detect_tatham_mines(text) == score
 
 
 def test_cli_sample_info_and_reveal(capsys):

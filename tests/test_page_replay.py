@@ -152,7 +152,7 @@ def test_replay_frames_follow_the_audit_and_a_loss_names_its_mine():
 
     from mineconv.analysis.audit import audit
     from mineconv.core.replay import LEFT_PRESS, LEFT_RELEASE, RIGHT_PRESS, RIGHT_RELEASE, Replay, ReplayEvent
-    from mineconv.web.replay import frames_of, replay_answer
+    from mineconv.web.playback import frames_of, replay_answer
 
     mines = np.zeros((3, 4), dtype=bool)
     mines[0, 3] = mines[2, 3] = True

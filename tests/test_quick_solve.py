@@ -2,7 +2,7 @@
 
 Three plain-Python twins stand in for numpy on a small board: Puzzle's validation (core/puzzle.py, up to
 SMALL_BOARD cells in a process without numpy), the CNF clauses (encode/small.py) and `mineconv solve`
-with the embedded solver (solvers/quick.py, up to SMALL_SOLVE cells). Each is held here to the numpy path it
+with the embedded solver (solvers/small_solve.py, up to SMALL_SOLVE cells). Each is held here to the numpy path it
 replaces, on random boards and on every small sample: the same errors, the same clauses in the same order (so
 pysat finds the same model), the same status, mines, uniqueness and CLI output.
 """
@@ -15,7 +15,7 @@ import pytest
 
 import mineconv.core.puzzle as puzzle_module
 import mineconv.solvers.embedded as embedded_module
-import mineconv.solvers.quick as quick_module
+import mineconv.solvers.small_solve as small_solve
 from mineconv.cli import main
 from mineconv.core.errors import MineconvError
 from mineconv.core.puzzle import Puzzle
@@ -23,7 +23,7 @@ from mineconv.core.system import build_system, check_assignment
 from mineconv.encode.cnf import encode_cnf
 from mineconv.encode.small import check_mines, small_cnf
 from mineconv.solvers.process import Deadline
-from mineconv.solvers.quick import solve_small
+from mineconv.solvers.small_solve import solve_small
 from mineconv.solvers.solving import solve
 from tests.conftest import SAMPLES
 
@@ -137,7 +137,7 @@ def test_the_cli_prints_the_same_bytes_either_way(flags, capsys, monkeypatch):
         return status, out, err
 
     quick = [run(path) for path in SMALL_SAMPLES]
-    monkeypatch.setattr(quick_module, "SMALL_SOLVE", 0)
+    monkeypatch.setattr(small_solve, "SMALL_SOLVE", 0)
     monkeypatch.setattr(embedded_module, "SMALL_SOLVE", 0)
     assert quick == [run(path) for path in SMALL_SAMPLES]
 

@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from mineconv.formats import writing
-from mineconv.encode import engine
+from mineconv.encode import bulk_text
 from mineconv.core.errors import PuzzleError
 from mineconv.make.generate import random_puzzle
 from mineconv.core.puzzle import Puzzle
@@ -64,7 +64,7 @@ def chunking(request, monkeypatch) -> str:
     """The engine at its real chunk sizes, and with every chunk 3 lines long and no cached tables."""
     if request.param == "tiny":
         for name, value in TINY.items():
-            monkeypatch.setattr(engine, name, value)
+            monkeypatch.setattr(bulk_text, name, value)
     return request.param
 
 

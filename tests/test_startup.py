@@ -55,10 +55,10 @@ def test_version_imports_almost_nothing(tmp_path):
 def test_a_small_solve_imports_what_it_needs_only(tmp_path):
     mods = imported_by(tmp_path, "solve", str(SAMPLES / "seed-3x3.txt"))
     assert {"pysat.solvers", "mineconv.cli.solve", "mineconv.formats.notations.native"} <= mods
-    # the native text of a small board is read without Lark, and solved without numpy (solvers/quick.py: numpy
+    # the native text of a small board is read without Lark, and solved without numpy (solvers/small_solve.py: numpy
     # alone was a third of the command's CPU); no writer, answer reader or analysis is needed
     unwanted = {"numpy", "lark", "regex", "pulp", "mineconv.formats.models", "mineconv.formats.answers",
-                "mineconv.analysis", "mineconv.present", "mineconv.make.reduce", "mineconv.encode.cpsat",
+                "mineconv.analysis", "mineconv.present", "mineconv.make.reduce", "mineconv.encode.cpsat_model",
                 "xml.etree.ElementTree", "mineconv.cli.convert", "numpy.ma", "subprocess", "pkgutil",
                 "mineconv.solvers.runners", "mineconv.formats.writing",
                 # the numpy path's modules: the answer model, the linear system, the array CNF, solve()

@@ -197,52 +197,52 @@ def test_names_are_the_naming_module_s_and_legal_everywhere(fmt: str) -> None:
 def test_bulk_number_text_matches_str() -> None:
     import numpy as np
 
-    from mineconv.encode import engine
+    from mineconv.encode import bulk_text
 
     values = np.array([0, 1, 9, 10, 99, 100, 999, 1000, 9999, 10000, 10001, 99999999, 100000000,
                        123456789012, 16000000])
     for signed in (False, True):
         vals = np.concatenate([values, -values[1:]]) if signed else values
-        got = [engine.squeeze(item).decode() for item in engine.numbers(vals, signed=signed)]
+        got = [bulk_text.squeeze(item).decode() for item in bulk_text.numbers(vals, signed=signed)]
         assert got == [str(v) for v in vals.tolist()]
-        assert engine.squeeze(engine.number_items(vals, b"<", b">")) == "".join(f"<{v}>" for v in vals.tolist()).encode()
+        assert bulk_text.squeeze(bulk_text.number_items(vals, b"<", b">")) == "".join(f"<{v}>" for v in vals.tolist()).encode()
     with pytest.raises(ValueError):
-        engine.numbers(np.array([-1]))
-    names = engine.texts(["ab", "c", ""])
-    assert engine.join(3, [b"[", names, (names, np.array([2, 0, 1])), b"]\n"]) == b"[ab]\n[cab]\n[c]\n"
-    builder = engine.TableBuilder()
+        bulk_text.numbers(np.array([-1]))
+    names = bulk_text.texts(["ab", "c", ""])
+    assert bulk_text.join(3, [b"[", names, (names, np.array([2, 0, 1])), b"]\n"]) == b"[ab]\n[cab]\n[c]\n"
+    builder = bulk_text.TableBuilder()
     first = builder.add(["x", "y"])
-    tails = builder.add(engine.numbers(np.array([7, 80, 900])))
+    tails = builder.add(bulk_text.numbers(np.array([7, 80, 900])))
     table = builder.build()
     assert (first.at(1), tails.at(0), tails.at(2)) == (1, 2, 4)
-    assert engine.squeeze(table.take([tails.at(2), first.at(0), tails.at(1)])) == b"900x80"
-    assert list(engine.chunks(7, 3)) == [(0, 3), (3, 6), (6, 7)] and list(engine.chunks(0, 3)) == []
+    assert bulk_text.squeeze(table.take([tails.at(2), first.at(0), tails.at(1)])) == b"900x80"
+    assert list(bulk_text.chunks(7, 3)) == [(0, 3), (3, 6), (6, 7)] and list(bulk_text.chunks(0, 3)) == []
 
 
 def test_value_table_indexes_every_value_narrow_or_wide() -> None:
     import numpy as np
 
-    from mineconv.encode import engine
+    from mineconv.encode import bulk_text
 
     rng = np.random.default_rng(5)
-    for low, high in ((-8, 8), (1, 1), (0, engine.RANGE_SPAN - 1), (0, engine.RANGE_SPAN), (-3, 10 ** 6)):
+    for low, high in ((-8, 8), (1, 1), (0, bulk_text.RANGE_SPAN - 1), (0, bulk_text.RANGE_SPAN), (-3, 10 ** 6)):
         values = rng.integers(low, high + 1, size=500)
         values[:2] = low, high
-        table, index = engine.value_table(values)
+        table, index = bulk_text.value_table(values)
         assert [table[i] for i in index.tolist()] == values.tolist()
-        assert table == sorted(table) and len(table) <= max(engine.RANGE_SPAN, len(set(values.tolist())))
-    assert engine.value_table(np.zeros(0, dtype=np.int64))[0] == []
+        assert table == sorted(table) and len(table) <= max(bulk_text.RANGE_SPAN, len(set(values.tolist())))
+    assert bulk_text.value_table(np.zeros(0, dtype=np.int64))[0] == []
 
 
 def test_mps_names_do_not_depend_on_the_machine_s_byte_order() -> None:
     # the packed 8-byte names say '<u8': the bytes of a name are the same on any machine
     import numpy as np
 
-    from mineconv.encode import engine
+    from mineconv.encode import bulk_text
     from mineconv.formats.models.mps import _name_items
 
     r, c = np.array([0, 12, 999, 5]), np.array([7, 345, 999, 0])
-    got = [engine.squeeze(item).decode() for item in _name_items("x", r, c, False)]
+    got = [bulk_text.squeeze(item).decode() for item in _name_items("x", r, c, False)]
     assert got == ["x0_7", "x12_345", "x999_999", "x5_0"]
     spaced = [bytes(item).decode() for item in _name_items("c", r, c, True)]
     assert spaced == ["c0_7    ", "c12_345 ", "c999_999", "c5_0    "]

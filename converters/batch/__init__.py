@@ -19,6 +19,7 @@ conversion itself, and the rename is what "no truncated file" needs. What an fsy
 durability: without it the newest outputs of a run may be lost, or on some filesystems appear empty, after
 the whole machine crashes; rerun such a batch without --skip-existing (or use --fsync from the start).
 """
+from .convert_items import chunked, convert_chunk, format_error
 from .inputs import (
                      CONVERTED,
                      FAILED,
@@ -32,7 +33,6 @@ from .inputs import (
                      resolve_formats,
 )
 from .runner import BatchResult, default_jobs, run_batch, stderr_is_terminal, write_manifest
-from .worker import chunked, convert_chunk, format_error
 
 __all__ = ["CONVERTED", "FAILED", "SKIPPED", "BatchResult", "Item", "Settings", "chunked", "collect_inputs",
            "convert_chunk", "default_jobs", "find_collisions", "format_error", "output_extension",

@@ -21,6 +21,7 @@ from ..core.wording import plural
 from ..encode.cardinality import check_card_encoding
 from ..formats.collection import puzzle_index
 from ..formats.registry import Format, get_format, read_option_names
+from .convert_items import STOP_SIGNALS, chunked, convert_chunk, hold_stop, init_worker, pool_chunk
 from .inputs import (
     CONVERTED,
     FAILED,
@@ -32,7 +33,6 @@ from .inputs import (
     numbered_stems,
     resolve_formats,
 )
-from .worker import STOP_SIGNALS, chunked, convert_chunk, hold_stop, init_worker, pool_chunk
 
 
 @dataclass

@@ -8,7 +8,7 @@ from ..analysis.audit import Audit, audit
 from ..core.fileio import atomic_output
 from ..core.jsonout import json_text
 from ..formats.replays import read_replay
-from ..present.audit import write_guess_pictures
+from ..present.audit_pictures import write_guess_pictures
 from . import COMMANDS
 from .analyze import add_bound_options
 from .explain import svg_folder

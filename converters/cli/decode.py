@@ -9,7 +9,7 @@ from ..core.fileio import source_name
 from ..core.jsonout import json_text
 from ..formats.notations.native import canonical_text
 from ..solvers.decoding import read_answer_how, read_puzzle_reading
-from ..solvers.quick import SmallDecoded
+from ..solvers.small_solve import SmallDecoded
 from . import COMMANDS, add_input_options, describe_reading, input_options, say
 
 if TYPE_CHECKING:

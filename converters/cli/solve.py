@@ -12,7 +12,7 @@ from ..core.jsonout import json_text
 from ..formats.notations.native import canonical_text
 from ..solvers.decoding import read_puzzle_reading
 from ..solvers.process import Deadline
-from ..solvers.quick import SmallDecoded, solve_small
+from ..solvers.small_solve import SmallDecoded, solve_small
 from ..solvers.table import EMBEDDED, NATIVE_ENUMERATION, available, solver_names
 from . import COMMANDS, add_input_options, describe_reading, held_stops, input_options, say, timeout_seconds
 from .decode import emit

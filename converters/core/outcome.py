@@ -1,5 +1,5 @@
 """The JSON form of a solver's answer on a board, one for both of its makers: `formats.answer.Decoded` (the
-full, numpy one) and `solvers.quick.SmallDecoded` (a small board's, built without numpy)."""
+full, numpy one) and `solvers.small_solve.SmallDecoded` (a small board's, built without numpy)."""
 from __future__ import annotations
 
 from typing import Any, List

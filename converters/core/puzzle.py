@@ -6,7 +6,7 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property, lru_cache
 from typing import TYPE_CHECKING, Iterable, Iterator, Optional, Sequence, Tuple
 
-from ._compat import callable_array, callable_list
+from .deprecated_calls import callable_array, callable_list
 from .display import svg_picture
 from .errors import PuzzleError
 from .lazy import LazyModule

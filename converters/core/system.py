@@ -4,7 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Optional, Tuple
 
-from ._compat import callable_array, callable_list
+from .deprecated_calls import callable_array, callable_list
 from .grid import centres, padded, scatter_neighbours
 from .lazy import LazyModule
 from .puzzle import CODE_MINE, CODE_UNKNOWN, Puzzle, neighbour_count

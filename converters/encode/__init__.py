@@ -1,4 +1,4 @@
-"""Encoders: a Puzzle as CNF clauses (cnf), a 0-1 linear model (linear) or a CP-SAT model (cpsat); writers only add syntax.
+"""Encoders: a Puzzle as CNF clauses (cnf), a 0-1 linear model (linear) or a CP-SAT model (cpsat_model); writers only add syntax.
 
 The names below are looked up in their modules on first use: importing one encoder (the answer readers
 need `linear`'s placeholder) does not import the others.
@@ -16,7 +16,7 @@ __all__ = ["CARD_ENCODINGS", "DEFAULT_CARD_ENCODING", "ClauseArrays", "CnfEncodi
 __getattr__, __dir__ = lazy_names(__name__, {
     ".cardinality": ["CARD_ENCODINGS", "DEFAULT_CARD_ENCODING", "check_card_encoding", "exactly"],
     ".cnf": ["ClauseArrays", "CnfEncoding", "card_clauses", "clause_arrays", "cnf_clauses", "encode_cnf", "to_cnf"],
-    ".cpsat": ["to_cpsat"],
+    ".cpsat_model": ["to_cpsat"],
     ".linear": ["LinearModel", "constraint_rows", "linear_model", "pulp_solution", "to_pulp"],
 })
 
@@ -31,5 +31,5 @@ if TYPE_CHECKING:
         encode_cnf,
         to_cnf,
     )
-    from .cpsat import to_cpsat
+    from .cpsat_model import to_cpsat
     from .linear import LinearModel, constraint_rows, linear_model, pulp_solution, to_pulp

@@ -15,7 +15,7 @@ from ..core.lazy import LazyModule
 from ..core.naming import CON_FORM, TOTAL_CONSTRAINT, con_name, parse_var_name, var_name
 from ..core.puzzle import Puzzle
 from ..core.system import LinearSystem, build_system, check_assignment
-from .engine import Section
+from .bulk_text import Section
 
 if TYPE_CHECKING:
     import numpy as np

@@ -19,7 +19,7 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, List, Optional, Sequence, Tuple, Union
 
-from ..core._compat import callable_list
+from ..core.deprecated_calls import callable_list
 from ..core.display import svg_picture
 from ..core.errors import InputError, SolutionSyntaxError, VerificationError
 from ..core.fileio import line_of

@@ -18,7 +18,7 @@ from typing import Any, Callable, Iterator, List, Optional, Sequence, Tuple, Typ
 
 from ..core.errors import FormatError, MineconvError
 from ..core.wording import plural
-from ._located import error_at
+from .located_errors import error_at
 
 PUZZLE_HELP = "which puzzle of a file that holds several (1-based, in the file's order; default: the first)"
 

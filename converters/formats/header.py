@@ -22,7 +22,7 @@ from ..core.errors import SolutionSyntaxError
 from ..core.lazy import LazyModule
 from ..core.naming import VAR_FORM, VAR_PREFIX, name_pieces
 from ..core.puzzle import Puzzle
-from ..encode import engine
+from ..encode import bulk_text
 
 if TYPE_CHECKING:
     import numpy as np
@@ -55,11 +55,11 @@ def header_pieces(puzzle: Puzzle, system: LinearSystem, prefix: str, title: str,
     lines.extend(p + line for line in extra)
     head = "\n".join(lines) + "\n"
     shape = (puzzle.rows, puzzle.cols)
-    if k <= engine.CHUNK:
+    if k <= bulk_text.CHUNK:
         yield head + _var_map(p, system.var_rc, shape) if k else head
         return
     yield head
-    for start, stop in engine.chunks(k):
+    for start, stop in bulk_text.chunks(k):
         yield _var_bytes(p, system.var_rc[start:stop], start + 1, shape)
 
 
@@ -77,7 +77,7 @@ def write_header(out: Any, puzzle: Puzzle, system: LinearSystem, prefix: str, ti
         if isinstance(piece, str):
             out.write(piece)
         else:
-            engine.emit(out, piece)
+            bulk_text.emit(out, piece)
 
 
 # the last variable map made: (weak reference to the system's var_rc, board shape, prefix, text). A batch
@@ -108,9 +108,9 @@ def _var_bytes(p: str, rc: np.ndarray, first: int, shape: Tuple[int, int]) -> by
     """_var_lines as ASCII bytes."""
     # built in bulk (numpy items): a Python loop or np.char costs seconds on a million cells
     n = rc.shape[0]
-    ids = engine.number_items(np.arange(first, first + n), prefix=(p + "var ").encode("ascii"))
-    cells = engine.cell_items(shape, (b" ", "r", b" ", "c") + name_pieces(VAR_PREFIX, " ", "\n"), rc[:, 0], rc[:, 1])
-    return engine.join(n, [ids, cells])
+    ids = bulk_text.number_items(np.arange(first, first + n), prefix=(p + "var ").encode("ascii"))
+    cells = bulk_text.cell_items(shape, (b" ", "r", b" ", "c") + name_pieces(VAR_PREFIX, " ", "\n"), rc[:, 0], rc[:, 1])
+    return bulk_text.join(n, [ids, cells])
 
 
 def read_header(text: str, source: str = "<string>") -> Optional[Puzzle]:

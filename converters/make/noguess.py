@@ -3,7 +3,7 @@
 A board is no-guess from its first click when this replay clears it: open the first click (its cell and
 neighbours hold no mine, so it shows 0 and opens a region, zeros cascading as in the game), then over and
 over open every cell that is safe in every layout consistent with the revealed counts and the total mine
-count. The replay (mineconv.make.noguess_replay) does this incrementally in plain Python: single counts,
+count. The solver (mineconv.make.noguess_solver) does this incrementally in plain Python: single counts,
 then pairs of counts, then exact enumeration of the frontier with the total, and the SAT backbone only for
 a frontier too big to enumerate; the board is no-guess when the safe cells run out before the reasoning
 does.
@@ -48,7 +48,7 @@ from ..core.errors import InputError, MineconvError, ResourceError
 from ..core.layout import dilate, mine_counts
 from ..core.puzzle import Puzzle
 from ..core.wording import plural
-from .noguess_replay import FLAGGED, OPENED, cell_bytes, play
+from .noguess_solver import FLAGGED, OPENED, cell_bytes, play
 
 # repairs in a row that open no more cells than the best replay of this layout so far, before a new layout
 REPAIR_PATIENCE = 12

@@ -49,7 +49,7 @@ PART_GROUP = 300             # small parts go to one solver together, about this
 
 def unknown_answer(spec: SolverSpec, why: str) -> Answer:
     """The answer of a run that did not finish (a time limit), saying why."""
-    from ..formats.answer import Answer  # here: a small solve needs no Answer (solvers/quick.py)
+    from ..formats.answer import Answer  # here: a small solve needs no Answer (solvers/small_solve.py)
     return Answer("unknown", why=why, format=spec.answer_format or "", source=spec.name)
 
 

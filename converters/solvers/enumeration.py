@@ -316,7 +316,7 @@ def _cpsat_all(spec: SolverSpec, puzzle: Puzzle, workdir: Path, stream: Solution
         from ortools.sat.python import cp_model
     except ImportError:
         raise missing_solver(spec) from None
-    from ..encode.cpsat import to_cpsat
+    from ..encode.cpsat_model import to_cpsat
     model = to_cpsat(puzzle)
     if stream.deadline.expired():
         stream._finish(False, stream.deadline.why("while the CP-SAT model was built"))

@@ -241,7 +241,7 @@ def run_cpsat(spec: SolverSpec, puzzle: Puzzle, workdir: Path, deadline: Deadlin
         from ortools.sat.python import cp_model
     except ImportError:
         raise missing_solver(spec) from None
-    from ..encode.cpsat import to_cpsat
+    from ..encode.cpsat_model import to_cpsat
     model = to_cpsat(puzzle)
     if deadline.expired():
         return unknown_answer(spec, deadline.why("while the CP-SAT model was built"))

@@ -36,7 +36,7 @@ from ..formats.writing import dump, write
 from ..make.noguess import no_guess_layout, start_block
 from ..present.picture import render_svg
 from .downloads import FOLDER_PREFIX
-from .replay import replay
+from .playback import replay
 
 LEVELS = tuple(PROPAGATION_LEVELS) + ("full",)
 

@@ -1,6 +1,6 @@
 """Heavy work for the page, in worker processes under a time limit and a memory budget, cancellable.
 
-Each worker is a long-lived child process (`python -m mineconv.web.worker`) that reads one JSON request a
+Each worker is a long-lived child process (`python -m mineconv.web.worker_process`) that reads one JSON request a
 line on stdin and answers one JSON line on stdout, so the imports are paid once per worker, not once per
 click. The only way to stop work in progress is to end its process: a job past its time limit, or
 cancelled from the page, kills its worker's process group and the next job starts a fresh one. The
@@ -61,7 +61,7 @@ class Worker:
         env = dict(os.environ, PYTHONUNBUFFERED="1", **{PARENT_FD: str(parent_fd),
                                                          LIMITS: f"{max_bytes()},{max_cells()}"})
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "mineconv.web.worker"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+            [sys.executable, "-m", "mineconv.web.worker_process"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL, start_new_session=True, env=env, pass_fds=(parent_fd,),
             preexec_fn=(lambda: _limit_memory(memory)) if memory else None)
 

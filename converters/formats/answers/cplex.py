@@ -6,8 +6,8 @@ import xml.etree.ElementTree as ET
 
 from ...core.errors import SolutionSyntaxError
 from ...core.fileio import locate
-from .._located import symbol_name
 from ..answer import Answer, named_answer, parse_value
+from ..located_errors import symbol_name
 from ..registry import CERTAIN, register_format
 
 # CPLEX solution status codes: 1 optimal (LP), 101 integer optimal, 102 optimal within tolerance;

@@ -4,8 +4,8 @@ from __future__ import annotations
 import json
 
 from ...core.errors import SolutionSyntaxError
-from .._located import error_at, json_item_offset, json_key_offset
 from ..answer import Answer, named_answer, parse_value
+from ..located_errors import error_at, json_item_offset, json_key_offset
 from ..registry import CERTAIN, register_format
 
 # Gurobi status codes (Status attribute): 2 OPTIMAL, 3 INFEASIBLE, 4 INF_OR_UNBD; the rest are limits

@@ -14,8 +14,8 @@ import numpy as np
 from ...core.naming import CON_PREFIX, TOTAL_CONSTRAINT, VAR_PREFIX, name_pieces
 from ...core.puzzle import Puzzle
 from ...core.system import LinearSystem
-from ...encode import engine
-from ...encode.engine import emit
+from ...encode import bulk_text
+from ...encode.bulk_text import emit
 from ...encode.linear import EMPTY_ROW, PLACEHOLDER, LinearModel, linear_model, rows_prose
 from ..header import write_header
 from ..registry import register_format
@@ -26,12 +26,12 @@ NAMES_PER_LINE = 10
 
 def _var_sum(out: TextIO, names: np.ndarray, term: str, sep: str, per_line: int, indent: str) -> None:
     """Every variable (names: their items in id order) as '<sep><term><name>' items, per_line to a line."""
-    leads = engine.texts([term, "\n" + indent + sep + term, sep + term])
-    for start, stop in engine.chunks(names.shape[0]):
+    leads = bulk_text.texts([term, "\n" + indent + sep + term, sep + term])
+    for start, stop in bulk_text.chunks(names.shape[0]):
         i = np.arange(start, stop)
         # 0: the very first item, 1: first of a later line, 2: any other item
         kind = np.where(i == 0, 0, np.where(i % per_line == 0, 1, 2))
-        emit(out, engine.join(stop - start, [(leads, kind), names[start:stop]]))
+        emit(out, bulk_text.join(stop - start, [(leads, kind), names[start:stop]]))
 
 
 def _constraints(out: TextIO, model: LinearModel) -> None:
@@ -40,21 +40,21 @@ def _constraints(out: TextIO, model: LinearModel) -> None:
     shape = (system.puzzle.rows, system.puzzle.cols)
     rc = system.var_rc
     con_rc = model.of(system.con_rc)
-    values, which = engine.value_table(model.of(system.con_rhs))
-    builder = engine.TableBuilder()
-    first = builder.add(engine.cell_items(shape, name_pieces(VAR_PREFIX, " "), rc[:, 0], rc[:, 1]))
-    terms = builder.add(engine.cell_items(shape, name_pieces(VAR_PREFIX, " + "), rc[:, 0], rc[:, 1]))
-    heads = builder.add(engine.cell_items(shape, name_pieces(CON_PREFIX, " ", ":"), con_rc[:, 0], con_rc[:, 1]))
+    values, which = bulk_text.value_table(model.of(system.con_rhs))
+    builder = bulk_text.TableBuilder()
+    first = builder.add(bulk_text.cell_items(shape, name_pieces(VAR_PREFIX, " "), rc[:, 0], rc[:, 1]))
+    terms = builder.add(bulk_text.cell_items(shape, name_pieces(VAR_PREFIX, " + "), rc[:, 0], rc[:, 1]))
+    heads = builder.add(bulk_text.cell_items(shape, name_pieces(CON_PREFIX, " ", ":"), con_rc[:, 0], con_rc[:, 1]))
     tails = builder.add([f" = {v}\n" for v in values])
     # a count that cannot be met, with nothing unknown around it, still needs a variable to be a row
     empty = builder.add([f" 0 {model.any_var}"])
     table = builder.build()
-    for start, stop in engine.chunks(model.n, engine.ROW_CHUNK):
+    for start, stop in bulk_text.chunks(model.n, bulk_text.ROW_CHUNK):
         emit(out, model.line_items(start, stop, table, terms, tails.at(which[start:stop]), empty.item,
                                    head=heads.at(np.arange(start, stop)), first=first))
 
 
-def write_lp(puzzle: Puzzle, out: TextIO, *, mines: Optional[int] = None,
+def write_cplex_lp(puzzle: Puzzle, out: TextIO, *, mines: Optional[int] = None,
              system: Optional[LinearSystem] = None, **_: Any) -> None:
     """Write the puzzle as a CPLEX LP file (`system`: its build_system(puzzle, mines), when already built)."""
     model = linear_model(puzzle, mines, system)
@@ -65,7 +65,7 @@ def write_lp(puzzle: Puzzle, out: TextIO, *, mines: Optional[int] = None,
                         placeholder=True, empty_row=True)
     write_header(out, puzzle, system, "\\", "CPLEX LP", notes)
     rc = system.var_rc
-    names = engine.cell_items((puzzle.rows, puzzle.cols), name_pieces(VAR_PREFIX), rc[:, 0], rc[:, 1])
+    names = bulk_text.cell_items((puzzle.rows, puzzle.cols), name_pieces(VAR_PREFIX), rc[:, 0], rc[:, 1])
     out.write("Minimize\n obj:")
     if k:
         _var_sum(out, names, " 0 ", " +", TERMS_PER_LINE, " ")
@@ -97,6 +97,6 @@ def _detect(text: str) -> bool:
         and any(ln in ("subject to", "st", "s.t.", "such that") for ln in lines[1:50])
 
 
-register_format("lp", [".lp"], "model", writer=write_lp, detect=_detect,
+register_format("lp", [".lp"], "model", writer=write_cplex_lp, detect=_detect,
                 description="CPLEX LP for MIP solvers (glpsol --lp, cbc, HiGHS, CPLEX, Gurobi, SCIP)",
                 aliases=("cplex-lp",), write_options=("mines", "system"))

@@ -8,9 +8,9 @@ import numpy as np
 
 from ...core.puzzle import Puzzle
 from ...core.system import LinearSystem
-from ...encode import engine
+from ...encode import bulk_text
+from ...encode.bulk_text import emit
 from ...encode.cnf import ClauseArrays, CnfEncoding, encode_cnf
-from ...encode.engine import emit
 from ..header import write_header
 from ..registry import register_format
 
@@ -19,7 +19,7 @@ def clause_text(clauses: ClauseArrays, start: int = 0, stop: Optional[int] = Non
     """DIMACS lines of clauses[start:stop] ('lit lit ... 0', an empty clause as '0').
 
     The padding after each clause's literals must be 0, as ClauseArrays promises (a literal is never 0).
-    Literals of magnitude below `bound` (engine.SMALL_NUMBERS when larger) take their text from one table made
+    Literals of magnitude below `bound` (bulk_text.SMALL_NUMBERS when larger) take their text from one table made
     once per process (literal_bound gives the bound worth it for a whole file); others are made per call.
     """
     lits = clauses.lits[start:stop]
@@ -27,33 +27,33 @@ def clause_text(clauses: ClauseArrays, start: int = 0, stop: Optional[int] = Non
     if not n:
         return b""
     index = np.empty((n, width + 1), dtype=np.intp)
-    bound = max(bound, engine.SMALL_NUMBERS)
+    bound = max(bound, bulk_text.SMALL_NUMBERS)
     if -bound < int(lits.min()) and int(lits.max()) < bound:
         # every literal's text from a table in which the padding 0 is empty, then the clause end
         table = _literal_table(bound)
         index[:, :width] = lits + (bound - 1)
         index[:, width] = 2 * bound - 1
-        return engine.squeeze(table.take(index))
+        return bulk_text.squeeze(table.take(index))
     # big literals: their own texts, the padding pointed at an empty item
-    builder = engine.TableBuilder()
-    texts = builder.add(engine.number_items(lits.ravel(), suffix=b" "))
+    builder = bulk_text.TableBuilder()
+    texts = builder.add(bulk_text.number_items(lits.ravel(), suffix=b" "))
     ends = builder.add(["0\n", ""])
     flat = lits.ravel()
     index[:, :width] = np.where(flat == 0, ends.at(1), texts.at(np.arange(flat.shape[0]))).reshape(n, width)
     index[:, width] = ends.at(0)
-    return engine.squeeze(builder.build().take(index))
+    return bulk_text.squeeze(builder.build().take(index))
 
 
 @lru_cache(maxsize=4)
 def _literal_table(bound: int) -> np.ndarray:
     """'<lit> ' for every literal of magnitude below bound (item lit + bound - 1; the item of 0 is empty),
     then '0\\n' (item 2 * bound - 1)."""
-    builder = engine.TableBuilder()
-    builder.add(engine.number_items(np.arange(-bound + 1, bound), suffix=b" "))
+    builder = bulk_text.TableBuilder()
+    builder.add(bulk_text.number_items(np.arange(-bound + 1, bound), suffix=b" "))
     builder.add(["0\n"])
-    table = engine.as_bytes(builder.build()).copy()
+    table = bulk_text.as_bytes(builder.build()).copy()
     table[bound - 1] = 0
-    return engine.items(table)
+    return bulk_text.items(table)
 
 
 def literal_bound(enc: CnfEncoding) -> int:
@@ -93,7 +93,7 @@ def write_dimacs(puzzle: Puzzle, out: TextIO, *, mines: Optional[int] = None,
     out.write(f"p cnf {enc.nv} {enc.num_clauses}\n")
     bound = literal_bound(enc)
     for clauses in (enc.cells, enc.card):
-        for start, stop in engine.chunks(clauses.count):
+        for start, stop in bulk_text.chunks(clauses.count):
             emit(out, clause_text(clauses, start, stop, bound))
 
 

@@ -65,7 +65,7 @@ def model_text() -> str:
     return MODEL
 
 
-def write_mathprog(puzzle: Puzzle, out: TextIO, *, mines: Any = None, with_data: bool = True,
+def write_mathprog_mod(puzzle: Puzzle, out: TextIO, *, mines: Any = None, with_data: bool = True,
                    **_: Any) -> None:
     """Write the MathProg model, then the puzzle's data section (or `end;` when with_data is False)."""
     if mines is not None:
@@ -87,6 +87,6 @@ def _detect(text: str) -> bool:
     return "var x{i in 1..m, j in 1..n}, binary;" in head and "solve;" in head
 
 
-register_format("mathprog", [".mod"], "model", writer=write_mathprog, detect=_detect,
+register_format("mathprog", [".mod"], "model", writer=write_mathprog_mod, detect=_detect,
                 description="GLPK MathProg model with data, after Chlond's minesweeper.mod (glpsol -m)",
                 aliases=("gmpl", "mod"), write_options=("mines", "with_data"))

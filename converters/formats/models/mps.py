@@ -19,8 +19,8 @@ from ...core.errors import FormatError
 from ...core.grid import centres, padded, scatter_neighbours
 from ...core.naming import CON_PREFIX, SEPARATOR, TOTAL_CONSTRAINT, VAR_FORM, VAR_PREFIX
 from ...core.puzzle import NEIGHBOUR_OFFSETS, Puzzle
-from ...encode import engine
-from ...encode.engine import emit
+from ...encode import bulk_text
+from ...encode.bulk_text import emit
 from ...encode.linear import PLACEHOLDER, LinearModel, linear_model, rows_prose
 from ..header import write_header
 from ..registry import register_format
@@ -43,7 +43,7 @@ class _Style:
             return " " + value + ("\n" if last else " ")
         return "  " + value.rjust(12) + ("\n" if last else "   ")
 
-    def suffixes(self, builder: engine.TableBuilder, values: List[str]) -> engine.Section:
+    def suffixes(self, builder: bulk_text.TableBuilder, values: List[str]) -> bulk_text.Section:
         """Add every suffix to a table: item value * 2 + last."""
         return builder.add([self.suffix(v, last) for v in values for last in (False, True)])
 
@@ -68,7 +68,7 @@ _U8 = np.dtype("<u8")
 def _digit_table(top: int) -> Tuple[np.ndarray, np.ndarray]:
     """Every number 0..top (at most 10**5) as its digit bytes in the low bytes of a '<u8' integer (byte i at
     bits 8i), and its number of digits (both read-only: made once per board size)."""
-    words = engine.as_bytes(engine.numbers(np.arange(top + 1)))   # right-aligned, NUL-padded
+    words = bulk_text.as_bytes(bulk_text.numbers(np.arange(top + 1)))   # right-aligned, NUL-padded
     text = np.zeros((top + 1, 8), dtype=np.uint8)
     text[:, 8 - words.shape[1]:] = words
     lengths = np.count_nonzero(text, axis=1).astype(np.uint64)
@@ -111,8 +111,8 @@ def _name_items(letter: str, r: np.ndarray, c: np.ndarray, spaced: bool) -> np.n
     top = max(int(r.max()), int(c.max())) if n else 0
     if top >= 10 ** 5 or not _names_fit(r, c):
         # free MPS on boards beyond 1000 x 1000: a wider field
-        return engine.rows_of(n, [letter.encode("ascii"), engine.numbers(r), SEPARATOR.encode("ascii"),
-                                  engine.numbers(c)])
+        return bulk_text.rows_of(n, [letter.encode("ascii"), bulk_text.numbers(r), SEPARATOR.encode("ascii"),
+                                  bulk_text.numbers(c)])
     # one integer per name, from per-number tables: the row part '<letter><row>_' and the shift that
     # puts the column's digits after it
     eight = np.uint64(8)
@@ -135,7 +135,7 @@ class _Names:
 
     @staticmethod
     def _table(letter: str, r: np.ndarray, c: np.ndarray, extra: Tuple[str, ...], spaced: bool):
-        builder = engine.TableBuilder()
+        builder = bulk_text.TableBuilder()
         rows = builder.add(_name_items(letter, r, c, spaced))
         named = builder.add([e.ljust(FIXED_NAME_WIDTH) if spaced else e for e in extra])
         blank = builder.add([""])
@@ -157,8 +157,8 @@ def _check_fixed_names(model: LinearModel) -> None:
 def _rows_section(style: _Style, model: LinearModel, names: _Names, out: TextIO) -> None:
     out.write("ROWS\n N  obj\n" if style.fixed else "ROWS\n N obj\n")
     lead = b" E  " if style.fixed else b" E "
-    for start, stop in engine.chunks(model.n, engine.ROW_CHUNK):
-        emit(out, engine.join(stop - start, [lead, (names.plain, names.rows.at(np.arange(start, stop))), b"\n"]))
+    for start, stop in bulk_text.chunks(model.n, bulk_text.ROW_CHUNK):
+        emit(out, bulk_text.join(stop - start, [lead, (names.plain, names.rows.at(np.arange(start, stop))), b"\n"]))
     if model.system.total is not None:
         out.write(lead.decode("ascii") + TOTAL_CONSTRAINT + "\n")
 
@@ -192,17 +192,17 @@ def _columns_section(style: _Style, model: LinearModel, names: _Names, out: Text
     # blank head for the line slots a column does not use
     r, c = system.var_rc[:, 0], system.var_rc[:, 1]
     var_names = _name_items(VAR_PREFIX, r, c, style.fixed)
-    builder = engine.TableBuilder()
-    heads = builder.add(engine.rows_of(k, [b"    " if style.fixed else b" ", var_names,
+    builder = bulk_text.TableBuilder()
+    heads = builder.add(bulk_text.rows_of(k, [b"    " if style.fixed else b" ", var_names,
                                            b"  " if style.fixed else b" "]))
     no_head = builder.add([""])
     head_table = builder.build()
-    builder = engine.TableBuilder()
+    builder = bulk_text.TableBuilder()
     suffixes = style.suffixes(builder, ["0", "1"])
     no_suffix = builder.add([""])
     suffix_table = builder.build()
     slots = 2 + len(NEIGHBOUR_OFFSETS)          # at most: objective, eight counts, total
-    for v0, v1 in engine.chunks(k, engine.COLUMN_CHUNK):
+    for v0, v1 in bulk_text.chunks(k, bulk_text.COLUMN_CHUNK):
         nv = v1 - v0
         # the (nv, 10) entries of each column, packed to the front, blank after: five line slots per
         # column, the unused ones blank in every field (NUL bytes, dropped with the rest)
@@ -220,7 +220,7 @@ def _columns_section(style: _Style, model: LinearModel, names: _Names, out: Text
         suffix1 = np.where(used, suffixes.at((first != obj) * 2 + alone), no_suffix.item)
         # a second entry is never the objective: value 1, line end
         suffix2 = np.where(alone, no_suffix.item, suffixes.at(3))
-        emit(out, engine.join(nv * (slots // 2), [
+        emit(out, bulk_text.join(nv * (slots // 2), [
             (head_table, head.ravel()), (names.table, first.ravel()), (suffix_table, suffix1.ravel()),
             (names.table, second.ravel()), (suffix_table, suffix2.ravel())]))
     out.write(intend)
@@ -239,19 +239,19 @@ def _rhs_section(style: _Style, model: LinearModel, names: _Names, out: TextIO) 
     where = np.empty(m, dtype=np.int64)
     np.add(listed, names.rows.base, out=where[:n])
     # the counts' right-hand sides span a few values (-8..8), each a suffix of its own, and the total one more
-    values_list, which_count = engine.value_table(rhs.take(listed))
+    values_list, which_count = bulk_text.value_table(rhs.take(listed))
     which = np.empty(m, dtype=np.intp)
     which[:n] = which_count
     if system.total:
         where[-1], which[-1] = names.extra.at(1), len(values_list)
         values_list.append(system.total)
     # two entries to a line
-    builder = engine.TableBuilder()
+    builder = bulk_text.TableBuilder()
     suffixes = style.suffixes(builder, [str(v) for v in values_list])
     no_suffix = builder.add([""])
     suffix_table = builder.build()
     head = b"    RHS       " if style.fixed else b" RHS "
-    for l0, l1 in engine.chunks((m + 1) // 2, engine.ROW_CHUNK):
+    for l0, l1 in bulk_text.chunks((m + 1) // 2, bulk_text.ROW_CHUNK):
         a, b = 2 * l0, min(m, 2 * l1)      # the entries of lines l0..l1-1
         nl = l1 - l0
         first = where[a:b:2]
@@ -260,7 +260,7 @@ def _rhs_section(style: _Style, model: LinearModel, names: _Names, out: TextIO) 
         alone = second == names.blank
         suffix2 = np.full(nl, no_suffix.item, dtype=np.int64)
         suffix2[~alone] = suffixes.at(which[a + 1:b:2] * 2 + 1)
-        emit(out, engine.join(nl, [head, (names.table, first), (suffix_table, suffixes.at(which[a:b:2] * 2 + alone)),
+        emit(out, bulk_text.join(nl, [head, (names.table, first), (suffix_table, suffixes.at(which[a:b:2] * 2 + alone)),
                                    (names.table, second), (suffix_table, suffix2)]))
 
 
@@ -271,9 +271,9 @@ def _bounds_section(style: _Style, model: LinearModel, out: TextIO) -> None:
         return
     lead = b" BV BND       " if style.fixed else b" BV BND "
     rc = model.system.var_rc
-    for start, stop in engine.chunks(model.k):
+    for start, stop in bulk_text.chunks(model.k):
         names = _name_items(VAR_PREFIX, rc[start:stop, 0], rc[start:stop, 1], False)
-        emit(out, engine.join(stop - start, [lead, names, b"\n"]))
+        emit(out, bulk_text.join(stop - start, [lead, names, b"\n"]))
 
 
 def _write(puzzle: Puzzle, out: TextIO, fixed: bool, mines: Optional[int]) -> None:
@@ -297,7 +297,7 @@ def _write(puzzle: Puzzle, out: TextIO, fixed: bool, mines: Optional[int]) -> No
     out.write("ENDATA\n")
 
 
-def write_free_mps(puzzle: Puzzle, out: TextIO, *, mines: Optional[int] = None, **_: Any) -> None:
+def write_mps(puzzle: Puzzle, out: TextIO, *, mines: Optional[int] = None, **_: Any) -> None:
     """Write the puzzle as free MPS."""
     _write(puzzle, out, False, mines)
 
@@ -318,7 +318,7 @@ def _detect_fixed(text: str) -> bool:
 
 
 # registration order matters: for a .mps output name the registry picks the first candidate, free MPS
-register_format("mps", [".mps", ".fmps"], "model", writer=write_free_mps, detect=_detect,
+register_format("mps", [".mps", ".fmps"], "model", writer=write_mps, detect=_detect,
                 description="free MPS for MIP solvers (glpsol --freemps, cbc, HiGHS, lp_solve -fmps)",
                 aliases=("free-mps",), write_options=("mines",))
 register_format("fixed-mps", [".mps"], "model", writer=write_fixed_mps, detect=_detect_fixed,

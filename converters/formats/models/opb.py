@@ -11,8 +11,8 @@ from typing import Any, Optional, TextIO
 import numpy as np
 
 from ...core.puzzle import Puzzle
-from ...encode import engine
-from ...encode.engine import emit
+from ...encode import bulk_text
+from ...encode.bulk_text import emit
 from ...encode.linear import linear_model, rows_prose
 from ..header import write_header
 from ..registry import register_format
@@ -33,18 +33,18 @@ def write_opb(puzzle: Puzzle, out: TextIO, *, mines: Optional[int] = None, **_: 
                                                               "last constraint"))
     # every piece of a line is an item of one table: the terms '+1 x<id> ', the tails '= <rhs> ;' of the
     # distinct right-hand sides, the stand-in for a sum with no term
-    values, which = engine.value_table(model.of(system.con_rhs))
-    builder = engine.TableBuilder()
-    terms = builder.add(engine.rows_of(k, [b"+1 x", engine.numbers(np.arange(1, k + 1)), b" "]))
+    values, which = bulk_text.value_table(model.of(system.con_rhs))
+    builder = bulk_text.TableBuilder()
+    terms = builder.add(bulk_text.rows_of(k, [b"+1 x", bulk_text.numbers(np.arange(1, k + 1)), b" "]))
     tails = builder.add([f"= {v} ;\n" for v in values])
     empty = builder.add(["+0 x1 "])
     table = builder.build()
-    for start, stop in engine.chunks(model.n, engine.ROW_CHUNK):
+    for start, stop in bulk_text.chunks(model.n, bulk_text.ROW_CHUNK):
         emit(out, model.line_items(start, stop, table, terms, tails.at(which[start:stop]), empty.item))
     if total is not None:
         if k:
-            for start, stop in engine.chunks(k):
-                emit(out, engine.squeeze(table[terms.at(start):terms.at(stop)]))
+            for start, stop in bulk_text.chunks(k):
+                emit(out, bulk_text.squeeze(table[terms.at(start):terms.at(stop)]))
             out.write(f"= {total} ;\n")
         elif total:
             out.write(f"+0 x1 = {total} ;\n")

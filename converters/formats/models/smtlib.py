@@ -12,8 +12,8 @@ import numpy as np
 
 from ...core.naming import VAR_FORM, VAR_PREFIX, name_pieces, var_name
 from ...core.puzzle import Puzzle
-from ...encode import engine
-from ...encode.engine import emit
+from ...encode import bulk_text
+from ...encode.bulk_text import emit
 from ...encode.linear import linear_model, rows_prose
 from ..header import write_header
 from ..registry import register_format
@@ -38,10 +38,10 @@ def write_smtlib(puzzle: Puzzle, out: TextIO, *, mines: Optional[int] = None, **
     # every piece of an assertion is an item of one table: the names ' x<row>_<col>', the two heads (a
     # sum of two or more terms, or not), the tails by right-hand side (closing the sum or not), the empty
     # sum ' 0', the line break of the total's long sum
-    values, which = engine.value_table(model.of(system.con_rhs))
+    values, which = bulk_text.value_table(model.of(system.con_rhs))
     rc = system.var_rc
-    builder = engine.TableBuilder()
-    names = builder.add(engine.cell_items((puzzle.rows, puzzle.cols), name_pieces(VAR_PREFIX, " "),
+    builder = bulk_text.TableBuilder()
+    names = builder.add(bulk_text.cell_items((puzzle.rows, puzzle.cols), name_pieces(VAR_PREFIX, " "),
                                           rc[:, 0], rc[:, 1]))
     heads = builder.add(["(assert (=", "(assert (= (+"])
     tails = builder.add([(")" if several else "") + " " + _int(v) + "))\n" for several in (False, True)
@@ -51,10 +51,10 @@ def write_smtlib(puzzle: Puzzle, out: TextIO, *, mines: Optional[int] = None, **
     table = builder.build()
     # the declarations and bounds: the same names between constant text
     for before, after in ((b"(declare-fun", b" () Int)\n"), (b"(assert (<= 0", b" 1))\n")):
-        for start, stop in engine.chunks(k):
-            emit(out, engine.join(stop - start, [before, (table, names.at(np.arange(start, stop))), after]))
+        for start, stop in bulk_text.chunks(k):
+            emit(out, bulk_text.join(stop - start, [before, (table, names.at(np.arange(start, stop))), after]))
     lens = model.of(system.con_len)
-    for start, stop in engine.chunks(model.n, engine.ROW_CHUNK):
+    for start, stop in bulk_text.chunks(model.n, bulk_text.ROW_CHUNK):
         several = (lens[start:stop] >= 2).astype(np.int64)
         emit(out, model.line_items(start, stop, table, names, tails.at(several * len(values) + which[start:stop]),
                                    empty.item, head=heads.at(several)))
@@ -62,11 +62,11 @@ def write_smtlib(puzzle: Puzzle, out: TextIO, *, mines: Optional[int] = None, **
     if total is not None:
         if k >= 2:
             out.write("(assert (= (+")
-            for start, stop in engine.chunks(k):
+            for start, stop in bulk_text.chunks(k):
                 index = np.arange(start, stop)
                 # a line break before every tenth name but the first
                 breaks = np.flatnonzero((index % NAMES_PER_LINE == 0) & (index > 0))
-                emit(out, engine.squeeze(table.take(np.insert(names.at(index), breaks, newline.item))))
+                emit(out, bulk_text.squeeze(table.take(np.insert(names.at(index), breaks, newline.item))))
             out.write(f")\n {_int(total)}))\n")
         elif k == 1:
             r, c = rc[0].tolist()

@@ -11,7 +11,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 from ...core.errors import PuzzleError, PuzzleSyntaxError
 from ...core.puzzle import Puzzle
-from .._located import error_at, symbol_name
+from ..located_errors import error_at, symbol_name
 
 UNKNOWN = -1
 _CELL = {-1: "?", **{d: str(d) for d in range(9)}}

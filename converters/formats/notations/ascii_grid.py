@@ -23,7 +23,7 @@ from ...core.puzzle import Puzzle
 from ...core.wording import plural
 from ..grammar import normalise_newlines
 from ..registry import LIKELY, NO, POSSIBLE, register_format
-from ._grid_common import fail, lines_with_offsets, puzzle_at
+from .pasted_grids import fail, lines_with_offsets, puzzle_at
 
 _RULE = re.compile(r"[ \t]*[-=+|:]*[-=][-=+|: \t]*")
 _CELLS = {**{str(d): str(d) for d in range(9)}, "?": "?", "#": "?", "*": "*", "X": "*", "x": "*", "F": "*",

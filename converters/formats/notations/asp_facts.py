@@ -29,12 +29,12 @@ from ...core.about import version
 from ...core.errors import PuzzleError
 from ...core.fileio import too_many_cells
 from ...core.puzzle import Puzzle
-from .._located import error_at, symbol_name
-from .._rows import lost_parts
 from ..grammar import normalise_newlines, parser, syntax_error
+from ..grid_rows import lost_parts
+from ..located_errors import error_at, symbol_name
 from ..registry import LIKELY, NO, POSSIBLE, register_format
 from ._cpdata import blank_comments, notes_before
-from ._nodes import offset, terminals
+from .parse_trees import offset, terminals
 
 _COMMENTS = re.compile(r'(?P<string>"(?:[^"\\\n]|\\.)*")|%\*[\s\S]*?\*%|%[^\n]*')
 _CONST = re.compile(r"#const\s+([a-z_][A-Za-z0-9_']*)\s*=\s*(\S[^.]*?)\s*\.$")

@@ -38,9 +38,9 @@ from ...core.replay import (
     ReplayEvent,
     cells_of,
 )
-from .._layout import LAYOUT_HELP
+from ..mine_layouts import LAYOUT_HELP
 from ..registry import CERTAIN, NO, register_format
-from ._replay_common import (
+from ._replay_files import (
     REPLAY_REVEAL_HELP,
     ByteCursor,
     as_bytes,

@@ -19,10 +19,10 @@ from typing import List, Optional
 
 from ...core.puzzle import Puzzle
 from ...core.wording import plural
-from .._rows import decode, symbol_table
 from ..grammar import normalise_newlines
+from ..grid_rows import decode, symbol_table
 from ..registry import LIKELY, NO, WEAK, register_format
-from ._grid_common import fail, lines_with_offsets, puzzle_at
+from .pasted_grids import fail, lines_with_offsets, puzzle_at
 
 _TABLE = symbol_table({**{str(d): str(d) for d in range(9)}, ".": "?", "*": "*", "#": "."})
 _ROW = re.compile(r"[0-8.*#]+")

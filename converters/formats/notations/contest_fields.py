@@ -26,11 +26,11 @@ import numpy as np
 from ...core.fileio import too_many_cells
 from ...core.puzzle import Puzzle, neighbour_count
 from ...core.wording import plural
-from .._layout import LAYOUT_HELP, layout_reading
 from ..collection import PUZZLE_HELP, build_all, pick
 from ..grammar import normalise_newlines
+from ..mine_layouts import LAYOUT_HELP, layout_reading
 from ..registry import LIKELY, NO, POSSIBLE, register_format
-from ._grid_common import fail, lines_with_offsets
+from .pasted_grids import fail, lines_with_offsets
 
 _SIZE = re.compile(r"\s*(\d{1,9})\s+(\d{1,9})\s*")
 _LABEL = re.compile(r"\s*Field\s*#\s*(\d{1,9})\s*:\s*", re.I)
@@ -154,7 +154,7 @@ def puzzles(text: str, *, source: str = "<string>", **options: Any) -> List[Tupl
     return build_all(_fields(text, source), lambda f: f.label, lambda f: _build(f, text, source, layout_as))
 
 
-def read_contest(text: str, source: str = "<string>", puzzle: Optional[Any] = None,
+def read_contest_fields(text: str, source: str = "<string>", puzzle: Optional[Any] = None,
                  layout_as: Optional[str] = None) -> Puzzle:
     """Parse one field of a contest input or output file (the first, or the one `puzzle` names, 1-based)."""
     text = normalise_newlines(text)
@@ -163,7 +163,7 @@ def read_contest(text: str, source: str = "<string>", puzzle: Optional[Any] = No
     return _build(field, text, source, layout_as)
 
 
-def detect_contest(text: str) -> float:
+def detect_contest_fields(text: str) -> float:
     """LIKELY for 'n m' then rows of '*' and '.', or a 'Field #1:' block; POSSIBLE for a lone field."""
     head = normalise_newlines(text[:4000])
     lines = [ln.strip() for ln in head.split("\n") if ln.strip()]
@@ -181,7 +181,7 @@ def detect_contest(text: str) -> float:
     return LIKELY if re.search(r"^\s*0\s+0\s*$", head, re.M) or len(lines) > n + 1 else POSSIBLE
 
 
-register_format("contest-fields", [".uva"], "puzzle", reader=read_contest, detect=detect_contest,
+register_format("contest-fields", [".uva"], "puzzle", reader=read_contest_fields, detect=detect_contest_fields,
                 aliases=("uva10189",), read_options={"puzzle": PUZZLE_HELP, "layout_as": LAYOUT_HELP}, collection=puzzles,
                 description="UVa 10189 fields: 'n m' then rows of '*' (mine) and '.' (safe, no count) until "
                             "'0 0', or the 'Field #k:' output blocks; several per file (--puzzle N)")

@@ -27,10 +27,10 @@ from typing import Any, List, TextIO, Tuple
 from ...core.errors import PuzzleError, PuzzleSyntaxError
 from ...core.puzzle import Puzzle
 from ...core.wording import plural
-from .._rows import decode, lost_parts, symbol_table
 from ..grammar import normalise_newlines, parser, syntax_error
+from ..grid_rows import decode, lost_parts, symbol_table
 from ..registry import LIKELY, NO, POSSIBLE, WEAK, register_format
-from ._nodes import line_column, rules, terminal
+from .parse_trees import line_column, rules, terminal
 
 _TABLE = symbol_table({**{str(d): str(d) for d in range(9)}, ".": "?"})
 _QUOTED = re.compile(r'"([^"]*)"[ \t]*,?')

@@ -37,18 +37,18 @@ import numpy as np
 from ...core.about import version
 from ...core.errors import FormatError, LossyConversionWarning, PuzzleSyntaxError
 from ...core.puzzle import Puzzle
-from .._layout import LAYOUT_HELP, REVEAL_HELP, layout_reading, parse_reveal_from
-from .._located import error_at
-from .._rows import lost_parts
 from ..grammar import normalise_newlines, parser, syntax_error
+from ..grid_rows import lost_parts
+from ..located_errors import error_at
+from ..mine_layouts import LAYOUT_HELP, REVEAL_HELP, layout_reading, parse_reveal_from
 from ..registry import LIKELY, NO, POSSIBLE, register_format
 from ._cpdata import WRITE_VALUE, blank_comments, build, check_shape, int_value, notes_before, split_items
-from ._nodes import offset, rule, rules, terminal
+from .parse_trees import offset, rule, rules, terminal
 
 if TYPE_CHECKING:   # types only: Lark is imported when the grammar is first used
     from lark import Token
 
-    from ._nodes import Node
+    from .parse_trees import Node
 
 _COMMENTS = re.compile(r'(?P<string>"(?:[^"\\\n]|\\.)*")|%[^\n]*|/\*[\s\S]*?\*/')
 ROWS = ("r", "rows", "nrows", "n_rows", "height")

@@ -26,17 +26,17 @@ from typing import TYPE_CHECKING, Any, Dict, List, Optional, TextIO, Tuple
 
 from ...core.about import version
 from ...core.puzzle import Puzzle
-from .._located import error_at
-from .._rows import lost_parts
 from ..grammar import normalise_newlines, parser, syntax_error
+from ..grid_rows import lost_parts
+from ..located_errors import error_at
 from ..registry import LIKELY, NO, POSSIBLE, register_format
 from ._cpdata import WRITE_VALUE, blank_comments, build, check_shape, int_value, notes_before, split_items
-from ._nodes import offset, rule, rules, terminal, terminals
+from .parse_trees import offset, rule, rules, terminal, terminals
 
 if TYPE_CHECKING:   # types only: Lark is imported when the grammar is first used
     from lark import Token
 
-    from ._nodes import Node
+    from .parse_trees import Node
 
 _COMMENTS = re.compile(r"(?P<string>(?!))|\$[^\n]*")
 ROWS = ("r", "rows", "nrows", "height")

@@ -26,10 +26,10 @@ import numpy as np
 from ...core.fileio import too_many_cells
 from ...core.puzzle import Puzzle, neighbour_count
 from ...core.wording import plural
-from .._layout import LAYOUT_HELP, layout_reading
-from .._located import error_at, load_json
 from ..collection import PUZZLE_HELP, Empty, build_all, pick
 from ..grammar import normalise_newlines
+from ..located_errors import error_at, load_json
+from ..mine_layouts import LAYOUT_HELP, layout_reading
 from ..registry import CERTAIN, LIKELY, NO, register_format
 
 

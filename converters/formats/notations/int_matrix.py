@@ -30,10 +30,10 @@ from typing import Any, Dict, List, Optional, TextIO, Tuple
 from ...core.errors import FormatError
 from ...core.puzzle import Puzzle
 from ...core.wording import plural
-from .._rows import lost_parts
 from ..grammar import normalise_newlines
+from ..grid_rows import lost_parts
 from ..registry import LIKELY, NO, POSSIBLE, WEAK, register_format
-from ._grid_common import code_tokens, comment_note, fail, puzzle_at
+from .pasted_grids import code_tokens, comment_note, fail, puzzle_at
 
 UNKNOWN = -1000   # what a name such as X stands for before the scheme is applied
 

@@ -25,10 +25,10 @@ from typing import Any, List, TextIO
 from ...core.errors import FormatError, PuzzleError, PuzzleSyntaxError
 from ...core.puzzle import Puzzle
 from ...core.wording import plural
-from .._rows import decode, lost_parts, symbol_table
 from ..grammar import normalise_newlines, parser, syntax_error
+from ..grid_rows import decode, lost_parts, symbol_table
 from ..registry import register_format
-from ._nodes import line_column, rules, terminal
+from .parse_trees import line_column, rules, terminal
 
 _TABLE = symbol_table({**{str(d): str(d) for d in range(9)}, "H": "?", "F": "*", "M": "*", "O": "*", "I": "*",
                        "h": "?", "m": "*", "?": "?"})
@@ -36,7 +36,7 @@ _MSG = "MSG:"
 _OUT = str.maketrans({"?": "H", "*": "F", ".": "H"})
 
 
-def read_mine(text: str, source: str = "<string>") -> Puzzle:
+def read_jsmines(text: str, source: str = "<string>") -> Puzzle:
     """Parse a JSMinesweeper position file."""
     text = normalise_newlines(text)
     body = text if text.endswith("\n") else text + "\n"
@@ -96,7 +96,7 @@ def read_mine(text: str, source: str = "<string>") -> Puzzle:
         raise fail(exc.message, 1, 1) from None
 
 
-def write_mine(puzzle: Puzzle, out: TextIO, **options: Any) -> None:
+def write_jsmines(puzzle: Puzzle, out: TextIO, **options: Any) -> None:
     """Write the header and the rows (known safe cells become H: JSMinesweeper has no such cell)."""
     if puzzle.mines is None:
         raise FormatError("a JSMinesweeper file must state the total number of mines and this puzzle has none; "
@@ -116,14 +116,14 @@ def _losses(puzzle: Puzzle, **options: Any) -> List[str]:
     return lost_parts(puzzle.replace(notes=others), mines_as=None, safe_as="hidden", total=False)
 
 
-def detect_mine(text: str) -> bool:
+def detect_jsmines(text: str) -> bool:
     """True when the first line is a WxHxM header and the next is a row of JSMinesweeper cells."""
     lines = normalise_newlines(text[:20000]).split("\n")
     return (len(lines) > 1 and re.fullmatch(r"[ \t]*[0-9]+[ \t]*x[ \t]*[0-9]+[ \t]*x[ \t]*[0-9]+[ \t]*", lines[0]) is not None
             and re.fullmatch(r"[0-8HFMOIhm?]+", lines[1]) is not None)
 
 
-register_format("mine", [".mine"], "puzzle", reader=read_mine, writer=write_mine, detect=detect_mine, losses=_losses,
+register_format("mine", [".mine"], "puzzle", reader=read_jsmines, writer=write_jsmines, detect=detect_jsmines, losses=_losses,
                 aliases=("jsminesweeper",),
                 description="JSMinesweeper position: WxHxM header, rows of 0-8, H/h/? hidden, F/M/m flagged or known "
                             "mine, trailing MSG: lines")

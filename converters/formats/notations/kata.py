@@ -22,7 +22,7 @@ from ...core.puzzle import Puzzle
 from ...core.wording import plural
 from ..grammar import normalise_newlines
 from ..registry import LIKELY, NO, WEAK, register_format
-from ._grid_common import fail, lines_with_offsets, puzzle_at
+from .pasted_grids import fail, lines_with_offsets, puzzle_at
 
 _CELL = {"?": "?", "x": "*", "X": "*", **{str(d): str(d) for d in range(9)}}
 _TOTAL = re.compile(r"[ \t]*(?:n|mines|N)[ \t]*[=:][ \t]*([0-9]+)[ \t]*;?[ \t]*")

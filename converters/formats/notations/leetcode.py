@@ -36,8 +36,8 @@ from ...core.wording import plural
 from ..collection import PUZZLE_HELP, build_all, pick
 from ..grammar import normalise_newlines
 from ..registry import LIKELY, NO, POSSIBLE, register_format
-from ._grid_common import fail, lines_with_offsets, puzzle_at
 from .ms_board import REAL_NOTE, real_layout
+from .pasted_grids import fail, lines_with_offsets, puzzle_at
 
 _CELL = {"E": "?", "M": "?", "B": "0", "X": "*", **{str(d): str(d) for d in range(1, 9)}}
 _WHAT = "a LeetCode cell (E or M unrevealed, B blank, 1-8, X revealed mine)"

@@ -29,11 +29,11 @@ from ...core.errors import AmbiguousInputWarning
 from ...core.fileio import too_many_cells
 from ...core.puzzle import Puzzle
 from ...core.wording import plural
-from .._rows import lost_parts
 from ..collection import PUZZLE_HELP, build_all, pick
 from ..grammar import normalise_newlines
+from ..grid_rows import lost_parts
 from ..registry import LIKELY, NO, POSSIBLE, register_format
-from ._grid_common import fail, puzzle_at
+from .pasted_grids import fail, puzzle_at
 
 ENDS = "`\\"   # the row marks: a backquote in one version of the app, a backslash in another
 _LEVEL = re.compile(r"""<level\b((?:[^<>"']|"[^"]*"|'[^']*')*)>""", re.I)

@@ -42,10 +42,10 @@ from ...core.about import version
 from ...core.errors import PuzzleError, PuzzleSyntaxError
 from ...core.puzzle import Puzzle
 from ...core.wording import plural
-from .._located import error_at, symbol_name
 from ..grammar import normalise_newlines, parser, syntax_error
+from ..located_errors import error_at, symbol_name
 from ..registry import LIKELY, NO, register_format
-from ._nodes import offset, rule, rules, terminal
+from .parse_trees import offset, rule, rules, terminal
 
 if TYPE_CHECKING:   # types only: Lark is imported when the grammar is first used
     from lark import Token
@@ -204,7 +204,7 @@ class _Table:
         return offset(self.body) + int(self._starts[int(token_index)])
 
 
-def read_dat(text: str, source: str = "<string>") -> Puzzle:
+def read_mathprog_dat(text: str, source: str = "<string>") -> Puzzle:
     """Parse a MathProg data section in the minesweeper.mod layout."""
     text = normalise_newlines(text)
     blank, hashes = _blank_comments(text, source)
@@ -396,7 +396,7 @@ def dat_section(puzzle: Puzzle) -> str:
     return text + "end;\n"
 
 
-def write_dat(puzzle: Puzzle, out: TextIO, **options: Any) -> None:
+def write_mathprog_dat(puzzle: Puzzle, out: TextIO, **options: Any) -> None:
     """Write the name and notes as comments, then the data section."""
     head = []
     if puzzle.name is not None:
@@ -413,7 +413,7 @@ def _losses(puzzle: Puzzle, **options: Any) -> List[str]:
     return lost
 
 
-def detect_dat(text: str) -> float:
+def detect_mathprog_dat(text: str) -> float:
     """LIKELY for MathProg data that declares the grid table (R or game) and its size."""
     head = text[:20000]
     table = re.search(r"\bparam\s+(R|game)\b[^;]*:=", head) is not None
@@ -421,7 +421,7 @@ def detect_dat(text: str) -> float:
     return LIKELY if table and size else NO
 
 
-register_format("dat", [".dat"], "puzzle", reader=read_dat, writer=write_dat, detect=detect_dat, losses=_losses,
+register_format("dat", [".dat"], "puzzle", reader=read_mathprog_dat, writer=write_mathprog_dat, detect=detect_mathprog_dat, losses=_losses,
                 aliases=("mathprog-dat", "gmpl-dat"),
                 description="GLPK MathProg / AMPL data: Chlond's minesweeper.mod (R table, -1 unexposed) or "
                             "hakank's (param r, c, game; '.' unknown)")

@@ -25,7 +25,7 @@ import numpy as np
 from ...core.errors import FormatError, PuzzleSyntaxError
 from ...core.puzzle import Puzzle
 from ...core.wording import plural
-from .._layout import LAYOUT_HELP, REVEAL_HELP, known_layout, layout_reading, parse_reveal_from
+from ..mine_layouts import LAYOUT_HELP, REVEAL_HELP, known_layout, layout_reading, parse_reveal_from
 from ..registry import CERTAIN, LIKELY, NO, register_format
 
 MAX_SIDE = 255

@@ -25,8 +25,8 @@ from typing import Any, Optional, TextIO
 from ...core.errors import PuzzleError, PuzzleSyntaxError
 from ...core.puzzle import Puzzle
 from ...core.wording import plural
-from .._located import error_at, is_whole, json_item_offset, json_key_offset, load_json
 from ..grammar import normalise_newlines
+from ..located_errors import error_at, is_whole, json_item_offset, json_key_offset, load_json
 from ..registry import register_format
 
 FORMAT_TAG = "mineconv-puzzle"
@@ -35,7 +35,7 @@ _KEYS = ("format", "version", "name", "rows", "cols", "mines", "notes", "grid", 
 _BAD_CELL = re.compile(r"[^?0-8*.]")
 
 
-def read_json(text: str, source: str = "<string>") -> Puzzle:
+def read_mineconv_json(text: str, source: str = "<string>") -> Puzzle:
     """Parse mineconv's JSON puzzle notation."""
     text = normalise_newlines(text)
     doc = load_json(text, source)
@@ -106,7 +106,7 @@ def read_json(text: str, source: str = "<string>") -> Puzzle:
         raise fail(exc.message, "mines" if "mines" in exc.message else "grid") from None
 
 
-def write_json(puzzle: Puzzle, out: TextIO, **options: Any) -> None:
+def write_mineconv_json(puzzle: Puzzle, out: TextIO, **options: Any) -> None:
     """Write the puzzle as mineconv JSON, one grid row per line."""
     head = [f'  "format": {json.dumps(FORMAT_TAG)}', f'  "version": {VERSION}',
             f'  "name": {json.dumps(puzzle.name)}', f'  "rows": {puzzle.rows}', f'  "cols": {puzzle.cols}',
@@ -117,12 +117,12 @@ def write_json(puzzle: Puzzle, out: TextIO, **options: Any) -> None:
     out.write("{\n" + ",\n".join(head) + ',\n  "grid": [\n' + rows + "\n  ]" + tail + "\n}\n")
 
 
-def detect_json(text: str) -> bool:
+def detect_mineconv_json(text: str) -> bool:
     """True for a JSON object that names the mineconv-puzzle format."""
     head = text[:4000].lstrip("\ufeff \t\r\n")
     return head.startswith("{") and re.search(r'"format"\s*:\s*"' + FORMAT_TAG + '"', head) is not None
 
 
-register_format("json", [".json"], "puzzle", reader=read_json, writer=write_json, detect=detect_json,
+register_format("json", [".json"], "puzzle", reader=read_mineconv_json, writer=write_mineconv_json, detect=detect_mineconv_json,
                 aliases=("mineconv-json",), keeps_start=True,
                 description="mineconv JSON: format/version tag, grid as row strings, mines, name, notes")

@@ -22,10 +22,10 @@ from typing import Any, List, TextIO
 
 from ...core.puzzle import Puzzle
 from ...core.wording import plural
-from .._rows import lost_parts
 from ..grammar import normalise_newlines
+from ..grid_rows import lost_parts
 from ..registry import LIKELY, NO, POSSIBLE, register_format
-from ._grid_common import fail, lines_with_offsets, puzzle_at
+from .pasted_grids import fail, lines_with_offsets, puzzle_at
 
 _CELL = {"#": "?", ".": "0", "*": "*", "F": "*", "M": "*", "!": "*", **{str(d): str(d) for d in range(9)}}
 _MINES = "*FM!"

@@ -49,13 +49,13 @@ import numpy as np
 from ...core.errors import PuzzleError, PuzzleSyntaxError
 from ...core.puzzle import Puzzle, neighbour_count
 from ...core.wording import plural
-from .._layout import known_layout
 from ..grammar import normalise_newlines, parser, syntax_error
+from ..mine_layouts import known_layout
 from ..registry import CERTAIN, LIKELY, NO, register_format
-from ._nodes import line_column, rules, terminal
+from .parse_trees import line_column, rules, terminal
 
 if TYPE_CHECKING:   # types only: Lark is imported when the grammar is first used
-    from ._nodes import Node
+    from .parse_trees import Node
 
 HEADER = "# MINESWEEPER-BOARD v0.1"
 REAL_NOTE = "[real] "

@@ -40,9 +40,9 @@ from ...core.replay import (
     ReplayEvent,
     cell_of,
 )
-from .._layout import LAYOUT_HELP
+from ..mine_layouts import LAYOUT_HELP
 from ..registry import CERTAIN, LIKELY, NO, register_format
-from ._replay_common import REPLAY_REVEAL_HELP, ByteCursor, as_bytes, check_board, decode_name, mine_grid, puzzle_of
+from ._replay_files import REPLAY_REVEAL_HELP, ByteCursor, as_bytes, check_board, decode_name, mine_grid, puzzle_of
 
 SQUARE = 16
 HEADED = b"\x11M"

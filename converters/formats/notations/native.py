@@ -8,10 +8,10 @@ from typing import TYPE_CHECKING, Any, Dict, List, Optional, Set, TextIO, Tuple
 from ...core.errors import MineconvError, PuzzleError, PuzzleSyntaxError
 from ...core.puzzle import Puzzle
 from ...core.wording import plural
-from .._layout import reveal_layout
 from ..grammar import grammar_text, normalise_newlines, syntax_error
+from ..mine_layouts import reveal_layout
 from ..registry import LIKELY, NO, POSSIBLE, WEAK, register_format
-from ._nodes import line_column, rules, terminals
+from .parse_trees import line_column, rules, terminals
 
 if TYPE_CHECKING:
     from lark import Lark

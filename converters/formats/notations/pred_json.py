@@ -21,9 +21,9 @@ import numpy as np
 from ...core.errors import PuzzleError, PuzzleSyntaxError
 from ...core.fileio import too_many_cells
 from ...core.puzzle import CODE_MINE, CODE_SAFE, CODE_UNKNOWN, Puzzle
-from .._located import error_at, is_whole, json_item_offset, json_key_offset, load_json
-from .._rows import lost_parts
 from ..grammar import normalise_newlines
+from ..grid_rows import lost_parts
+from ..located_errors import error_at, is_whole, json_item_offset, json_key_offset, load_json
 from ..registry import register_format
 
 _DATA_KEYS = ("rows", "cols", "revealed", "unrevealed")

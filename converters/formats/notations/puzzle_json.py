@@ -21,10 +21,10 @@ import numpy as np
 from ...core.puzzle import Puzzle
 from ...core.system import check_assignment
 from ...core.wording import plural
-from .._located import error_at, is_whole, json_item_offset, json_key_offset, load_json
 from ..grammar import normalise_newlines
+from ..located_errors import error_at, is_whole, json_item_offset, json_key_offset, load_json
 from ..registry import CERTAIN, NO, register_format
-from ._grid_common import puzzle_at
+from .pasted_grids import puzzle_at
 
 _KEYS = ("puzzle_type", "grid_type", "grid", "num_mines", "solutions", "url", "source", "name", "notes")
 _MINE = re.compile(r"\s*mine\(\s*loc\s*=\s*cell\(\s*row\s*=\s*([0-9]+)\s*,\s*col\s*=\s*([0-9]+)\s*\)\s*\)\s*")

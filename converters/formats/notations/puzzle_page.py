@@ -39,10 +39,10 @@ from ...core.errors import AmbiguousInputWarning, MineconvError
 from ...core.fileio import too_many_cells
 from ...core.puzzle import Puzzle
 from ...core.wording import plural
-from .._rows import lost_parts
 from ..grammar import normalise_newlines
+from ..grid_rows import lost_parts
 from ..registry import CERTAIN, LIKELY, NO, WEAK, register_format
-from ._grid_common import fail, puzzle_at
+from .pasted_grids import fail, puzzle_at
 
 _VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param", "source", "track",
          "wbr"}

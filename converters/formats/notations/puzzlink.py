@@ -20,10 +20,10 @@ from typing import Any, List, Optional, TextIO, Tuple
 from ...core.errors import FormatError
 from ...core.fileio import too_many_cells
 from ...core.puzzle import Puzzle
-from .._rows import lost_parts
 from ..grammar import normalise_newlines
+from ..grid_rows import lost_parts
 from ..registry import CERTAIN, LIKELY, NO, register_format
-from ._grid_common import fail, puzzle_at
+from .pasted_grids import fail, puzzle_at
 
 # the address part is optional; any host serving pzprjs (puzz.link, pzv.jp, pzprxs, a local copy) will do
 _ADDRESS = re.compile(r"(?:[A-Za-z][A-Za-z0-9+.-]*://[^\s?]*?(?:/p|/p\.html|/list\.html)?\?)?")

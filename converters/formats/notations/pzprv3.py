@@ -31,7 +31,7 @@ from ...core.puzzle import Puzzle, neighbour_count
 from ...core.wording import plural
 from ..grammar import normalise_newlines
 from ..registry import CERTAIN, LIKELY, NO, register_format
-from ._grid_common import fail, lines_with_offsets, puzzle_at
+from .pasted_grids import fail, lines_with_offsets, puzzle_at
 from .puzzlink import mines_losses
 
 HEADERS = ("pzprv3", "pzprv3.1")

@@ -21,10 +21,10 @@ from typing import List
 from ...core.errors import AmbiguousInputWarning
 from ...core.puzzle import Puzzle
 from ...core.wording import plural
-from .._rows import decode, symbol_table
 from ..grammar import normalise_newlines
+from ..grid_rows import decode, symbol_table
 from ..registry import LIKELY, NO, WEAK, register_format
-from ._grid_common import code_tokens, comment_note, fail, puzzle_at
+from .pasted_grids import code_tokens, comment_note, fail, puzzle_at
 
 _TABLE = symbol_table({ch: ch for ch in "?012345678*."})
 

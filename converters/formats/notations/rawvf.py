@@ -37,9 +37,9 @@ from ...core.replay import (
     ReplayEvent,
     cell_of,
 )
-from .._layout import LAYOUT_HELP
+from ..mine_layouts import LAYOUT_HELP
 from ..registry import CERTAIN, NO, register_format
-from ._replay_common import REPLAY_REVEAL_HELP, puzzle_of
+from ._replay_files import REPLAY_REVEAL_HELP, puzzle_of
 
 SQUARE = 16
 MOUSE = {"lc": LEFT_PRESS, "lr": LEFT_RELEASE, "rc": RIGHT_PRESS, "rr": RIGHT_RELEASE, "mc": MIDDLE_PRESS,

@@ -38,9 +38,9 @@ from ...core.replay import (
     ReplayEvent,
     cell_of,
 )
-from .._layout import LAYOUT_HELP
+from ..mine_layouts import LAYOUT_HELP
 from ..registry import CERTAIN, NO, register_format
-from ._replay_common import REPLAY_REVEAL_HELP, ByteCursor, as_bytes, check_board, decode_name, mine_grid, puzzle_of
+from ._replay_files import REPLAY_REVEAL_HELP, ByteCursor, as_bytes, check_board, decode_name, mine_grid, puzzle_of
 
 MAGIC = b"*rmv"
 MOUSE = {1: MOVE, 2: LEFT_PRESS, 3: LEFT_RELEASE, 4: RIGHT_PRESS, 5: RIGHT_RELEASE, 6: MIDDLE_PRESS,

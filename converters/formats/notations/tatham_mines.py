@@ -26,10 +26,10 @@ from typing import TYPE_CHECKING, List, Optional, Tuple
 from ...core.errors import FormatError, PuzzleSyntaxError
 from ...core.lazy import LazyModule
 from ...core.puzzle import Puzzle
-from .._layout import LAYOUT_HELP, layout_reading, parse_reveal_from
 from ..grammar import normalise_newlines, parser, syntax_error
+from ..mine_layouts import LAYOUT_HELP, layout_reading, parse_reveal_from
 from ..registry import CERTAIN, LIKELY, NO, register_format
-from ._nodes import line_column, rules, terminal, terminals
+from .parse_trees import line_column, rules, terminal, terminals
 
 if TYPE_CHECKING:
     import numpy as np
@@ -39,7 +39,7 @@ else:   # imported on first use: a small solve needs no numpy
 if TYPE_CHECKING:   # types only: Lark is imported when the grammar is first used
     from lark import Token
 
-    from ._nodes import Node
+    from .parse_trees import Node
 
 _PARAMS = re.compile(r"([0-9]+)(?:x([0-9]+))?(?:n([0-9]+))?(.*)")
 _DESC = re.compile(r"(?:([0-9]+),([0-9]+),)?([mu]?)(.*)")
@@ -81,7 +81,7 @@ def obfuscate_bitmap(bmp: bytes, bits: int, decode: bool) -> bytes:
     return bytes(buf)
 
 
-def read_tatham(text: str, source: str = "<string>", reveal_from: Optional[str] = None,
+def read_tatham_mines(text: str, source: str = "<string>", reveal_from: Optional[str] = None,
                 layout_as: Optional[str] = None) -> Puzzle:
     """Parse a Mines game ID into the full-reveal puzzle, or the state after opening reveal_from."""
     text = normalise_newlines(text)
@@ -173,7 +173,7 @@ def _game_id(tree: Node) -> Tuple[Token, Token, List[str]]:
     return ptok, dtok, notes
 
 
-def detect_tatham(text: str) -> float:
+def detect_tatham_mines(text: str) -> float:
     """CERTAIN for a line WxH...:[X,Y,][m|u]HEX whose hex length fits the size; LIKELY when only the shape fits."""
     for line in _unwrap_urls(normalise_newlines(text[:20000]).split("\n")):
         if not line.strip() or line.lstrip().startswith("#"):
@@ -187,7 +187,7 @@ def detect_tatham(text: str) -> float:
     return NO
 
 
-register_format("tatham-mines", [], "puzzle", reader=read_tatham, detect=detect_tatham,
+register_format("tatham-mines", [], "puzzle", reader=read_tatham_mines, detect=detect_tatham_mines,
                 aliases=("sgt-mines", "mines-game-id"),
                 read_options={"reveal_from": "as for mbf, or 'start': the ID's own first square",
                               "layout_as": LAYOUT_HELP},

@@ -20,10 +20,10 @@ from typing import Any, List, TextIO
 
 from ...core.puzzle import Puzzle
 from ...core.wording import plural
-from .._rows import decode, lost_parts, symbol_table
 from ..grammar import normalise_newlines
+from ..grid_rows import decode, lost_parts, symbol_table
 from ..registry import LIKELY, NO, register_format
-from ._grid_common import fail, lines_with_offsets, puzzle_at
+from .pasted_grids import fail, lines_with_offsets, puzzle_at
 
 _TABLE = symbol_table({"-": "0", "?": "?", "*": "*", "!": "?", **{str(d): str(d) for d in range(1, 9)}})
 _ROW = re.compile(r"[-?*!1-8]+")

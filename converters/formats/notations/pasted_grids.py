@@ -11,7 +11,7 @@ from typing import Callable, Iterable, List, Optional, Sequence, Tuple
 
 from ...core.errors import MineconvError, PuzzleError
 from ...core.puzzle import Puzzle
-from .._located import error_at
+from ..located_errors import error_at
 
 Where = Callable[[int, int], int]   # (row, col) of the grid -> character offset in the text
 

@@ -15,7 +15,7 @@ from ...core.errors import FormatError, MineconvError, PuzzleSyntaxError
 from ...core.puzzle import Puzzle
 from ...core.replay import Replay
 from ...core.wording import plural
-from .._layout import layout_reading, parse_reveal_from
+from ..mine_layouts import layout_reading, parse_reveal_from
 
 REPLAY_REVEAL_HELP = ("read the replay as the game state after opening this cell: 'R,C' 0-based row,col, or "
                       "'start' for the game's first left click that opened a cell; default: the mine layout, "

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import List, Optional
 
-from ..core._compat import callable_list
+from ..core.deprecated_calls import callable_list
 from ..core.errors import InputError, VerificationError
 from ..core.outcome import AnswerJson
 from ..core.puzzle import UNKNOWN, Puzzle

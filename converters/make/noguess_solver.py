@@ -1,4 +1,4 @@
-"""The no-guess replay in plain Python: open from the first click, then only cells proven safe, incrementally.
+"""The no-guess solver in plain Python: a layout played from the first click by cells proven safe, incrementally.
 
 A generator replays thousands of small boards, so this works on flat lists and bytearrays (numpy's per-call
 cost dominates on 480 cells) and never rebuilds anything from scratch between rounds:
