@@ -40,6 +40,19 @@ def confidence(level: float, detect: Callable[[Any], Any]) -> Detector:
     return scored
 
 
+def detect_score(fmt: Format, content: Any) -> float:
+    """fmt's confidence that the content is in its format (a detector that crashes says NO)."""
+    if fmt.detect is None:
+        return NO
+    try:
+        score: Any = fmt.detect(content)
+    except Exception:  # a detector is a cheap guess: a crash only means "not this format"
+        return NO
+    if score is True:
+        return LIKELY
+    return float(score or NO)
+
+
 @dataclass(frozen=True)
 class Format:
     """One registered file format."""
