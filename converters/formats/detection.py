@@ -8,47 +8,60 @@ reading.py; detection enters each notation's reader and hands back the Reading, 
 from __future__ import annotations
 
 import warnings
-from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
+from dataclasses import dataclass
+from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from ..core.errors import AmbiguousInputWarning, FormatError, LossyConversionWarning, MineconvError, PuzzleSyntaxError
 from ..core.wording import plural
 from .hints import add_hint, cannot_tell
-from .registry import LIKELY, POSSIBLE, Format, detect_score, detectable
+from .registry import LIKELY, NO, POSSIBLE, Format, detectable
 from .signatures import Signature
-from .source import Reading, ReadSettings, Source, content_of
+from .source import Reading, ReadSettings, Source
 
 # confidences at most this far below the best count as "similar": every such notation's reading is compared
 CLOSE = LIKELY - POSSIBLE
 
-__all__ = ["CLOSE", "choose", "close_to_best", "content_for", "detect_score", "rank_formats", "reader_options",
-           "unreadable", "weigh"]
-
 
 def content_for(fmt: Format, text: Optional[str], data: Optional[bytes]) -> Any:
     """What fmt's reader and detector take: bytes for a binary notation, text otherwise (None: not available)."""
-    return content_of(fmt.binary, text, data)
+    return Source("<content>", data, text).content[fmt.binary]
+
+
+def detect_score(fmt: Format, content: Any) -> float:
+    """fmt's confidence that the content is in its format (NO without a detector; a registered detector never
+    raises: registry.answering)."""
+    return NO if fmt.detect is None else fmt.detect(content)
+
+
+def rank(src: Source, *, kind: Optional[str] = "puzzle", direction: str = "read",
+         prefer: Optional[Sequence[Format]] = None) -> List[Tuple[float, Format]]:
+    """Formats whose detect() fits the input, best first: (confidence, format); ties go to `prefer` (the notations
+    the input's extension names, unless given)."""
+    liked = src.prefer if prefer is None else prefer
+
+    def could(sig: Signature) -> bool:   # the light first pass: which notations need importing at all
+        content = src.content[sig.binary]
+        try:
+            return content is not None and sig.could is not None and bool(sig.could(content))
+        except Exception:  # as a detector's: a crash only means "not this format"
+            return False
+    pool = [f for f in detectable(kind, could) if (f.autodetect or f in liked) and f.can(direction)]
+    scored = []
+    for f in pool:
+        content = src.content[f.binary]
+        if content is None or f.detect is None:
+            continue
+        score = f.detect(content)
+        if score > 0:
+            scored.append((score, f in liked, f))
+    scored.sort(key=lambda s: (-s[0], not s[1]))
+    return [(s, f) for s, _, f in scored]
 
 
 def rank_formats(text: Optional[str], data: Optional[bytes] = None, *, kind: Optional[str] = "puzzle",
                  direction: str = "read", prefer: Sequence[Format] = ()) -> List[Tuple[float, Format]]:
     """Formats whose detect() fits the content, best first: (confidence, format); ties go to `prefer`."""
-    def could(sig: Signature) -> bool:   # the light first pass: which notations need importing at all
-        content = content_of(sig.binary, text, data)
-        try:
-            return content is not None and sig.could is not None and bool(sig.could(content))
-        except Exception:  # as detect_score: a crash only means "not this format"
-            return False
-    pool = [f for f in detectable(kind, could) if (f.autodetect or f in prefer) and f.can(direction)]
-    scored = []
-    for f in pool:
-        content = content_for(f, text, data)
-        if content is None or f.detect is None:
-            continue
-        score = detect_score(f, content)
-        if score > 0:
-            scored.append((score, f in prefer, f))
-    scored.sort(key=lambda s: (-s[0], not s[1]))
-    return [(s, f) for s, _, f in scored]
+    return rank(Source("<content>", data, text), kind=kind, direction=direction, prefer=prefer)
 
 
 def close_to_best(ranked: Sequence[Tuple[float, Format]]) -> List[Format]:
@@ -57,22 +70,19 @@ def close_to_best(ranked: Sequence[Tuple[float, Format]]) -> List[Format]:
     return [f for s, f in ranked if s >= best - CLOSE - 1e-9]
 
 
-def _other_kind(src: Source) -> Callable[[], str]:
-    """'; it is a minisat solver answer ...' when content given as a puzzle is a solver file or answer (asked when
-    a hint needs it)."""
-    def other() -> str:
-        for kind, what in (("solution", "a solver answer ({}): `mineconv decode PUZZLE ANSWER` reads it"),
-                           ("model", "a solver file ({}), not a puzzle notation")):
-            ranked = rank_formats(src.text, src.data, kind=kind, direction="read" if kind == "solution" else "write")
-            if ranked and ranked[0][0] >= LIKELY:
-                return "; it is " + what.format(ranked[0][1].name)
-        return ""
-    return other
+def _other_kind(src: Source) -> str:
+    """'; it is a minisat solver answer ...' when content given as a puzzle is a solver file or answer ("" when not)."""
+    for kind, what in (("solution", "a solver answer ({}): `mineconv decode PUZZLE ANSWER` reads it"),
+                       ("model", "a solver file ({}), not a puzzle notation")):
+        ranked = rank(src, kind=kind, direction="read" if kind == "solution" else "write", prefer=())
+        if ranked and ranked[0][0] >= LIKELY:
+            return "; it is " + what.format(ranked[0][1].name)
+    return ""
 
 
 def unreadable(src: Source, kind: Optional[str]) -> FormatError:
     """The error for input that no readable format fits by name or content, with what it looks like."""
-    return cannot_tell(src, kind, _other_kind(src) if kind == "puzzle" else lambda: "")
+    return cannot_tell(src, kind, _other_kind(src) if kind == "puzzle" and not src.empty else "")
 
 
 def reader_options(fmt: Format, settings: ReadSettings, warn: bool = True) -> Dict[str, Any]:
@@ -86,7 +96,7 @@ def reader_options(fmt: Format, settings: ReadSettings, warn: bool = True) -> Di
 
 def _read_as(fmt: Format, src: Source, settings: ReadSettings, warn: bool = True) -> Any:
     """Parse the input with fmt's reader; its errors are located at the input's name."""
-    content = src.content(fmt)
+    content = src.content[fmt.binary]
     if content is None:
         raise PuzzleSyntaxError(f"the {fmt.name} notation is binary; this input is not", source=src.name)
     kwargs = reader_options(fmt, settings, warn)
@@ -143,18 +153,20 @@ def _ambiguity(fmt: Format, puzzle: Any, others: Sequence[Tuple[Format, Any]], p
     return f"read as {fmt.name} ({_gist(puzzle)}); the content fits other notations too: {alts}"
 
 
-def _by_extension(src: Source, settings: ReadSettings) -> Reading:
-    """Read an input no detector fits in the one notation its extension names."""
-    fmt = src.prefer[0]
-    try:
-        return Reading(_read_as(fmt, src, settings), fmt, "extension")
-    except MineconvError as exc:
-        add_hint(exc, fmt, "extension", src, _other_kind(src))
-        raise
+@dataclass(frozen=True)
+class _Unread:
+    """Why the input was not read: the reader's error (None: no notation fits it at all), the notation that tried,
+    how it was chosen, and another that does read the content (`how` 'content' only)."""
+
+    error: Optional[MineconvError]
+    fmt: Optional[Format] = None
+    how: str = ""                      # 'named', 'extension', 'content' ('': no notation fits)
+    works: Optional[Format] = None
 
 
-def weigh(src: Source, settings: ReadSettings, ranked: Sequence[Tuple[float, Format]], warn: bool = True) -> Reading:
-    """Read the input in the notation it fits best; when several fit about as well, weigh their readings.
+def _weighed(src: Source, settings: ReadSettings, ranked: Sequence[Tuple[float, Format]], warn: bool = True
+             ) -> Any:
+    """The Reading of the notation the input fits best, weighing those that fit about as well (or why none read it).
 
     Every notation whose confidence is within one level of the best reads the content. A reading with no
     unknown cell (a puzzle with nothing to solve, or an infeasible one) loses to one with unknown cells;
@@ -171,10 +183,8 @@ def weigh(src: Source, settings: ReadSettings, ranked: Sequence[Tuple[float, For
         except MineconvError as exc:
             first_error = first_error or exc
     if not read_ok:
-        assert first_error is not None
         works = next((g for _, g in ranked if g not in close and _reads(g, src)), None)
-        add_hint(first_error, close[0], "content", src, lambda: "", works)
-        raise first_error
+        return _Unread(first_error, close[0], "content", works)
     order = {f.name: i for i, (_, f) in enumerate(ranked)}
     read_ok.sort(key=lambda fp: (_nothing_to_solve(fp[1]), order[fp[0].name]))
     fmt, puzzle = read_ok[0]
@@ -189,35 +199,59 @@ def weigh(src: Source, settings: ReadSettings, ranked: Sequence[Tuple[float, For
     return Reading(puzzle, fmt, "content", tuple(others), note)
 
 
-def _detected(src: Source, settings: ReadSettings) -> Reading:
-    """The reading of an input no notation was named for: by content, else by the extension's one notation."""
-    ranked = rank_formats(src.text, src.data, prefer=src.prefer)
+def _read_by(fmt: Format, how: str, src: Source, settings: ReadSettings) -> Any:
+    """The Reading of the notation named (by --from, or by the extension), or why it did not read the input."""
+    try:
+        return Reading(_read_as(fmt, src, settings), fmt, how)
+    except MineconvError as exc:
+        return _Unread(exc, fmt, how)
+
+
+def _detected(src: Source, settings: ReadSettings) -> Any:
+    """The Reading of an input no notation was named for: by content, else by the extension's one notation (or
+    why it was not read)."""
+    # bytes that are not text are ranked for the binary notations alone, the extension breaking no tie
+    ranked = rank(src, prefer=None if src.text is not None else ())
     if ranked:
-        return weigh(src, settings, ranked)
+        return _weighed(src, settings, ranked)
     if src.text is None:
-        # not text, and no binary notation fits: a damaged file of a binary notation (.mbf) gets that
-        # notation's error, not the text decoder's
+        # a damaged file of a binary notation (.mbf) gets that notation's error, not the text decoder's
         binary = [c for c in src.prefer if c.binary]
         if not binary:
             assert src.undecodable is not None
             raise src.undecodable
         return Reading(_read_as(binary[0], src, settings), binary[0], "extension")
     if len(src.prefer) != 1:
-        raise unreadable(src, "puzzle")
-    return _by_extension(src, settings)
+        return _Unread(None)
+    return _read_by(src.prefer[0], "extension", src, settings)
+
+
+def _explained(why: _Unread, src: Source) -> MineconvError:
+    """The error to raise for an input not read: the reader's, with a hint at what to try, or 'cannot tell'."""
+    # what else the content is (a solver file or answer) is said unless the notation was chosen by content
+    other = "" if why.how == "content" or src.empty else _other_kind(src)
+    if why.error is None:
+        return cannot_tell(src, "puzzle", other)
+    assert why.fmt is not None
+    add_hint(why.error, why.fmt, why.how, src, other, why.works)
+    return why.error
+
+
+def weigh(src: Source, settings: ReadSettings, ranked: Sequence[Tuple[float, Format]], warn: bool = True) -> Reading:
+    """Read the input in the notation it fits best, weighing those that fit about as well (see _weighed); the
+    error of the first that failed, with a hint, when none reads it."""
+    found = _weighed(src, settings, ranked, warn)
+    if isinstance(found, _Unread):
+        raise _explained(found, src)
+    return found
 
 
 def choose(src: Source, settings: ReadSettings) -> Reading:
-    """The puzzle in the input, read by the notation --from names or detected, with --mines applied."""
-    if src.named is None:
-        reading = _detected(src, settings)
-    else:
-        try:
-            reading = Reading(_read_as(src.named, src, settings), src.named, "named")
-        except MineconvError as exc:
-            add_hint(exc, src.named, "named", src, _other_kind(src))
-            raise
+    """The puzzle in the input, read by the notation --from names or detected, with --mines applied: the
+    input's one Reading, or the reader's error with a hint at what to try."""
+    found = _detected(src, settings) if src.named is None else _read_by(src.named, "named", src, settings)
+    if isinstance(found, _Unread):
+        raise _explained(found, src)
     if settings.mines is None:
-        return reading
-    return Reading(reading.puzzle.replace(mines=settings.mines), reading.format, reading.how, reading.others,
-                   reading.note)
+        return found
+    return Reading(found.puzzle.replace(mines=settings.mines), found.format, found.how, found.others, found.note)

@@ -5,12 +5,12 @@ from __future__ import annotations
 import io
 import re
 import warnings
-from typing import Callable, Dict, List, Optional, Sequence, Tuple
+from typing import Dict, List, Optional, Sequence, Tuple
 
 from ..core.errors import FormatError, MineconvError
 from ..core.puzzle import Puzzle
-from .registry import NO, POSSIBLE, Format, detect_score, format_names, formats
-from .source import Source, content_of
+from .registry import NO, POSSIBLE, Format, format_names, formats
+from .source import Source
 
 _PREFIXES = (34, 21, 13, 8, 5, 3, 2, 1)   # line counts of the file starts tried, longest first
 _SKIPS = (1, 2, 3)                       # leading lines dropped (a title line a notation does not allow)
@@ -37,14 +37,15 @@ def _vocabulary(fmt: Format) -> frozenset:
 
 def _partial_fit(fmt: Format, lines: List[str]) -> Optional[Tuple[float, str]]:
     """fmt's detector on the file's first lines, or on the file after a title line or two (0.8 x its score)."""
+    assert fmt.detect is not None   # asked only of formats with a detector
     found = None
     for n in _PREFIXES:
-        score = detect_score(fmt, "\n".join(lines[:n]) + "\n") if n < len(lines) else NO
+        score = fmt.detect("\n".join(lines[:n]) + "\n") if n < len(lines) else NO
         if score > 0:
             found = (0.8 * score, "its first line" if n == 1 else f"its first {n} lines")
             break
     for k in _SKIPS:
-        score = detect_score(fmt, "\n".join(lines[k:])) if k < len(lines) else NO
+        score = fmt.detect("\n".join(lines[k:])) if k < len(lines) else NO
         if score > 0:
             if found is None or 0.8 * score > found[0]:
                 found = (0.8 * score, "after its first line" if k == 1 else f"after its first {k} lines")
@@ -70,12 +71,12 @@ def resemblance(text: Optional[str], data: Optional[bytes] = None, *,
     words: Dict[str, str] = {}
     for w in _WORD.findall(text[:1 << 16] if text else ""):
         words.setdefault(w.lower(), w)
+    content = Source("<content>", data, text).content
     for f in formats(kind):
         if f.reader is None:
             continue
-        content = content_of(f.binary, text, data)
-        if f.detect is not None and content is not None:
-            score = detect_score(f, content)
+        if f.detect is not None and content[f.binary] is not None:
+            score = f.detect(content[f.binary])
             if score > 0:
                 offer(score, f, "its detector fits the content")
                 continue
@@ -99,7 +100,7 @@ def most_like(src: Source, kind: Optional[str], prefer: Sequence[Format] = ()
     return next((t for t in top if t[1] in prefer), top[0])
 
 
-def cannot_tell(src: Source, kind: Optional[str], other: Callable[[], str]) -> FormatError:
+def cannot_tell(src: Source, kind: Optional[str], other: str) -> FormatError:
     """The error for input that no readable format fits by name or content, with what it looks like; `other`
     says ('; it is ...') when a puzzle's content is a solver file or answer instead ("" when not)."""
     names = ", ".join(format_names(kind, "read"))
@@ -108,9 +109,8 @@ def cannot_tell(src: Source, kind: Optional[str], other: Callable[[], str]) -> F
         thing = {"puzzle": "puzzle", "solution": "solver answer"}.get(kind or "", "content")
         return FormatError(f"the input is empty (or only blank lines): there is no {thing} to read", source=src.name)
     like = most_like(src, kind) if src.text is not None or src.data is not None else None
-    instead = other()
-    if instead:
-        advice = instead[2:]
+    if other:
+        advice = other[2:]
     elif like is not None:
         advice = f"the content looks most like {like[1].name} ({like[2]}): try --from {like[1].name}"
     else:
@@ -119,18 +119,17 @@ def cannot_tell(src: Source, kind: Optional[str], other: Callable[[], str]) -> F
                        source=src.name)
 
 
-def add_hint(exc: MineconvError, fmt: Format, how: str, src: Source, other: Callable[[], str],
+def add_hint(exc: MineconvError, fmt: Format, how: str, src: Source, other: str = "",
              works: Optional[Format] = None) -> None:
     """Tell the reader's error (in place) which notation read the content and, when another fits better, which.
 
     `how` is how fmt was chosen ('named', 'extension' or 'content'); `other` says when the content is a solver
-    file or answer instead (as for cannot_tell); `works` is a notation, of those that fit the content about as
-    well, that does read it (for 'content').
+    file or answer instead (as for cannot_tell; not asked for 'content'); `works` is a notation, of those that
+    fit the content about as well, that does read it (for 'content').
     """
     hint = ""
-    instead = other() if how != "content" else ""
-    if instead:
-        hint = instead[2:]
+    if other:
+        hint = other[2:]
     elif how == "content":
         hint = f"read as {fmt.name}, the notation the content looks most like"
         hint += f"; it does read as {works.name}: try --from {works.name}" if works else "; --from names another"

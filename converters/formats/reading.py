@@ -14,7 +14,7 @@ from ..core.errors import MineconvError
 from ..core.fileio import PathLike, decode_bytes, read_bytes, source_name
 from ..core.puzzle import Puzzle
 from .collection import CollectionWarning, Empty
-from .detection import choose, close_to_best, rank_formats, reader_options, unreadable, weigh
+from .detection import choose, close_to_best, rank, reader_options, unreadable, weigh
 from .registry import Format, candidates_for_path, get_format, output_format
 from .source import Reading as Reading
 from .source import ReadSettings as ReadSettings
@@ -22,23 +22,26 @@ from .source import Source
 
 
 def _source_of(path: PathLike, settings: ReadSettings) -> Source:
-    """The file's Source: its bytes, read once, and their text unless --from names a binary notation."""
+    """The file's Source: its bytes, read once, their text (unless --from names a binary notation: an undecodable
+    file is an error only when it has to be text) and the notations its name names."""
     data, name = read_bytes(path)
     named = get_format(settings.notation, direction="read", kind="puzzle") if settings.notation else None
+    text, undecodable = None, None
+    if named is None or not named.binary:
+        try:
+            text = decode_bytes(data, name)
+        except MineconvError as exc:
+            if named is not None:
+                raise
+            undecodable = exc
     prefer = () if named else tuple(candidates_for_path(path, kind="puzzle", direction="read"))
-    if named is not None and named.binary:
-        return Source(name, data, None, named)
-    try:
-        return Source(name, data, decode_bytes(data, name), named, prefer)
-    except MineconvError as exc:
-        if named is not None:
-            raise
-        return Source(name, data, None, None, prefer, undecodable=exc)
+    return Source(name, data, text, named, prefer, undecodable)
 
 
 def read_with(path: PathLike, settings: ReadSettings) -> Reading:
     """Read a puzzle file ('-' for stdin) as the settings say, with the notation that read it and why."""
-    return choose(_source_of(path, settings), settings)
+    src = _source_of(path, settings)
+    return choose(src, settings)
 
 
 def parse_with(text: str, settings: ReadSettings, source: str = "<string>") -> Reading:
@@ -109,7 +112,7 @@ def guess_format(path: PathLike, text: Optional[str] = None, *, kind: Optional[s
     cands = candidates_for_path(path, kind=kind, direction=direction)
     src = Source(source_name(path), data, text, None, tuple(cands))
     if text is not None or data is not None:
-        ranked = rank_formats(text, data, kind=kind, direction=direction, prefer=cands)
+        ranked = rank(src, kind=kind, direction=direction)
         if ranked:
             if kind == "puzzle" and direction == "read" and len(close_to_best(ranked)) > 1:
                 return weigh(src, ReadSettings(), ranked).format
@@ -130,7 +133,7 @@ def identify(path: PathLike, text: Optional[str] = None, data: Optional[bytes] =
     cands = candidates_for_path(path, kind="puzzle", direction="read")
     src = Source(source_name(path), data, text, None, tuple(cands))
     if text is not None or data is not None:
-        ranked = rank_formats(text, data, prefer=cands)
+        ranked = rank(src)
         if ranked:
             if len(close_to_best(ranked)) > 1:
                 reading = weigh(src, ReadSettings(), ranked, warn=False)

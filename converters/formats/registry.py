@@ -40,17 +40,18 @@ def confidence(level: float, detect: Callable[[Any], Any]) -> Detector:
     return scored
 
 
-def detect_score(fmt: Format, content: Any) -> float:
-    """fmt's confidence that the content is in its format (a detector that crashes says NO)."""
-    if fmt.detect is None:
-        return NO
-    try:
-        score: Any = fmt.detect(content)
-    except Exception:  # a detector is a cheap guess: a crash only means "not this format"
-        return NO
-    if score is True:
-        return LIKELY
-    return float(score or NO)
+def answering(detect: Callable[[Any], Any]) -> Detector:
+    """The detector as the registry keeps it: it answers a confidence and never raises (True counts as LIKELY,
+    False and None as NO; a detector is a cheap guess, so a crash only means "not this format")."""
+    def scored(content: Any) -> float:
+        try:
+            score: Any = detect(content)
+        except Exception:  # a detector is a cheap guess: a crash only means "not this format"
+            return NO
+        return LIKELY if score is True else float(score or NO)
+    scored.__doc__ = detect.__doc__
+    scored.__name__ = getattr(detect, "__name__", "detect")
+    return scored
 
 
 @dataclass(frozen=True)
@@ -111,6 +112,8 @@ def register_format(name: str, extensions: Optional[Sequence[str]] = None, kind:
     exts = tuple(e.lower() if e.startswith(".") else "." + e.lower() for e in extensions or ())
     if detect is not None and detect_level != LIKELY:
         detect = confidence(detect_level, detect)
+    if detect is not None:
+        detect = answering(detect)
     helps = tuple(read_options.items()) if isinstance(read_options, Mapping) else tuple((o, "") for o in read_options)
     if reader is not None:  # huge numbers, deep nesting and oversized boards become located errors
         reader = guard_reader(reader, ascii_digits=kind == "solution")

@@ -5,22 +5,11 @@ detection.py hands back one Reading; nothing below them passes bytes, text and n
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any, Mapping, Optional, Tuple
 
 from ..core.errors import MineconvError
 from .registry import Format
-
-
-def content_of(binary: bool, text: Optional[str], data: Optional[bytes]) -> Any:
-    """What a reader or detector takes: bytes for a binary notation, text otherwise (None: not available)."""
-    if not binary:
-        return text
-    if data is None and text is not None:
-        try:
-            return text.encode("latin-1")  # parse() of a binary notation: one character per byte
-        except UnicodeEncodeError:
-            return None
-    return data
 
 
 @dataclass(frozen=True)
@@ -35,10 +24,17 @@ class Source:
     prefer: Tuple[Format, ...] = ()              # the notations the file name's extension names: ties go to them
     undecodable: Optional[MineconvError] = field(default=None, compare=False)   # why the bytes are not text
 
-    def content(self, fmt: Format) -> Any:
-        """What fmt's reader and detector take of this input (None: not available, as text to a binary notation
-        when its characters are not bytes)."""
-        return content_of(fmt.binary, self.text, self.data)
+    @cached_property
+    def content(self) -> Tuple[Optional[str], Optional[bytes]]:
+        """What a reader or detector takes, by its binary-ness: content[fmt.binary] is the text for a text notation,
+        the bytes for a binary one (the characters of a text given to parse(), as bytes; None when they are not)."""
+        raw = self.data
+        if raw is None and self.text is not None:
+            try:
+                raw = self.text.encode("latin-1")   # parse() of a binary notation: one character per byte
+            except UnicodeEncodeError:
+                pass
+        return self.text, raw
 
     @property
     def empty(self) -> bool:
