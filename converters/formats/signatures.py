@@ -27,8 +27,8 @@ Could = Callable[[Any], bool]   # content (text, or bytes for a binary notation)
 
 @dataclass(frozen=True)
 class Signature:
-    """One notation module's registered names (aliases included), extensions, whether it reads bytes, and its
-    `could` (None: any content may be this notation)."""
+    """One notation module's names (aliases included), extensions, whether it reads bytes, and its `could` (None:
+    any content may be this notation): the light pass's view of the module, derived from its NOTATIONS rows."""
 
     names: Tuple[str, ...]
     extensions: Tuple[str, ...]
