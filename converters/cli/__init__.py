@@ -100,7 +100,7 @@ def timeout_seconds(text: str) -> float:
     return value
 
 
-class _ReaderOption(argparse.Action):
+class _ReaderOption(argparse._StoreAction):
     """A reader option's flag, whose help (naming each notation that takes it) is looked up when help is shown:
     building it means importing every notation, which parsing a command line does not need."""
 
@@ -115,15 +115,18 @@ class _ReaderOption(argparse.Action):
     def help(self, value: Optional[str]) -> None:
         pass   # argparse sets it from add_argument's help=, which this flag does not take
 
-    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any,
-                 option_string: Optional[str] = None) -> None:
-        setattr(namespace, self.dest, values)
 
-
-def add_input_options(p: argparse.ArgumentParser) -> None:
-    """Add one --flag per reader option that some puzzle notation declares (e.g. --codes, --blank)."""
+def add_input_options(p: argparse.ArgumentParser, *, short: bool = False,
+                      notation: Optional[str] = "input notation (see `mineconv formats`)",
+                      mines: Optional[str] = "total number of mines on the board (overrides the puzzle's)") -> None:
+    """Add --from (-f too when `short`) and --mines, their one home (`notation`, `mines`: their help; None: not taken),
+    a --flag per reader option that some puzzle notation declares (--codes, --blank...) and the input limits."""
     from ..formats.registry import read_option_flags
 
+    if notation is not None:
+        p.add_argument(*("-f", "--from")[not short:], dest="from_", metavar="NAME", help=notation)
+    if mines is not None:
+        p.add_argument("--mines", type=int, metavar="N", help=mines)
     g = p.add_argument_group("notation options (each applies to the notations named in its help)")
     for opt in read_option_flags():
         g.add_argument("--" + opt.replace("_", "-"), dest=_READ_PREFIX + opt, metavar="VALUE", action=_ReaderOption)
@@ -178,10 +181,7 @@ def input_settings(args: argparse.Namespace) -> ReadSettings:
 
 def load_reading(path: str, fmt: Union[str, ReadSettings, None] = None, mines: Optional[int] = None,
                  options: Optional[Dict[str, Any]] = None) -> Reading:
-    """Read a puzzle for a command, with the notation that read it; --mines overrides its total mine count.
-
-    `fmt` is the settings (input_settings(args)), or the --from name with `mines` and `options` to build them.
-    """
+    """Read a puzzle for a command as the settings say (or --from's name, `mines`, `options`), saying how with -v."""
     from ..formats.reading import ReadSettings, read_with
 
     settings = fmt if isinstance(fmt, ReadSettings) else ReadSettings.of(fmt, options, mines)

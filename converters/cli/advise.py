@@ -60,9 +60,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                                    "and why: a proven-safe cell, or the guess likeliest to lead to a win.",
                        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("input", help="position file (any notation), or - for stdin")
-    p.add_argument("--from", dest="from_", metavar="NAME", help="input notation (see `mineconv formats`)")
-    add_input_options(p)
-    p.add_argument("--mines", type=int, metavar="N", help="total number of mines (overrides the position's)")
+    add_input_options(p, mines="total number of mines (overrides the position's)")
     p.add_argument("--budget", type=float, metavar="SECONDS",
                    help="cap on the search (default 1.0); past it, the lowest-risk move")
     p.add_argument("--json", action="store_true", help="print one JSON object")

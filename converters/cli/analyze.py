@@ -143,9 +143,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                                    "how many solutions it has (exactly), and each cell's mine probability.",
                        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("input", help="puzzle file, or - for stdin")
-    p.add_argument("--from", dest="from_", metavar="NAME", help="input notation (see `mineconv formats`)")
     add_input_options(p)
-    p.add_argument("--mines", type=int, metavar="N", help="total number of mines on the board (overrides the puzzle's)")
     p.add_argument("--level", choices=LEVELS, default="full", help="how cells are decided (default: full)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--probabilities", action="store_true", help="also print the mine probability of each cell")

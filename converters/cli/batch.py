@@ -137,7 +137,6 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--manifest", metavar="FILE",
                    help="write JSON lines: input, status, outputs with size and sha256, error (its folder is "
                         "created if needed); a puzzle of a collection adds puzzle, label and puzzles")
-    p.add_argument("--from", dest="from_", metavar="NAME", help="input notation (default: by extension/content)")
     p.add_argument("--strict", action="store_true", help="fail an input whose conversion would drop information")
     p.add_argument("--card-encoding", metavar="NAME",
                    help=f"CNF cardinality encoding for the total mine count (default {DEFAULT_CARD_ENCODING}; "
@@ -147,7 +146,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("-q", "--quiet", action="store_true",
                    help="no progress and no warnings; failures and the summary only")
     add_executor_options(p)
-    add_input_options(p)
+    add_input_options(p, notation="input notation (default: by extension/content)", mines=None)
     p.set_defaults(func=run)
 
 

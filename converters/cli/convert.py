@@ -67,12 +67,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("input", help="puzzle file, or - for stdin")
     p.add_argument("out", nargs="?", metavar="OUT", help="output file, or - for stdout (or give -o OUT)")
     p.add_argument("-o", "--output", metavar="OUT", help="output file, or - for stdout (or give OUT)")
-    p.add_argument("-f", "--from", dest="from_", metavar="NAME", help="input notation (see `mineconv formats`)")
-    add_input_options(p)
+    add_input_options(p, short=True)
     p.add_argument("-t", "--to", metavar="NAME", help="output format (see `mineconv formats`)")
     p.add_argument("--strict", action="store_true",
                    help="refuse a conversion that would drop information (instead of warning)")
-    p.add_argument("--mines", type=int, metavar="N", help="total number of mines on the board (overrides the puzzle's)")
     p.add_argument("--ignore-total", action="store_true",
                    help="leave the total mine count out of the output (e.g. a CNF of a huge board)")
     p.add_argument("--card-encoding", metavar="NAME",

@@ -64,8 +64,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="answer format (default: detected from the content; see `mineconv formats`); "
                         "--from is the older name of this option and keeps working")
     p.add_argument("--puzzle-from", metavar="NAME", help="puzzle notation, when it cannot be detected")
-    add_input_options(p)
-    p.add_argument("--mines", type=int, metavar="N", help="total number of mines (overrides the puzzle's)")
+    add_input_options(p, notation=None, mines="total number of mines (overrides the puzzle's)")
     p.add_argument("--json", action="store_true",
                    help='print {"status": ..., "mines": [[row, col], ...]} (0-based, known mines included)')
     p.set_defaults(func=run)

@@ -160,9 +160,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                                    "cells each step decides and the revealed counts that force them.",
                        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("input", help="puzzle file, or - for stdin")
-    p.add_argument("--from", dest="from_", metavar="NAME", help="input notation (see `mineconv formats`)")
     add_input_options(p)
-    p.add_argument("--mines", type=int, metavar="N", help="total number of mines on the board (overrides the puzzle's)")
     p.add_argument("--level", choices=LEVELS, default="full",
                    help="the strongest reasoning allowed (default: full)")
     p.add_argument("--json", action="store_true", help="print the steps as one JSON object")

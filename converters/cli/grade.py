@@ -99,9 +99,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                                    "each level decides and in how many rounds, and the exact solution count.",
                        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("input", help="puzzle file, or - for stdin")
-    p.add_argument("--from", dest="from_", metavar="NAME", help="input notation (see `mineconv formats`)")
     add_input_options(p)
-    p.add_argument("--mines", type=int, metavar="N", help="total number of mines on the board (overrides the puzzle's)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("-o", "--output", default="-", help="write the report here (default: stdout)")
     add_bound_options(p)

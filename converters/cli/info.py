@@ -74,7 +74,6 @@ def register(sub: argparse._SubParsersAction) -> None:
                               "  mineconv info - -f json < samples/seed-3x3.json",
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("input", help="puzzle file, or - for stdin")
-    p.add_argument("-f", "--from", dest="from_", metavar="NAME", help="input notation (see `mineconv formats`)")
-    add_input_options(p)
+    add_input_options(p, short=True, mines=None)
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=run)

@@ -48,9 +48,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("input", help="puzzle file, or - for stdin")
     p.add_argument("-o", "--output", required=True,
                    help="picture to write: .svg, .png or .pdf by extension; - for SVG on stdout")
-    p.add_argument("--from", dest="from_", metavar="NAME", help="input notation (see `mineconv formats`)")
     add_input_options(p)
-    p.add_argument("--mines", type=int, metavar="N", help="total number of mines on the board (overrides the puzzle's)")
     p.add_argument("--analysis", action="store_true", help="mark safe cells and certain mines, heat-map the rest")
     p.add_argument("--level", choices=LEVELS, default="full",
                    help="with --analysis: how cells are decided (default: full)")

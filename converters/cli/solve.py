@@ -202,9 +202,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("puzzle", help="puzzle file, or a solver file mineconv wrote ('-' for stdin)")
     p.add_argument("--solver", default=EMBEDDED, choices=solver_names(), metavar="NAME",
                    help=f"solver to use (default {EMBEDDED}; one of: {', '.join(solver_names())})")
-    p.add_argument("--from", dest="from_", metavar="NAME", help="puzzle notation (see `mineconv formats`)")
-    add_input_options(p)
-    p.add_argument("--mines", type=int, metavar="N", help="total number of mines (overrides the puzzle's)")
+    add_input_options(p, notation="puzzle notation (see `mineconv formats`)",
+                      mines="total number of mines (overrides the puzzle's)")
     p.add_argument("--timeout", type=timeout_seconds, metavar="S",
                    help="bound the whole run (building the model, every solver call, the uniqueness check, "
                         "an enumeration) to S seconds, a finite number above 0; then status unknown, exit 1")

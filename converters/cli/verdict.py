@@ -118,9 +118,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                                    "or certify that every move is a guess; name the best guess.",
                        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("input", help="position file (any notation), or - for stdin")
-    p.add_argument("--from", dest="from_", metavar="NAME", help="input notation (see `mineconv formats`)")
-    add_input_options(p)
-    p.add_argument("--mines", type=int, metavar="N", help="total number of mines (overrides the position's)")
+    add_input_options(p, mines="total number of mines (overrides the position's)")
     p.add_argument("--json", action="store_true", help="print one JSON object (the certificate)")
     p.add_argument("--check", metavar="CERT.json", help="re-verify a verdict's JSON on the position, no solver")
     p.add_argument("-o", "--output", default="-", help="write the verdict here (default: stdout)")

@@ -9,8 +9,8 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 from ..core.errors import FormatError, MineconvError
 from ..core.puzzle import Puzzle
-from .detection import content_for, detect_score, rank_formats
-from .registry import LIKELY, NO, POSSIBLE, Format, format_names, formats
+from .registry import NO, POSSIBLE, Format, format_names, formats
+from .source import Source
 
 _PREFIXES = (34, 21, 13, 8, 5, 3, 2, 1)   # line counts of the file starts tried, longest first
 _SKIPS = (1, 2, 3)                       # leading lines dropped (a title line a notation does not allow)
@@ -37,14 +37,15 @@ def _vocabulary(fmt: Format) -> frozenset:
 
 def _partial_fit(fmt: Format, lines: List[str]) -> Optional[Tuple[float, str]]:
     """fmt's detector on the file's first lines, or on the file after a title line or two (0.8 x its score)."""
+    assert fmt.detect is not None   # asked only of formats with a detector
     found = None
     for n in _PREFIXES:
-        score = detect_score(fmt, "\n".join(lines[:n]) + "\n") if n < len(lines) else NO
+        score = fmt.detect("\n".join(lines[:n]) + "\n") if n < len(lines) else NO
         if score > 0:
             found = (0.8 * score, "its first line" if n == 1 else f"its first {n} lines")
             break
     for k in _SKIPS:
-        score = detect_score(fmt, "\n".join(lines[k:])) if k < len(lines) else NO
+        score = fmt.detect("\n".join(lines[k:])) if k < len(lines) else NO
         if score > 0:
             if found is None or 0.8 * score > found[0]:
                 found = (0.8 * score, "after its first line" if k == 1 else f"after its first {k} lines")
@@ -70,12 +71,12 @@ def resemblance(text: Optional[str], data: Optional[bytes] = None, *,
     words: Dict[str, str] = {}
     for w in _WORD.findall(text[:1 << 16] if text else ""):
         words.setdefault(w.lower(), w)
+    content = Source("<content>", data, text).content
     for f in formats(kind):
         if f.reader is None:
             continue
-        content = content_for(f, text, data)
-        if f.detect is not None and content is not None:
-            score = detect_score(f, content)
+        if f.detect is not None and content[f.binary] is not None:
+            score = f.detect(content[f.binary])
             if score > 0:
                 offer(score, f, "its detector fits the content")
                 continue
@@ -89,35 +90,25 @@ def resemblance(text: Optional[str], data: Optional[bytes] = None, *,
     return sorted(best.values(), key=lambda t: (-t[0], order[t[1].name]))
 
 
-def most_like(text: Optional[str], data: Optional[bytes], kind: Optional[str],
-              prefer: Sequence[Format] = ()) -> Optional[Tuple[float, Format, str]]:
-    """The format the content resembles most (of equal scores, one in `prefer`); None: none at all."""
-    found = resemblance(text, data, kind=kind)
+def most_like(src: Source, kind: Optional[str], prefer: Sequence[Format] = ()
+              ) -> Optional[Tuple[float, Format, str]]:
+    """The format the input resembles most (of equal scores, one in `prefer`); None: none at all."""
+    found = resemblance(src.text, src.data, kind=kind)
     if not found:
         return None
     top = [t for t in found if t[0] == found[0][0]]
     return next((t for t in top if t[1] in prefer), top[0])
 
 
-def other_kind(text: Optional[str], data: Optional[bytes]) -> str:
-    """'; it is a minisat solver answer ...' when content given as a puzzle is a solver file or answer."""
-    for kind, what in (("solution", "a solver answer ({}): `mineconv decode PUZZLE ANSWER` reads it"),
-                       ("model", "a solver file ({}), not a puzzle notation")):
-        ranked = rank_formats(text, data, kind=kind, direction="read" if kind == "solution" else "write")
-        if ranked and ranked[0][0] >= LIKELY:
-            return "; it is " + what.format(ranked[0][1].name)
-    return ""
-
-
-def cannot_tell(source: str, text: Optional[str], data: Optional[bytes], kind: Optional[str]) -> FormatError:
-    """The error for input that no readable format fits by name or content, with what it looks like."""
+def cannot_tell(src: Source, kind: Optional[str], other: str) -> FormatError:
+    """The error for input that no readable format fits by name or content, with what it looks like; `other`
+    says ('; it is ...') when a puzzle's content is a solver file or answer instead ("" when not)."""
     names = ", ".join(format_names(kind, "read"))
     what = "notation" if kind == "puzzle" else "format"
-    if (text is not None and not text.strip()) or (text is None and data is not None and not data.strip()):
+    if src.empty:
         thing = {"puzzle": "puzzle", "solution": "solver answer"}.get(kind or "", "content")
-        return FormatError(f"the input is empty (or only blank lines): there is no {thing} to read", source=source)
-    like = most_like(text, data, kind) if text is not None or data is not None else None
-    other = other_kind(text, data) if kind == "puzzle" else ""
+        return FormatError(f"the input is empty (or only blank lines): there is no {thing} to read", source=src.name)
+    like = most_like(src, kind) if src.text is not None or src.data is not None else None
     if other:
         advice = other[2:]
     elif like is not None:
@@ -125,25 +116,25 @@ def cannot_tell(source: str, text: Optional[str], data: Optional[bytes], kind: O
     else:
         advice = "it looks like none of them: name it with --from"
     return FormatError(f"cannot tell the input {what} from the name or content; {advice} (one of: {names})",
-                       source=source)
+                       source=src.name)
 
 
-def add_hint(exc: MineconvError, fmt: Format, how: str, text: Optional[str], data: Optional[bytes],
-             prefer: Sequence[Format] = (), works: Optional[Format] = None) -> None:
+def add_hint(exc: MineconvError, fmt: Format, how: str, src: Source, other: str = "",
+             works: Optional[Format] = None) -> None:
     """Tell the reader's error (in place) which notation read the content and, when another fits better, which.
 
-    `how` is how fmt was chosen ('named', 'extension' or 'content'); `works` is a notation, of those that fit
-    the content about as well, that does read it (for 'content').
+    `how` is how fmt was chosen ('named', 'extension' or 'content'); `other` says when the content is a solver
+    file or answer instead (as for cannot_tell; not asked for 'content'); `works` is a notation, of those that
+    fit the content about as well, that does read it (for 'content').
     """
     hint = ""
-    other = other_kind(text, data) if how != "content" else ""
     if other:
         hint = other[2:]
     elif how == "content":
         hint = f"read as {fmt.name}, the notation the content looks most like"
         hint += f"; it does read as {works.name}: try --from {works.name}" if works else "; --from names another"
     else:
-        like = most_like(text, data, "puzzle", prefer)
+        like = most_like(src, "puzzle", src.prefer)
         if like is not None and like[1] is not fmt and (how == "extension" or like[0] >= POSSIBLE):
             hint = f"the content looks more like {like[1].name} ({like[2]}): try --from {like[1].name}"
         elif how == "extension":

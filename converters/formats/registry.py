@@ -13,7 +13,7 @@ from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Set, 
 
 from ..core.errors import FormatError, InputError
 from ..core.fileio import STDIO, PathLike, guard_reader, source_name
-from .signatures import SIGNATURES, Signature
+from .signatures import BUILTIN, MODEL_EXTENSIONS, MODEL_MODULES, SIGNATURES, Signature
 
 KINDS = ("puzzle", "model", "solution")
 
@@ -35,6 +35,20 @@ def confidence(level: float, detect: Callable[[Any], Any]) -> Detector:
     """A detector answering `level` where the yes/no detector `detect` says yes (NO otherwise)."""
     def scored(content: Any) -> float:
         return level if detect(content) else NO
+    scored.__doc__ = detect.__doc__
+    scored.__name__ = getattr(detect, "__name__", "detect")
+    return scored
+
+
+def answering(detect: Callable[[Any], Any]) -> Detector:
+    """The detector as the registry keeps it: it answers a confidence and never raises (True counts as LIKELY,
+    False and None as NO; a detector is a cheap guess, so a crash only means "not this format")."""
+    def scored(content: Any) -> float:
+        try:
+            score: Any = detect(content)
+        except Exception:  # a detector is a cheap guess: a crash only means "not this format"
+            return NO
+        return LIKELY if score is True else float(score or NO)
     scored.__doc__ = detect.__doc__
     scored.__name__ = getattr(detect, "__name__", "detect")
     return scored
@@ -72,10 +86,10 @@ _FORMATS: Dict[str, Format] = {}
 _ALIASES: Dict[str, str] = {}
 
 
-def register_format(name: str, extensions: Sequence[str], kind: str, *, reader: Optional[Reader] = None,
-                    writer: Optional[Writer] = None, detect: Optional[Detector] = None,
-                    losses: Optional[Losses] = None, description: str = "", autodetect: bool = True,
-                    aliases: Sequence[str] = (), binary: bool = False,
+def register_format(name: str, extensions: Optional[Sequence[str]] = None, kind: Optional[str] = None, *,
+                    reader: Optional[Reader] = None, writer: Optional[Writer] = None,
+                    detect: Optional[Detector] = None, losses: Optional[Losses] = None, description: str = "",
+                    autodetect: bool = True, aliases: Optional[Sequence[str]] = None, binary: Optional[bool] = None,
                     read_options: Union[Sequence[str], Mapping[str, str]] = (),
                     write_options: Sequence[str] = (), detect_level: float = LIKELY,
                     keeps_start: bool = False, keeps_wires: bool = False,
@@ -86,26 +100,53 @@ def register_format(name: str, extensions: Sequence[str], kind: str, *, reader: 
     confidence themselves ignore it); `write_options` are the keyword options the writer accepts;
     `keeps_start` says the puzzle writer keeps a board's first click (any other reports it lost), `keeps_wires`
     the variable cells of a board made by `mineconv reduce`; `collection` lists every puzzle of a file
-    that holds several (`read_all`, `mineconv info`).
+    that holds several (`read_all`, `mineconv info`). A built-in format's kind, extensions, aliases and binary-ness
+    come from its row in formats/signatures.py (their one home), and are refused here; any other format gives them.
     """
+    if _its_own_module(name, reader or writer):
+        kind, extensions, aliases, binary = _builtin_facts(name, (extensions, kind, aliases, binary), read_options)
     if kind not in KINDS:
         raise InputError(f"kind must be one of {KINDS}, not {kind!r}")
     if reader is None and writer is None:
         raise InputError(f"format {name!r} needs a reader or a writer")
-    exts = tuple(e.lower() if e.startswith(".") else "." + e.lower() for e in extensions)
+    exts = tuple(e.lower() if e.startswith(".") else "." + e.lower() for e in extensions or ())
     if detect is not None and detect_level != LIKELY:
         detect = confidence(detect_level, detect)
+    if detect is not None:
+        detect = answering(detect)
     helps = tuple(read_options.items()) if isinstance(read_options, Mapping) else tuple((o, "") for o in read_options)
     if reader is not None:  # huge numbers, deep nesting and oversized boards become located errors
         reader = guard_reader(reader, ascii_digits=kind == "solution")
-    fmt = Format(name, exts, kind, reader, writer, detect, losses, description, autodetect, tuple(aliases),
-                 binary, tuple(o for o, _ in helps), helps, tuple(write_options), keeps_start, keeps_wires,
+    fmt = Format(name, exts, kind, reader, writer, detect, losses, description, autodetect, tuple(aliases or ()),
+                 bool(binary), tuple(o for o, _ in helps), helps, tuple(write_options), keeps_start, keeps_wires,
                  collection)
     _check_new_names(fmt)
     _FORMATS[name] = fmt
-    for alias in aliases:
+    for alias in fmt.aliases:
         _ALIASES[alias] = name
     return fmt
+
+
+def _its_own_module(name: str, code: Any) -> bool:
+    """Whether a built-in format is registered by its own module (another one registering the name is refused)."""
+    if name not in BUILTIN:
+        return False
+    kind, row = BUILTIN[name]
+    return getattr(code, "__module__", None) == f"{__package__}.{_FAMILIES[kind]}.{row.module}"
+
+
+def _builtin_facts(name: str, given: Tuple[Any, ...], read_options: Union[Sequence[str], Mapping[str, str]]
+                   ) -> Tuple[str, Tuple[str, ...], Tuple[str, ...], bool]:
+    """A built-in format's kind, extensions, aliases and binary-ness, from its row in formats/signatures.py;
+    InputError when its register_format call gives them again, or declares other reader options than the row."""
+    kind, row = BUILTIN[name]
+    if any(g is not None for g in given):
+        raise InputError(f"format {name!r} is built in: its kind, extensions, aliases and binary-ness stand in "
+                         "formats/signatures.py (their one home), not in its register_format call")
+    if sorted(read_options) != sorted(row.read_options):
+        raise InputError(f"format {name!r} declares the reader options {sorted(read_options)}, its row in "
+                         f"formats/signatures.py {sorted(row.read_options)}")
+    return kind, row.extensions, row.aliases, row.binary
 
 
 def _module_of(fmt: Format) -> Optional[str]:
@@ -161,28 +202,6 @@ def _load(kind: Optional[str] = None) -> None:
         pkg = importlib.import_module(f"{__package__}.{family}")
         for name in sorted(m.name for m in pkgutil.walk_packages(pkg.__path__, prefix=f"{pkg.__name__}.")):
             importlib.import_module(name)
-
-
-# every solver-file writer's names and aliases -> its module in models/ (test_startup holds it to the folder):
-# writing by format name imports that one module, not every answer reader and writer (~20 ms of imports)
-MODEL_MODULES = {
-    "asp": "asp", "clingo": "asp", "gringo": "asp",
-    "lp": "cplex_lp", "cplex-lp": "cplex_lp",
-    "cnf": "dimacs", "dimacs": "dimacs",
-    "mathprog": "mathprog_mod", "gmpl": "mathprog_mod", "mod": "mathprog_mod",
-    "mps": "mps", "free-mps": "mps", "fixed-mps": "mps",
-    "mzn": "mzn", "minizinc": "mzn",
-    "opb": "opb", "pb": "opb",
-    "smt2": "smtlib", "smtlib": "smtlib", "smt-lib": "smtlib",
-    "xcsp": "xcsp", "xcsp3": "xcsp",
-}
-# and their file extensions -> those modules: an output named by its extension imports only its writer (no
-# answer format writes, so none is imported either)
-MODEL_EXTENSIONS = {
-    ".asp": ("asp",), ".lp": ("cplex_lp",), ".cnf": ("dimacs",), ".mod": ("mathprog_mod",),
-    ".mps": ("mps",), ".fmps": ("mps",), ".mzn": ("mzn",), ".opb": ("opb",), ".smt2": ("smtlib",),
-    ".smt": ("smtlib",), ".xml": ("xcsp",), ".xcsp": ("xcsp",),
-}
 
 
 def _load_notations(modules: Sequence[str]) -> None:

@@ -16,16 +16,16 @@ from .notations.evf import detect_evf, parse_evf
 from .notations.mvf import detect_mvf, parse_mvf
 from .notations.rawvf import detect_rawvf, parse_rawvf
 from .notations.rmv import detect_rmv, parse_rmv
+from .signatures import BUILTIN
 
-# (name, extension, detect, parse); the text notation gets decoded text
-REPLAY_NOTATIONS: Tuple[Tuple[str, str, Callable, Callable], ...] = (
-    ("avf", ".avf", detect_avf, parse_avf),
-    ("rmv", ".rmv", detect_rmv, parse_rmv),
-    ("mvf", ".mvf", detect_mvf, parse_mvf),
-    ("evf", ".evf", detect_evf, parse_evf),
-    ("rawvf", ".rawvf", detect_rawvf, parse_rawvf),
-)
-TEXT_NOTATIONS = frozenset({"rawvf"})
+# (name, extension, detect, parse): the extension, and whether the notation reads text, come from its row in the
+# catalogue (formats/signatures.py); the text notation gets decoded text
+REPLAY_NOTATIONS: Tuple[Tuple[str, str, Callable, Callable], ...] = tuple(
+    (name, BUILTIN[name][1].extensions[0], detect, parse) for name, detect, parse in (
+        ("avf", detect_avf, parse_avf), ("rmv", detect_rmv, parse_rmv), ("mvf", detect_mvf, parse_mvf),
+        ("evf", detect_evf, parse_evf), ("rawvf", detect_rawvf, parse_rawvf)))
+TEXT_NOTATIONS = frozenset(name for name, *_ in REPLAY_NOTATIONS if not BUILTIN[name][1].binary)
+REPLAY_EXTENSIONS = tuple(extension for _, extension, _, _ in REPLAY_NOTATIONS)
 
 
 def _content(name: str, data: bytes) -> Union[bytes, str]:

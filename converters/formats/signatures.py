@@ -1,5 +1,7 @@
-"""What the registry knows of each puzzle notation before importing it: its names, extensions and a cheap
-necessary condition for its detector (the light first pass of content detection).
+"""The built-in formats' catalogue: what the registry knows of each puzzle notation and solver-file writer before
+importing its module. NOTATIONS and MODELS are the one home of each format's name, aliases, extensions, kind,
+binary-ness and reader options (sqlglot's one DIALECTS list): the module's register_format call names the format
+and gives only what takes code, and SIGNATURES, MODEL_MODULES and MODEL_EXTENSIONS are derived below.
 
 Importing every notation module to run its detector costs more than a small solve, so detection first asks
 each notation's `could` here, and imports (and runs the real detector of) only the notations it lets through.
@@ -8,9 +10,9 @@ condition, never a guess): a notation it wrongly turns away would change detecti
 the detector" (the native notation, which nearly any text could be). The generic grids (blog text, dots, integer
 matrices, kata maps, contest fields) each say no on their first line unless it fits, so theirs look there.
 
-Adding a notation: add its module's line below (tests/test_startup.py fails until every registered puzzle
-notation has one whose names, extensions and flags match its register_format calls, and checks that the light
-pass ranks every sample and fixture as the full one does).
+Adding a notation (or writer): its row below, then `register_format(NAME, reader=..., ...)` at the end of its module
+(register_format refuses the facts given again; tests/test_catalogue.py fails on a second copy, and
+tests/test_startup.py checks that the light pass ranks every sample and fixture as the full one does).
 """
 from __future__ import annotations
 
@@ -25,8 +27,8 @@ Could = Callable[[Any], bool]   # content (text, or bytes for a binary notation)
 
 @dataclass(frozen=True)
 class Signature:
-    """One notation module's registered names (aliases included), extensions, whether it reads bytes, and its
-    `could` (None: any content may be this notation)."""
+    """One notation module's names (aliases included), extensions, whether it reads bytes, and its `could` (None:
+    any content may be this notation): the light pass's view of the module, derived from its NOTATIONS rows."""
 
     names: Tuple[str, ...]
     extensions: Tuple[str, ...]
@@ -123,56 +125,112 @@ def _kata(text: str) -> bool:
 _SIZE_X_SIZE = re.compile(r"[0-9]x[0-9]")
 _REVEAL = ("reveal_from", "layout_as")   # every notation of a mine layout (--layout-as, --reveal-from)
 
-# module (in formats/notations) -> its signature; sorted by module, the order the full load registers them in
-SIGNATURES: Dict[str, Signature] = {
-    "ascii_grid": Signature(("ascii-grid", "boxed", "pipe-grid"), (".grid",), _any("|", upto=8000),
-                            read_options=("blank",)),
-    "asp_facts": Signature(("asp-facts", "clingo-facts", "gringo-facts"), (".facts",), _any("number"),
-                           read_options=("order",)),
-    "avf": Signature(("avf", "arbiter"), (".avf",), lambda raw: len(raw) >= 6 and 3 <= raw[5] <= 6, binary=True,
-                     read_options=_REVEAL),
-    "blog_text": Signature(("blog-text", "blog"), (".blog",), _blog_text),
-    "contest_fields": Signature(("contest-fields", "uva10189"), (".uva",), _contest,
-                                read_options=("puzzle", "layout_as")),
-    "dots": Signature(("dots", "gecode", "hakank"), (".dots",), _dots),
-    "dzn": Signature(("dzn", "minizinc-data", "zinc"), (".dzn",), _any("array2d", "[|"), read_options=_REVEAL),
-    "essence": Signature(("essence", "essence-param", "eprime", "savile-row"),
-                         (".param", ".eprime-param", ".essence-param"), _any("letting", "param")),
-    "evf": Signature(("evf", "metasweeper-replay"), (".evf",), lambda raw: len(raw) >= 2 and raw[0] <= 4, binary=True,
-                     read_options=_REVEAL),
-    "exercism": Signature(("exercism", "exercism-minesweeper"), (".exercism.json",),
-                          _any('"exercise"', '"cases"', upto=2000),
-                          read_options=("puzzle", "layout_as")),
-    "int_matrix": Signature(("int-csv", "int-matrix", "matrix", "numpy"), (".csv", ".matrix.json", ".matrix"),
-                            _int_matrix, read_options=("codes",)),
-    "jsmines": Signature(("mine", "jsminesweeper"), (".mine",), lambda text: text[:20000].lstrip(" \t")[:1].isdigit()),
-    "kata": Signature(("kata", "codewars"), (".kata",), _kata),
-    "leetcode": Signature(("leetcode",), (".leetcode",), _leetcode, read_options=("puzzle",)),
-    "level_xml": Signature(("level-xml", "app-levels", "levels-xml"), (".levels.xml",),
-                           lambda text: "<level" in text[:1 << 16].casefold(), read_options=("puzzle",)),
-    "mathprog_dat": Signature(("dat", "mathprog-dat", "gmpl-dat"), (".dat",), _any("param")),
-    "mbf": Signature(("mbf", "minesweeper-board-file"), (".mbf",), _mbf, binary=True, read_options=_REVEAL),
-    "mineconv_json": Signature(("json", "mineconv-json"), (".json",), _json_object),
-    "minesolver": Signature(("minesolver",), (".minesolver",), _any("#", ".", upto=8000)),
-    "minesweepr": Signature(("minesweepr",), (".minesweepr",), lambda text: "x" in text[:8000] and "." in text[:8000]),
-    "ms_board": Signature(("ms-board", "ms-toollib", "metasweeper"), (".board",),
-                          _any("MINESWEEPER-BOARD", "columns")),
-    "mvf": Signature(("mvf", "minesweeper-clone"), (".mvf",), lambda raw: raw[:2] in (b"\x11M", b"\0\0") or (
+
+
+@dataclass(frozen=True)
+class Builtin:
+    """One built-in format's facts, known before its module is imported (this table is their one home: the
+    module's register_format names the format and gives what takes code, the reader, writer and detector)."""
+
+    name: str
+    module: str                      # its module in formats/notations (NOTATIONS) or formats/models (MODELS)
+    extensions: Tuple[str, ...] = ()
+    aliases: Tuple[str, ...] = ()
+    could: Optional[Could] = None    # the notation's light first pass (None: any content may be it)
+    binary: bool = False             # its reader and detector take bytes
+    read_options: Tuple[str, ...] = ()   # its reader's keyword options (the CLI's flags; their help is the module's)
+
+
+# every built-in puzzle notation, by module, in the order the full load registers them
+NOTATIONS: Tuple[Builtin, ...] = (
+    Builtin("ascii-grid", "ascii_grid", (".grid",), ("boxed", "pipe-grid"), _any("|", upto=8000),
+            read_options=("blank",)),
+    Builtin("asp-facts", "asp_facts", (".facts",), ("clingo-facts", "gringo-facts"), _any("number"),
+            read_options=("order",)),
+    Builtin("avf", "avf", (".avf",), ("arbiter",), lambda raw: len(raw) >= 6 and 3 <= raw[5] <= 6, binary=True,
+            read_options=_REVEAL),
+    Builtin("blog-text", "blog_text", (".blog",), ("blog",), _blog_text),
+    Builtin("contest-fields", "contest_fields", (".uva",), ("uva10189",), _contest, read_options=("puzzle", "layout_as")),
+    Builtin("dots", "dots", (".dots",), ("gecode", "hakank"), _dots),
+    Builtin("dzn", "dzn", (".dzn",), ("minizinc-data", "zinc"), _any("array2d", "[|"), read_options=_REVEAL),
+    Builtin("essence", "essence", (".param", ".eprime-param", ".essence-param"), ("essence-param", "eprime", "savile-row"),
+            _any("letting", "param")),
+    Builtin("evf", "evf", (".evf",), ("metasweeper-replay",), lambda raw: len(raw) >= 2 and raw[0] <= 4, binary=True,
+            read_options=_REVEAL),
+    Builtin("exercism", "exercism", (".exercism.json",), ("exercism-minesweeper",),
+            _any('"exercise"', '"cases"', upto=2000), read_options=("puzzle", "layout_as")),
+    Builtin("int-matrix", "int_matrix", (".matrix.json", ".matrix"), ("matrix", "numpy"), _int_matrix,
+            read_options=("codes",)),
+    Builtin("int-csv", "int_matrix", (".csv",), (), _int_matrix, read_options=("codes",)),
+    Builtin("mine", "jsmines", (".mine",), ("jsminesweeper",), lambda text: text[:20000].lstrip(" \t")[:1].isdigit()),
+    Builtin("kata", "kata", (".kata",), ("codewars",), _kata),
+    Builtin("leetcode", "leetcode", (".leetcode",), (), _leetcode, read_options=("puzzle",)),
+    Builtin("level-xml", "level_xml", (".levels.xml",), ("app-levels", "levels-xml"),
+            lambda text: "<level" in text[:1 << 16].casefold(), read_options=("puzzle",)),
+    Builtin("dat", "mathprog_dat", (".dat",), ("mathprog-dat", "gmpl-dat"), _any("param")),
+    Builtin("mbf", "mbf", (".mbf",), ("minesweeper-board-file",), _mbf, binary=True, read_options=_REVEAL),
+    Builtin("json", "mineconv_json", (".json",), ("mineconv-json",), _json_object),
+    Builtin("minesolver", "minesolver", (".minesolver",), (), _any("#", ".", upto=8000)),
+    Builtin("minesweepr", "minesweepr", (".minesweepr",), (), lambda text: "x" in text[:8000] and "." in text[:8000]),
+    Builtin("ms-board", "ms_board", (".board",), ("ms-toollib", "metasweeper"), _any("MINESWEEPER-BOARD", "columns")),
+    Builtin("mvf", "mvf", (".mvf",), ("minesweeper-clone",), lambda raw: raw[:2] in (b"\x11M", b"\0\0") or (
         len(raw) >= 2 and (raw[0], raw[1]) in ((8, 8), (16, 16), (30, 16))), binary=True, read_options=_REVEAL),
-    "native": Signature(("native", "text", "txt"), (".txt", ".mines"), read_options=("reveal_from",)),
-    "pred_json": Signature(("pred-json", "problem-reductions"), (".pred.json", ".json"), _json_object),
-    "puzzle_json": Signature(("puzzle-json", "aspuzzle"), (".puzzle.json",), _json_object),
-    "puzzle_page": Signature(("puzzle-page", "puzzle-minesweeper", "puzzle-minesweeper.com"), (".html", ".htm"),
-                             lambda text: text[:4000].lstrip("\ufeff \t\n\r")[:1] == "<"),
-    "puzzlink": Signature(("puzzlink", "puzz.link", "pzprjs-url", "pzv"), (".puzzlink",), _any("/", upto=200)),
-    "pzprv3": Signature(("pzprv3", "pzpr"), (".pzprv3",), _any("pzprv3", upto=200)),
-    "quoted_rows": Signature(("quoted-rows", "rows"), (".rows",), _any("'", '"', upto=4000)),
-    "rawvf": Signature(("rawvf", "raw-video"), (".rawvf",), lambda text: "events" in text[:1 << 16].casefold(),
-                       read_options=_REVEAL),
-    "rmv": Signature(("rmv", "viennasweeper"), (".rmv",), lambda raw: raw[:4] == b"*rmv", binary=True,
-                     read_options=_REVEAL),
-    "tatham_mines": Signature(("tatham-mines", "sgt-mines", "mines-game-id"), (),
-                              lambda text: _SIZE_X_SIZE.search(text[:20000]) is not None,
-                              read_options=_REVEAL),
-    "tatham_text": Signature(("tatham-text", "mines-copy"), (".mines-text",), _any("-", upto=8000)),
-}
+    Builtin("native", "native", (".txt", ".mines"), ("text", "txt"), read_options=("reveal_from",)),
+    Builtin("pred-json", "pred_json", (".pred.json", ".json"), ("problem-reductions",), _json_object),
+    Builtin("puzzle-json", "puzzle_json", (".puzzle.json",), ("aspuzzle",), _json_object),
+    Builtin("puzzle-page", "puzzle_page", (".html", ".htm"), ("puzzle-minesweeper", "puzzle-minesweeper.com"),
+            lambda text: text[:4000].lstrip("\ufeff \t\n\r")[:1] == "<"),
+    Builtin("puzzlink", "puzzlink", (".puzzlink",), ("puzz.link", "pzprjs-url", "pzv"), _any("/", upto=200)),
+    Builtin("pzprv3", "pzprv3", (".pzprv3",), ("pzpr",), _any("pzprv3", upto=200)),
+    Builtin("quoted-rows", "quoted_rows", (".rows",), ("rows",), _any("'", '"', upto=4000)),
+    Builtin("rawvf", "rawvf", (".rawvf",), ("raw-video",), lambda text: "events" in text[:1 << 16].casefold(),
+            read_options=_REVEAL),
+    Builtin("rmv", "rmv", (".rmv",), ("viennasweeper",), lambda raw: raw[:4] == b"*rmv", binary=True,
+            read_options=_REVEAL),
+    Builtin("tatham-mines", "tatham_mines", (), ("sgt-mines", "mines-game-id"),
+            lambda text: _SIZE_X_SIZE.search(text[:20000]) is not None, read_options=_REVEAL),
+    Builtin("tatham-text", "tatham_text", (".mines-text",), ("mines-copy",), _any("-", upto=8000)),
+)
+
+# every built-in solver-file writer, by module, in the order the full load registers them
+MODELS: Tuple[Builtin, ...] = (
+    Builtin("asp", "asp", (".asp",), ("clingo", "gringo")),
+    Builtin("lp", "cplex_lp", (".lp",), ("cplex-lp",)),
+    Builtin("cnf", "dimacs", (".cnf",), ("dimacs",)),
+    Builtin("mathprog", "mathprog_mod", (".mod",), ("gmpl", "mod")),
+    Builtin("mps", "mps", (".mps", ".fmps"), ("free-mps",)),
+    Builtin("fixed-mps", "mps", (".mps",)),
+    Builtin("mzn", "mzn", (".mzn",), ("minizinc",)),
+    Builtin("opb", "opb", (".opb",), ("pb",)),
+    Builtin("smt2", "smtlib", (".smt2", ".smt"), ("smtlib", "smt-lib")),
+    Builtin("xcsp", "xcsp", (".xml", ".xcsp"), ("xcsp3",)),
+)
+
+# the views derived from the two tables (nothing below is written by hand)
+BUILTIN: Dict[str, Tuple[str, Builtin]] = {**{b.name: ("puzzle", b) for b in NOTATIONS},
+                                           **{b.name: ("model", b) for b in MODELS}}
+
+
+def _module_could(rows: List[Builtin]) -> Optional[Could]:
+    coulds = list(dict.fromkeys(r.could for r in rows))
+    return coulds[0] if len(coulds) == 1 else None
+
+
+def _signatures() -> Dict[str, Signature]:
+    by_module: Dict[str, List[Builtin]] = {}
+    for b in NOTATIONS:
+        by_module.setdefault(b.module, []).append(b)
+    return {m: Signature(tuple(n for r in rows for n in (r.name, *r.aliases)),
+                         tuple(dict.fromkeys(e for r in rows for e in r.extensions)), _module_could(rows),
+                         rows[0].binary, tuple(dict.fromkeys(o for r in rows for o in r.read_options)))
+            for m, rows in sorted(by_module.items())}
+
+
+# notation module -> its signature, sorted by module (the order the full load registers them in)
+SIGNATURES: Dict[str, Signature] = _signatures()
+# every solver-file writer's names and aliases -> its module in models/: writing by format name imports that one
+# module, not every answer reader and writer (~20 ms of imports)
+MODEL_MODULES: Dict[str, str] = {n: b.module for b in MODELS for n in (b.name, *b.aliases)}
+# and their file extensions -> those modules: an output named by its extension imports only its writer
+MODEL_EXTENSIONS: Dict[str, Tuple[str, ...]] = {
+    e: tuple(dict.fromkeys(b.module for b in MODELS if e in b.extensions)) for b0 in MODELS for e in b0.extensions}

@@ -16,11 +16,11 @@ from ..analysis.audit import GAME_FAIL, TOGGLES, Audit, ClickAudit, Game, Mouse,
 from ..core.errors import PuzzleSyntaxError
 from ..core.fileio import max_bytes
 from ..core.replay import Replay
-from ..formats.replays import read_replay
+from ..formats.replays import REPLAY_EXTENSIONS, read_replay
 
 Answer = Dict[str, Any]
 
-EXTENSIONS = (".avf", ".rmv", ".mvf", ".evf", ".rawvf")
+EXTENSIONS = REPLAY_EXTENSIONS   # the replay notations' extensions, from the formats' catalogue
 
 
 def frames_of(replay: Replay) -> List[Answer]:

@@ -70,7 +70,7 @@ def _detect(text: str) -> bool:
     return text.startswith("%*\n* mineconv ") and "{ mine(R,C) } :- unknown(R,C)." in text
 
 
-register_format("asp", [".asp"], "model", writer=write_asp, detect=_detect, aliases=("clingo", "gringo"),
+register_format("asp", writer=write_asp, detect=_detect,
                 description="answer set program for clingo: asp-facts facts, a choice rule per unknown cell, "
                             "a #count per revealed cell, #show mine/2",
                 write_options=("mines",))

@@ -97,6 +97,6 @@ def _detect(text: str) -> bool:
         and any(ln in ("subject to", "st", "s.t.", "such that") for ln in lines[1:50])
 
 
-register_format("lp", [".lp"], "model", writer=write_cplex_lp, detect=_detect,
+register_format("lp", writer=write_cplex_lp, detect=_detect,
                 description="CPLEX LP for MIP solvers (glpsol --lp, cbc, HiGHS, CPLEX, Gurobi, SCIP)",
-                aliases=("cplex-lp",), write_options=("mines", "system"))
+                write_options=("mines", "system"))

@@ -102,6 +102,6 @@ def _detect(text: str) -> bool:
     return any(line.startswith("p cnf ") for line in head.splitlines())
 
 
-register_format("cnf", [".cnf"], "model", writer=write_dimacs, detect=_detect,
+register_format("cnf", writer=write_dimacs, detect=_detect,
                 description="DIMACS CNF for SAT solvers (minisat, picosat, cadical, kissat, pysat)",
-                aliases=("dimacs",), write_options=("mines", "card_encoding", "system"))
+                write_options=("mines", "card_encoding", "system"))

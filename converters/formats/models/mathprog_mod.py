@@ -87,6 +87,6 @@ def _detect(text: str) -> bool:
     return "var x{i in 1..m, j in 1..n}, binary;" in head and "solve;" in head
 
 
-register_format("mathprog", [".mod"], "model", writer=write_mathprog_mod, detect=_detect,
+register_format("mathprog", writer=write_mathprog_mod, detect=_detect,
                 description="GLPK MathProg model with data, after Chlond's minesweeper.mod (glpsol -m)",
-                aliases=("gmpl", "mod"), write_options=("mines", "with_data"))
+                write_options=("mines", "with_data"))

@@ -318,9 +318,9 @@ def _detect_fixed(text: str) -> bool:
 
 
 # registration order matters: for a .mps output name the registry picks the first candidate, free MPS
-register_format("mps", [".mps", ".fmps"], "model", writer=write_mps, detect=_detect,
+register_format("mps", writer=write_mps, detect=_detect,
                 description="free MPS for MIP solvers (glpsol --freemps, cbc, HiGHS, lp_solve -fmps)",
-                aliases=("free-mps",), write_options=("mines",))
-register_format("fixed-mps", [".mps"], "model", writer=write_fixed_mps, detect=_detect_fixed,
+                write_options=("mines",))
+register_format("fixed-mps", writer=write_fixed_mps, detect=_detect_fixed,
                 description="fixed MPS, names up to 8 characters (glpsol --mps, cbc, HiGHS, lp_solve -mps)",
                 write_options=("mines",))

@@ -95,6 +95,6 @@ def _detect(text: str) -> bool:
     return head.startswith("/*\n* mineconv ") and "solve satisfy;" in text
 
 
-register_format("mzn", [".mzn"], "model", writer=write_mzn, detect=_detect, aliases=("minizinc",),
+register_format("mzn", writer=write_mzn, detect=_detect,
                 description="MiniZinc model with data (var 0..1 per unknown cell; minizinc --solver gecode)",
                 write_options=("mines",))

@@ -54,6 +54,5 @@ def _detect(text: str) -> bool:
     return text.lstrip("\ufeff").startswith("* #variable=")
 
 
-register_format("opb", [".opb"], "model", writer=write_opb, detect=_detect,
-                description="pseudo-Boolean OPB (clasp, minisat+, RoundingSat)", aliases=("pb",),
-                write_options=("mines",))
+register_format("opb", writer=write_opb, detect=_detect,
+                description="pseudo-Boolean OPB (clasp, minisat+, RoundingSat)", write_options=("mines",))

@@ -80,6 +80,5 @@ def _detect(text: str) -> bool:
     return "(set-logic" in text[:65536] and "(check-sat)" in text
 
 
-register_format("smt2", [".smt2", ".smt"], "model", writer=write_smtlib, detect=_detect,
-                description="SMT-LIB 2, QF_LIA (z3, cvc5, Yices)", aliases=("smtlib", "smt-lib"),
-                write_options=("mines",))
+register_format("smt2", writer=write_smtlib, detect=_detect,
+                description="SMT-LIB 2, QF_LIA (z3, cvc5, Yices)", write_options=("mines",))

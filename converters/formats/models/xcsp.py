@@ -70,7 +70,7 @@ def _detect(text: str) -> bool:
     return text.startswith("<!--\n# mineconv ") and '<instance format="XCSP3"' in text[:1 << 20]
 
 
-register_format("xcsp", [".xml", ".xcsp"], "model", writer=write_xcsp, detect=_detect, aliases=("xcsp3",),
+register_format("xcsp", writer=write_xcsp, detect=_detect,
                 description="XCSP3 CSP instance (ACE from pycsp3, Choco): a 0..1 variable per unknown cell, "
                             "a <sum> per revealed cell",
                 write_options=("mines",))

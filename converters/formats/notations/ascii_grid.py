@@ -117,8 +117,7 @@ def detect_ascii_grid(text: str) -> float:
     return POSSIBLE
 
 
-register_format("ascii-grid", [".grid"], "puzzle", reader=read_ascii_grid, detect=detect_ascii_grid,
-                aliases=("boxed", "pipe-grid"),
+register_format("ascii-grid", reader=read_ascii_grid, detect=detect_ascii_grid,
                 read_options={"blank": "what an empty (or '.') cell of a boxed / pipe ASCII grid is: unknown or "
                                        "zero (required when the grid has such cells)"},
                 description="boxed / pipe ASCII grid: +---+ rules skipped, cells split on '|' (--blank "

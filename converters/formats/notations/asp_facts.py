@@ -241,8 +241,7 @@ def detect_asp_facts(text: str) -> float:
     return LIKELY if _SIZE.search(head) else POSSIBLE
 
 
-register_format("asp-facts", [".facts"], "puzzle", reader=read_asp_facts, writer=write_asp_facts,
-                detect=detect_asp_facts, losses=_losses, aliases=("clingo-facts", "gringo-facts"),
-                read_options={"order": ORDER_HELP},
+register_format("asp-facts", reader=read_asp_facts, writer=write_asp_facts,
+                detect=detect_asp_facts, losses=_losses, read_options={"order": ORDER_HELP},
                 description="ASP facts for clingo/gringo: #const r, c; number(R,C,N), number(cell(R,C),N); "
                             "mine/2, excluded/2; read by content (.lp stays CPLEX LP); --order row-first|col-first")

@@ -199,7 +199,7 @@ def detect_avf(data: Union[bytes, str]) -> float:
     return CERTAIN
 
 
-register_format("avf", [".avf"], "puzzle", reader=read_avf, detect=detect_avf, binary=True,
-                aliases=("arbiter",), read_options={"reveal_from": REPLAY_REVEAL_HELP, "layout_as": LAYOUT_HELP},
+register_format("avf", reader=read_avf, detect=detect_avf,
+                read_options={"reveal_from": REPLAY_REVEAL_HELP, "layout_as": LAYOUT_HELP},
                 description="Minesweeper Arbiter replay (binary): the game's mine layout (and its mouse events, "
                             "read by read_replay); --reveal-from R,C or start")

@@ -110,7 +110,6 @@ def detect_blog_text(text: str) -> float:
     return WEAK
 
 
-register_format("blog-text", [".blog"], "puzzle", reader=read_blog_text, detect=detect_blog_text,
-                aliases=("blog",),
+register_format("blog-text", reader=read_blog_text, detect=detect_blog_text,
                 description="blog-puzzle grid: '.' unknown, 0-8, '*' mine, '#' excluded; blank line, '# notes', "
                             "mine_count=N")

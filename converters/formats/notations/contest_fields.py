@@ -181,7 +181,7 @@ def detect_contest_fields(text: str) -> float:
     return LIKELY if re.search(r"^\s*0\s+0\s*$", head, re.M) or len(lines) > n + 1 else POSSIBLE
 
 
-register_format("contest-fields", [".uva"], "puzzle", reader=read_contest_fields, detect=detect_contest_fields,
-                aliases=("uva10189",), read_options={"puzzle": PUZZLE_HELP, "layout_as": LAYOUT_HELP}, collection=puzzles,
+register_format("contest-fields", reader=read_contest_fields, detect=detect_contest_fields,
+                read_options={"puzzle": PUZZLE_HELP, "layout_as": LAYOUT_HELP}, collection=puzzles,
                 description="UVa 10189 fields: 'n m' then rows of '*' (mine) and '.' (safe, no count) until "
                             "'0 0', or the 'Field #k:' output blocks; several per file (--puzzle N)")

@@ -138,6 +138,5 @@ def _losses(puzzle: Puzzle, **options: Any) -> List[str]:
     return lost_parts(puzzle, mines_as="'.', unknown", safe_as="'.', unknown")
 
 
-register_format("dots", [".dots"], "puzzle", reader=read_dots, writer=write_dots, detect=detect_dots, losses=_losses,
-                aliases=("gecode", "hakank"),
+register_format("dots", reader=read_dots, writer=write_dots, detect=detect_dots, losses=_losses,
                 description="Gecode/hakank dots: '.' unknown, 0-8 counts; optional row/col count lines")

@@ -335,8 +335,8 @@ def detect_dzn(text: str) -> float:
     return POSSIBLE if _ANY_2D.search(head) else NO
 
 
-register_format("dzn", [".dzn"], "puzzle", reader=read_dzn, writer=write_dzn, detect=detect_dzn, losses=_losses,
-                aliases=("minizinc-data", "zinc"), read_options={"reveal_from": REVEAL_HELP + " (mine layouts only)",
+register_format("dzn", reader=read_dzn, writer=write_dzn, detect=detect_dzn, losses=_losses,
+                read_options={"reveal_from": REVEAL_HELP + " (mine layouts only)",
                                                          "layout_as": LAYOUT_HELP + " (mine layouts only)"},
                 description="MiniZinc data as in hakank's problem files: r = R; c = C; game = array2d(1..r, 1..c, "
                             "[...]); -1 or X unknown (.mzn/.zinc data files read by content)")

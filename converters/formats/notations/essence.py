@@ -139,8 +139,7 @@ def detect_essence(text: str) -> float:
     return LIKELY if _HEADER.match(head) else POSSIBLE
 
 
-register_format("essence", [".param", ".eprime-param", ".essence-param"], "puzzle", reader=read_essence,
+register_format("essence", reader=read_essence,
                 writer=write_essence, detect=detect_essence, losses=_losses,
-                aliases=("essence-param", "eprime", "savile-row"),
                 description="Essence' parameters as in hakank's files: letting r be R ... letting game be [[...]] "
                             "(Savile Row) or ESSENCE' 1.0 + param (Tailor); -1 unknown")

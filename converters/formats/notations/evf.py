@@ -215,7 +215,7 @@ def detect_evf(data: Union[bytes, str]) -> float:
     return CERTAIN if head.square >= 5 and software.isprintable() and software.strip() else NO
 
 
-register_format("evf", [".evf"], "puzzle", reader=read_evf, detect=detect_evf, binary=True,
-                aliases=("metasweeper-replay",), read_options={"reveal_from": REPLAY_REVEAL_HELP, "layout_as": LAYOUT_HELP},
+register_format("evf", reader=read_evf, detect=detect_evf,
+                read_options={"reveal_from": REPLAY_REVEAL_HELP, "layout_as": LAYOUT_HELP},
                 description="Metasweeper replay (binary, v0 to v4): the game's mine layout (and its events, read "
                             "by read_replay); --reveal-from R,C or start")

@@ -166,7 +166,7 @@ def detect_exercism(text: str) -> float:
     return LIKELY if '"cases"' in head and '"minefield"' in text[:20000] else NO
 
 
-register_format("exercism", [".exercism.json"], "puzzle", reader=read_exercism, detect=detect_exercism,
-                aliases=("exercism-minesweeper",), read_options={"puzzle": PUZZLE_HELP, "layout_as": LAYOUT_HELP}, collection=puzzles,
+register_format("exercism", reader=read_exercism, detect=detect_exercism,
+                read_options={"puzzle": PUZZLE_HELP, "layout_as": LAYOUT_HELP}, collection=puzzles,
                 description="exercism minesweeper canonical-data.json: each case's minefield ('*', ' ') and "
                             "its expected annotation, read fully revealed; several per file (--puzzle N)")

@@ -308,10 +308,9 @@ def detect_int_matrix(text: str) -> float:
 _OPTIONS = {"codes": "the code of an unknown cell in an integer matrix: -1 (default; -1 unknown), 9 (9 unknown, "
                      "10 mine) or mstoollib (ms-toollib game_board: 10 unopened, 11 mine, 12 safe)"}
 
-register_format("int-matrix", [".matrix.json", ".matrix"], "puzzle", reader=read_int_matrix,
-                writer=write_int_matrix, detect=detect_int_matrix, losses=_losses, aliases=("matrix", "numpy"),
-                read_options=_OPTIONS,
+register_format("int-matrix", reader=read_int_matrix,
+                writer=write_int_matrix, detect=detect_int_matrix, losses=_losses, read_options=_OPTIONS,
                 description="integer matrix: JSON / Python / numpy [[2, -1], ...] or CSV; -1 unknown (--codes)")
-register_format("int-csv", [".csv"], "puzzle", reader=read_int_matrix, writer=write_int_csv, losses=_losses,
+register_format("int-csv", reader=read_int_matrix, writer=write_int_csv, losses=_losses,
                 autodetect=False, read_options=_OPTIONS,
                 description="integer matrix as CSV rows (-1 unknown; reads every int-matrix layout, --codes)")

@@ -123,7 +123,6 @@ def detect_jsmines(text: str) -> bool:
             and re.fullmatch(r"[0-8HFMOIhm?]+", lines[1]) is not None)
 
 
-register_format("mine", [".mine"], "puzzle", reader=read_jsmines, writer=write_jsmines, detect=detect_jsmines, losses=_losses,
-                aliases=("jsminesweeper",),
+register_format("mine", reader=read_jsmines, writer=write_jsmines, detect=detect_jsmines, losses=_losses,
                 description="JSMinesweeper position: WxHxM header, rows of 0-8, H/h/? hidden, F/M/m flagged or known "
                             "mine, trailing MSG: lines")

@@ -104,5 +104,5 @@ def detect_kata(text: str) -> float:
     return WEAK
 
 
-register_format("kata", [".kata"], "puzzle", reader=read_kata, detect=detect_kata, aliases=("codewars",),
+register_format("kata", reader=read_kata, detect=detect_kata,
                 description="Codewars Mine Sweeper kata: '? ? 0' rows, x mine, n = N total")

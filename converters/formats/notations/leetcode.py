@@ -376,7 +376,7 @@ def detect_leetcode(text: str) -> float:
     return NO
 
 
-register_format("leetcode", [".leetcode"], "puzzle", reader=read_leetcode, writer=write_leetcode,
+register_format("leetcode", reader=read_leetcode, writer=write_leetcode,
                 detect=detect_leetcode, losses=_losses, read_options={"puzzle": PUZZLE_HELP}, collection=puzzles,
                 description="LeetCode 529 board: [[\"E\",\"M\",\"B\",\"1\",\"X\"], ...], code ({{'E','M'}}), "
                             "test-case files (several boards) or plain rows; E/M unknown, B = 0, X mine; "

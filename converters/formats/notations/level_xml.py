@@ -206,8 +206,7 @@ def detect_level_xml(text: str) -> float:
 
 
 # `.xml` alone is XCSP3's model extension for writing; a level file named *.xml is read by its content
-register_format("level-xml", [".levels.xml"], "puzzle", reader=read_level_xml, writer=write_level_xml,
-                detect=detect_level_xml, losses=_losses, aliases=("app-levels", "levels-xml"),
-                read_options={"puzzle": PUZZLE_HELP}, collection=puzzles,
+register_format("level-xml", reader=read_level_xml, writer=write_level_xml,
+                detect=detect_level_xml, losses=_losses, read_options={"puzzle": PUZZLE_HELP}, collection=puzzles,
                 description="puzzle apps' level files: <level id=..> elements, rows in a CDATA block, each "
                             "ended by ` or \\ (space unknown, digit a clue); several per file (--puzzle N)")

@@ -421,7 +421,6 @@ def detect_mathprog_dat(text: str) -> float:
     return LIKELY if table and size else NO
 
 
-register_format("dat", [".dat"], "puzzle", reader=read_mathprog_dat, writer=write_mathprog_dat, detect=detect_mathprog_dat, losses=_losses,
-                aliases=("mathprog-dat", "gmpl-dat"),
+register_format("dat", reader=read_mathprog_dat, writer=write_mathprog_dat, detect=detect_mathprog_dat, losses=_losses,
                 description="GLPK MathProg / AMPL data: Chlond's minesweeper.mod (R table, -1 unexposed) or "
                             "hakank's (param r, c, game; '.' unknown)")

@@ -142,7 +142,7 @@ def detect_mbf(data: Union[bytes, str]) -> float:
     return CERTAIN if len(pairs) else LIKELY
 
 
-register_format("mbf", [".mbf"], "puzzle", reader=read_mbf, writer=write_mbf, detect=detect_mbf, losses=_losses,
-                binary=True, aliases=("minesweeper-board-file",), read_options={"reveal_from": REVEAL_HELP, "layout_as": LAYOUT_HELP},
+register_format("mbf", reader=read_mbf, writer=write_mbf, detect=detect_mbf, losses=_losses,
+                read_options={"reveal_from": REVEAL_HELP, "layout_as": LAYOUT_HELP},
                 description="Minesweeper board file (binary): width, height, mine count, (x, y) per mine; "
                             "read fully revealed or --reveal-from R,C")

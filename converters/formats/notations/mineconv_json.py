@@ -123,6 +123,6 @@ def detect_mineconv_json(text: str) -> bool:
     return head.startswith("{") and re.search(r'"format"\s*:\s*"' + FORMAT_TAG + '"', head) is not None
 
 
-register_format("json", [".json"], "puzzle", reader=read_mineconv_json, writer=write_mineconv_json, detect=detect_mineconv_json,
-                aliases=("mineconv-json",), keeps_start=True,
+register_format("json", reader=read_mineconv_json, writer=write_mineconv_json, detect=detect_mineconv_json,
+                keeps_start=True,
                 description="mineconv JSON: format/version tag, grid as row strings, mines, name, notes")

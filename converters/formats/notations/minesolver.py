@@ -101,7 +101,7 @@ def detect_minesolver(text: str) -> float:
     return POSSIBLE if "." in cells and not odd else NO
 
 
-register_format("minesolver", [".minesolver"], "puzzle", reader=read_minesolver, writer=write_minesolver,
+register_format("minesolver", reader=read_minesolver, writer=write_minesolver,
                 detect=detect_minesolver, losses=_losses,
                 description="LewisGaul's minesolver board: blank-separated cells, '#' unclicked, '.' or 0-8 a "
                             "number, '*' F M ! a mine")

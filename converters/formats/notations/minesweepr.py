@@ -84,6 +84,6 @@ def detect_minesweepr(text: str) -> float:
     return LIKELY
 
 
-register_format("minesweepr", [".minesweepr"], "puzzle", reader=read_minesweepr, writer=write_minesweepr,
+register_format("minesweepr", reader=read_minesweepr, writer=write_minesweepr,
                 detect=detect_minesweepr, losses=_losses,
                 description="mrgriscom's minesweepr ASCII board: '.' blank (0), 'x' unknown, '*' mine, 1-8")

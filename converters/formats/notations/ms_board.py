@@ -433,7 +433,7 @@ def detect_ms_board(text: str) -> float:
     return NO
 
 
-register_format("ms-board", [".board"], "puzzle", reader=read_ms_board, writer=write_ms_board,
-                detect=detect_ms_board, losses=_losses, aliases=("ms-toollib", "metasweeper"),
+register_format("ms-board", reader=read_ms_board, writer=write_ms_board,
+                detect=detect_ms_board, losses=_losses,
                 description="ms-toollib / Metasweeper board (MINESWEEPER-BOARD v0.1): metadata, [real] layout "
                             "(kept as the checked answer), [view] U/0-8/F/?/X/@/# (ascii or emoji)")

@@ -229,7 +229,7 @@ def detect_mvf(data: Union[bytes, str]) -> float:
     return LIKELY
 
 
-register_format("mvf", [".mvf"], "puzzle", reader=read_mvf, detect=detect_mvf, binary=True,
-                aliases=("minesweeper-clone",), read_options={"reveal_from": REPLAY_REVEAL_HELP, "layout_as": LAYOUT_HELP},
+register_format("mvf", reader=read_mvf, detect=detect_mvf,
+                read_options={"reveal_from": REPLAY_REVEAL_HELP, "layout_as": LAYOUT_HELP},
                 description="Minesweeper Clone replay (binary, 0.75 to 2007): the game's mine layout (and its "
                             "mouse events, read by read_replay); --reveal-from R,C or start")

@@ -375,8 +375,8 @@ def detect_native(text: str) -> float:
     return LIKELY if particular else POSSIBLE
 
 
-register_format("native", [".txt", ".mines"], "puzzle", reader=read_native, writer=write_native,
-                detect=detect_native, losses=_losses, aliases=("text", "txt"), keeps_start=True, keeps_wires=True,
+register_format("native", reader=read_native, writer=write_native,
+                detect=detect_native, losses=_losses, keeps_start=True, keeps_wires=True,
                 read_options={"reveal_from": "on a whole layout (every cell a count or '*', as `generate` writes): "
                                              "the state after opening R,C, or 'start' (the start: header)"},
                 description="mineconv text: ? unknown, 0-8 count, * mine, . safe; '#' notes, key: value headers")

@@ -153,6 +153,6 @@ def detect_pred_json(text: str) -> bool:
                                      or re.search(r'"(revealed|unrevealed)"\s*:', head) is not None)
 
 
-register_format("pred-json", [".pred.json", ".json"], "puzzle", reader=read_pred_json, writer=write_pred_json,
-                detect=detect_pred_json, losses=_losses, aliases=("problem-reductions",),
+register_format("pred-json", reader=read_pred_json, writer=write_pred_json,
+                detect=detect_pred_json, losses=_losses,
                 description="problem-reductions JSON: revealed [r, c, count] and unrevealed [r, c] lists, 0-based")

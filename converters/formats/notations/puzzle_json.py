@@ -125,7 +125,6 @@ def detect_puzzle_json(text: str) -> float:
     return NO
 
 
-register_format("puzzle-json", [".puzzle.json"], "puzzle", reader=read_puzzle_json, detect=detect_puzzle_json,
-                aliases=("aspuzzle",),
+register_format("puzzle-json", reader=read_puzzle_json, detect=detect_puzzle_json,
                 description="aspuzzle puzzle JSON: \"puzzle_type\": \"Minesweeper\", \"grid\" rows ('.' unknown), "
                             "num_mines; solutions checked")

@@ -344,7 +344,7 @@ def detect_puzzle_page(text: str) -> float:
     return WEAK
 
 
-register_format("puzzle-page", [".html", ".htm"], "puzzle", reader=read_puzzle_page, writer=write_puzzle_page,
-                detect=detect_puzzle_page, losses=_losses, aliases=("puzzle-minesweeper", "puzzle-minesweeper.com"),
+register_format("puzzle-page", reader=read_puzzle_page, writer=write_puzzle_page,
+                detect=detect_puzzle_page, losses=_losses,
                 description="a saved puzzle-minesweeper.com game page (HTML): cell divs placed by their style's "
                             "top/left, a number div the clue, an empty one an unknown cell")

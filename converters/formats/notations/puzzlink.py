@@ -168,8 +168,8 @@ def detect_puzzlink(text: str) -> float:
     return LIKELY if m is not None and m.end() > 0 else NO
 
 
-register_format("puzzlink", [".puzzlink"], "puzzle", reader=read_puzzlink, writer=write_puzzlink,
-                detect=detect_puzzlink, losses=mines_losses, aliases=("puzz.link", "pzprjs-url", "pzv"),
+register_format("puzzlink", reader=read_puzzlink, writer=write_puzzlink,
+                detect=detect_puzzlink, losses=mines_losses,
                 description="puzz.link / pzv.jp address of a pzprjs 'mines' puzzle: "
                             "https://puzz.link/p?mines/COLS/ROWS/BODY (number16 body: 0-8 clues, '.' hidden "
                             "clue = safe, g-z runs of unknown cells)")

@@ -170,7 +170,7 @@ def detect_pzprv3(text: str) -> float:
     return CERTAIN if len(head) > 1 and head[1].strip() == "mines" else LIKELY
 
 
-register_format("pzprv3", [".pzprv3"], "puzzle", reader=read_pzprv3, writer=write_pzprv3, detect=detect_pzprv3,
-                losses=_losses, aliases=("pzpr",),
+register_format("pzprv3", reader=read_pzprv3, writer=write_pzprv3, detect=detect_pzprv3,
+                losses=_losses,
                 description="pzprjs saved file of a 'mines' puzzle: pzprv3, mines, rows, cols, question rows "
                             "('.' unknown, digits, '-' hidden clue = safe), answer rows kept as notes")

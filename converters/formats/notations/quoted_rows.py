@@ -114,6 +114,5 @@ def detect_quoted_rows(text: str) -> float:
     return LIKELY if any("?" in s or "*" in s for s in strs) else WEAK
 
 
-register_format("quoted-rows", [".rows"], "puzzle", reader=read_quoted_rows, detect=detect_quoted_rows,
-                aliases=("rows",),
+register_format("quoted-rows", reader=read_quoted_rows, detect=detect_quoted_rows,
                 description="quoted rows in native symbols: known = [\"01?1\", \"0111\"] (Python / JS / C)")

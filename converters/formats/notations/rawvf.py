@@ -161,7 +161,7 @@ def detect_rawvf(text: str) -> float:
     return CERTAIN if {"width", "height", "mines", "board", "events"} <= found else NO
 
 
-register_format("rawvf", [".rawvf"], "puzzle", reader=read_rawvf, detect=detect_rawvf,
-                aliases=("raw-video",), read_options={"reveal_from": REPLAY_REVEAL_HELP, "layout_as": LAYOUT_HELP},
+register_format("rawvf", reader=read_rawvf, detect=detect_rawvf,
+                read_options={"reveal_from": REPLAY_REVEAL_HELP, "layout_as": LAYOUT_HELP},
                 description="RAWVF replay (text): the game's mine layout (and its mouse events, read by "
                             "read_replay); --reveal-from R,C or start")

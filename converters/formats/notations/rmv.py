@@ -226,7 +226,7 @@ def detect_rmv(data: Union[bytes, str]) -> float:
     return CERTAIN if head[:4] == MAGIC and head[4:6] in (b"\0\1", b"\0\2") else NO
 
 
-register_format("rmv", [".rmv"], "puzzle", reader=read_rmv, detect=detect_rmv, binary=True,
-                aliases=("viennasweeper",), read_options={"reveal_from": REPLAY_REVEAL_HELP, "layout_as": LAYOUT_HELP},
+register_format("rmv", reader=read_rmv, detect=detect_rmv,
+                read_options={"reveal_from": REPLAY_REVEAL_HELP, "layout_as": LAYOUT_HELP},
                 description="Viennasweeper replay (binary): the game's mine layout (and its events, read by "
                             "read_replay); --reveal-from R,C or start")

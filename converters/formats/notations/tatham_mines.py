@@ -187,8 +187,7 @@ def detect_tatham_mines(text: str) -> float:
     return NO
 
 
-register_format("tatham-mines", [], "puzzle", reader=read_tatham_mines, detect=detect_tatham_mines,
-                aliases=("sgt-mines", "mines-game-id"),
+register_format("tatham-mines", reader=read_tatham_mines, detect=detect_tatham_mines,
                 read_options={"reveal_from": "as for mbf, or 'start': the ID's own first square",
                               "layout_as": LAYOUT_HELP},
                 description="Simon Tatham's Mines game ID (WxH:X,Y,m<hex>, masked or not): read fully revealed "

@@ -82,7 +82,7 @@ def detect_tatham_text(text: str) -> float:
     return LIKELY if any("-" in r for r in rows) and any(set(r) - {"-"} for r in rows) else NO
 
 
-register_format("tatham-text", [".mines-text"], "puzzle", reader=read_tatham_text, writer=write_tatham_text,
-                detect=detect_tatham_text, losses=_losses, aliases=("mines-copy",),
+register_format("tatham-text", reader=read_tatham_text, writer=write_tatham_text,
+                detect=detect_tatham_text, losses=_losses,
                 description="Mines (Tatham's puzzles) as Copy gives it: '-' opened 0, 1-8, '?' covered, '*' "
                             "flag, '!' shown after the game (read as unknown)")
