@@ -10,7 +10,7 @@ import sys
 import numpy as np
 import pytest
 
-from mineconv.analysis import counting
+from mineconv.analysis.counting import count as counting
 from mineconv.analysis.counting import count_solutions
 from mineconv.analysis.packing import unpack
 from mineconv.analysis.treecount import count_big_component

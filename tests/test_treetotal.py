@@ -9,7 +9,8 @@ import numpy as np
 import pytest
 from test_treecount import board, d4_reference
 
-from mineconv.analysis import counting, treetotal
+from mineconv.analysis import treetotal
+from mineconv.analysis.counting import count as counting
 from mineconv.analysis.counting import components, count_component, count_solutions
 from mineconv.analysis.treecount import mine_polynomials, prepare
 from mineconv.analysis.treetotal import BigComponent

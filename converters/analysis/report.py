@@ -20,13 +20,14 @@ from ..core.errors import InputError
 from ..core.jsonout import decimal_digits, decimal_text, json_text, unlimited_int_digits  # noqa: F401 (re-exported)
 from ..core.puzzle import Puzzle
 from ..core.system import LinearSystem, build_system, unknown_flat
-from .backbone import FALLBACK_CUT, full_backbone
-from .counting import DEFAULT_MAX_STATES, CountingLimitError, count_solutions
-from .groups import QUICK_MEMORY
-from .polynomials import big_number
-from .propagation import LEVELS as PROPAGATION_LEVELS
-from .propagation import MINE, SAFE, UNDECIDED, propagate
-from .quick import QUICK_MAX_CELLS, quick_count, quick_system
+from .cellstate import MINE, SAFE, UNDECIDED
+from .counting.count import DEFAULT_MAX_STATES, CountingLimitError, count_solutions
+from .counting.polynomials import big_number
+from .levels.backbone import FALLBACK_CUT, full_backbone
+from .levels.propagation import LEVELS as PROPAGATION_LEVELS
+from .levels.propagation import propagate
+from .small.groups import QUICK_MEMORY
+from .small.quick import QUICK_MAX_CELLS, quick_count, quick_system
 
 LEVELS = PROPAGATION_LEVELS + ("full",)
 

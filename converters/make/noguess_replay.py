@@ -24,8 +24,8 @@ from typing import Dict, FrozenSet, List, Optional, Set, Tuple
 
 import numpy as np
 
-from ..analysis.backbone import full_backbone
-from ..analysis.propagation import MINE, SAFE
+from ..analysis.cellstate import MINE, SAFE
+from ..analysis.levels.backbone import full_backbone
 from ..core.bounds import UNBOUNDED, AnalysisTimeout, Bounds
 from ..core.errors import ResourceError
 from ..core.puzzle import Puzzle

@@ -12,7 +12,7 @@ import base64
 from pathlib import Path
 from typing import Any, Dict, List, Optional
 
-from ..analysis.audit import GAME_FAIL, TOGGLES, Audit, ClickAudit, Game, Mouse, audit
+from ..analysis.verdicts.audit import GAME_FAIL, TOGGLES, Audit, ClickAudit, Game, Mouse, audit
 from ..core.errors import PuzzleSyntaxError
 from ..core.fileio import max_bytes
 from ..core.replay import Replay

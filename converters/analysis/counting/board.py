@@ -18,11 +18,11 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from ..core.bounds import Bounds, int_bytes
+from ...core.bounds import Bounds, int_bytes
 from .marginals import approx_marginals
 from .polynomials import Poly, big_number, binomial_bits, binomial_window, pdiv_exact, pmul
-from .treetotal import BigComponent
-from .treeweigh import TreeComponent
+from .sweep.total import BigComponent
+from .tree.weigh import TreeComponent
 
 LATER = (BigComponent, TreeComponent)   # components whose per-cell numbers come once w is known
 EXACT_WORK_BUDGET = 10 ** 8  # ~ seconds of big-integer products for exact per-cell numbers

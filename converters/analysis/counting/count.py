@@ -23,22 +23,21 @@ from typing import Any, Callable, Dict, List, NamedTuple, Optional, Sequence, Tu
 
 import numpy as np
 
-from ..core.bounds import UNBOUNDED, Bounds, CountingLimitError, CountingMemoryError, int_bytes, layer_bytes  # noqa: F401 (re-exported)
-from ..core.system import LinearSystem
-from .boardcount import EXACT_WORK_BUDGET, Count, binomial_weights, count_with_total, count_without_total
-from .decompose import decompose
+from ...core.bounds import UNBOUNDED, Bounds, CountingLimitError, CountingMemoryError, int_bytes, layer_bytes  # noqa: F401 (re-exported)
+from ...core.system import LinearSystem
+from ..cellstate import MINE, SAFE, UNDECIDED
+from .board import EXACT_WORK_BUDGET, Count, count_with_total, count_without_total
 from .polynomials import Poly, oadd, oplain, pmul
-from .propagation import MINE, SAFE, UNDECIDED
-from .treecount import BIG_COMPONENT, STATES_PER_CAP, count_big_component, prepare
-from .treedp import count_by_tree, tree_bags
-from .treetotal import big_components
-from .treeweigh import TreeComponent
+from .sweep.rows import BIG_COMPONENT, STATES_PER_CAP, count_big_component, prepare
+from .sweep.total import big_components
+from .tree.decompose import decompose
+from .tree.dp import count_by_tree, tree_bags
+from .tree.weigh import TreeComponent
 
 DEFAULT_MAX_STATES = 200_000
 # which big components go to a tree decomposition (treedp) rather than a sweep: "narrower" (its bags are
 # narrower than the sweep's frontier), "always" or "never" (tests hold each way to the other)
 TREES = "narrower"
-_binomial_weights = binomial_weights   # its old name (tests/test_analysis_bounds.py)
 
 
 

@@ -11,7 +11,7 @@ from typing import Any, Callable, List, Optional
 
 import numpy as np
 
-from ..core.bignum import GMP_BITS, big_number  # noqa: F401 (GMP_BITS re-exported)
+from ...core.bignum import GMP_BITS, big_number  # noqa: F401 (GMP_BITS re-exported)
 
 Poly = List[int]  # coefficient j = number of solutions placing j mines
 

@@ -10,8 +10,8 @@ from typing import Callable, Iterator, List, Optional, Sequence, Tuple, TypeVar,
 
 import numpy as np
 
-from ..core.puzzle import CODE_MINE
-from ..core.system import LinearSystem
+from ...core.puzzle import CODE_MINE
+from ...core.system import LinearSystem
 
 T = TypeVar("T")
 _AROUND = [(dr, dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1) if dr or dc]   # row-major

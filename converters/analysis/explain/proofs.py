@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Dict, List, Optional, Sequence, Set, Tuple
 
-from ..core.bounds import Bounds
-from ..core.errors import SolverError
-from ..encode.cardinality import exactly, off_main_thread
-from .backbone import solve_within
-from .propagation import SAFE
+from ...core.bounds import Bounds
+from ...core.errors import SolverError
+from ...encode.cardinality import exactly, off_main_thread
+from ..cellstate import SAFE
+from ..levels.backbone import solve_within
 
 if TYPE_CHECKING:
     from pysat.solvers import Solver

@@ -10,8 +10,8 @@ from typing import Any, Callable, Iterator, NamedTuple, Optional, Sequence, Tupl
 
 import numpy as np
 
-from ..core.puzzle import Puzzle
-from ..core.system import LinearSystem
+from ...core.puzzle import Puzzle
+from ...core.system import LinearSystem
 
 
 class CellList(Sequence[Tuple[int, int]]):

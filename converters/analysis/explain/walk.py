@@ -22,15 +22,16 @@ from typing import Dict, Iterable, Iterator, List, Optional, Sequence, Set, Tupl
 
 import numpy as np
 
-from ..core.bounds import UNBOUNDED, AnalysisTimeout, Bounds, CountingMemoryError
-from ..core.errors import InputError
-from ..core.puzzle import Puzzle
-from ..core.system import LinearSystem, build_system
-from ..core.wording import plural
-from .backbone import full_backbone
+from ...core.bounds import UNBOUNDED, AnalysisTimeout, Bounds, CountingMemoryError
+from ...core.errors import InputError
+from ...core.puzzle import Puzzle
+from ...core.system import LinearSystem, build_system
+from ...core.wording import plural
+from ..cellstate import MINE, SAFE, UNDECIDED
+from ..levels.backbone import full_backbone
+from ..levels.propagation import Contradiction, join_forced
 from .board_index import BoardIndex
 from .proofs import Prover
-from .propagation import MINE, SAFE, UNDECIDED, Contradiction, join_forced
 from .steps import Cell, CellList, Clue, Explanation, Step, and_list, cell_name
 
 LEVELS = ("gac", "2rc", "3rc", "full")

@@ -15,12 +15,12 @@ from typing import List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from ..core.bounds import UNBOUNDED, AnalysisTimeout, Bounds
-from ..core.puzzle import Puzzle
-from ..core.system import LinearSystem, build_system
-from ..encode.parts import independent_parts
-from .counting import DEFAULT_MAX_STATES, Count, CountingLimitError, count_solutions
-from .propagation import MINE, SAFE, UNDECIDED
+from ...core.bounds import UNBOUNDED, AnalysisTimeout, Bounds
+from ...core.puzzle import Puzzle
+from ...core.system import LinearSystem, build_system
+from ...encode.parts import independent_parts
+from ..cellstate import MINE, SAFE, UNDECIDED
+from ..counting.count import DEFAULT_MAX_STATES, Count, CountingLimitError, count_solutions
 
 SAT_SOLVER = "cadical153"
 # pysat's CaDiCaL cannot be interrupted; under a deadline a solver that can takes its place
@@ -51,7 +51,7 @@ def sat_backbone(puzzle: Puzzle, mines: Optional[int] = None, system: Optional[L
         values[:] = known
     total = None if system.total is None or not use_total else system.total + puzzle.known_mine_count
     if total is not None:
-        from ..encode.cnf import to_cnf
+        from ...encode.cnf import to_cnf
 
         clauses = to_cnf(puzzle.replace(mines=total), mines=total).clauses
         if k == 0:
@@ -85,7 +85,7 @@ def _open_parts(system: LinearSystem, values: np.ndarray):
     cells propagation already decided (values) breaks the board's long chains of counts: on a game board
     one part held most of the frontier, and every call on it read and steered a model of that size.
     """
-    from ..encode.cnf import cnf_clauses
+    from ...encode.cnf import cnf_clauses
 
     arrays = cnf_clauses(system)
     lits = arrays.lits.astype(np.int64)

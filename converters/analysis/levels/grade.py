@@ -16,11 +16,11 @@ from typing import Dict, Optional
 
 import numpy as np
 
-from ..core.bounds import UNBOUNDED, AnalysisTimeout, Bounds, CountingLimitError
-from ..core.puzzle import Puzzle
-from ..core.system import LinearSystem, build_system
+from ...core.bounds import UNBOUNDED, AnalysisTimeout, Bounds, CountingLimitError
+from ...core.puzzle import Puzzle
+from ...core.system import LinearSystem, build_system
+from ..counting.count import DEFAULT_MAX_STATES, count_solutions
 from .backbone import FALLBACK_CUT, full_backbone
-from .counting import DEFAULT_MAX_STATES, count_solutions
 from .propagation import LEVELS as PROPAGATION_LEVELS
 from .propagation import UNDECIDED, propagate
 

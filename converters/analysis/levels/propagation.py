@@ -18,14 +18,14 @@ from typing import Dict, Iterable, List, Optional, Sequence, Set, Tuple
 
 import numpy as np
 
-from ..core._compat import callable_list
-from ..core.bounds import UNBOUNDED, AnalysisTimeout, Bounds
-from ..core.errors import InputError
-from ..core.puzzle import Puzzle
-from ..core.system import LinearSystem, build_system
+from ...core._compat import callable_list
+from ...core.bounds import UNBOUNDED, AnalysisTimeout, Bounds
+from ...core.errors import InputError
+from ...core.puzzle import Puzzle
+from ...core.system import LinearSystem, build_system
+from ..cellstate import MINE, SAFE, UNDECIDED
 
 LEVELS = ("gac", "2rc", "3rc")
-UNDECIDED, SAFE, MINE = -1, 0, 1
 
 
 @dataclass(frozen=True)

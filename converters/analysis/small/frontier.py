@@ -11,7 +11,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Dict, List, NamedTuple, Optional, Tuple
 
-from ..core.puzzle import NEIGHBOUR_OFFSETS, Puzzle
+from ...core.puzzle import NEIGHBOUR_OFFSETS, Puzzle
 
 
 class Shape(NamedTuple):

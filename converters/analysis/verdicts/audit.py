@@ -18,11 +18,11 @@ from typing import Any, Dict, Iterator, List, Optional, Sequence, Set, Tuple
 
 import numpy as np
 
-from ..core.bounds import DEFAULT_MEMORY_BUDGET, AnalysisTimeout
-from ..core.errors import InputError
-from ..core.fileio import too_many_cells
-from ..core.puzzle import Puzzle, neighbour_count
-from ..core.replay import (
+from ...core.bounds import DEFAULT_MEMORY_BUDGET, AnalysisTimeout
+from ...core.errors import InputError
+from ...core.fileio import too_many_cells
+from ...core.puzzle import Puzzle, neighbour_count
+from ...core.replay import (
     GAME_FAIL,
     LEFT_PRESS,
     LEFT_RELEASE,
@@ -38,9 +38,9 @@ from ..core.replay import (
     SHIFT_LEFT_PRESS,
     Replay,
 )
-from .advice import advise
+from ..advice import advise
+from ..report import analyze
 from .regions import Regions, dilate
-from .report import analyze
 from .verdict import ENGINE_MAX_UNKNOWN
 
 Cell = Tuple[int, int]

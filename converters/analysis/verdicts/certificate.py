@@ -12,10 +12,10 @@ from typing import Any, Dict, FrozenSet, List, Optional, Sequence, Set, Tuple
 
 import numpy as np
 
-from ..core.errors import VerificationError
-from ..core.puzzle import CODE_MINE, CODE_UNKNOWN, Puzzle
-from ..core.system import check_assignment
-from ..core.wording import plural
+from ...core.errors import VerificationError
+from ...core.puzzle import CODE_MINE, CODE_UNKNOWN, Puzzle
+from ...core.system import check_assignment
+from ...core.wording import plural
 
 Cell = Tuple[int, int]
 State = Tuple[int, ...]

@@ -12,7 +12,7 @@ from typing import Optional, Tuple
 
 import numpy as np
 
-from ..core.puzzle import neighbour_count
+from ...core.puzzle import neighbour_count
 
 
 def dilate(mask: np.ndarray) -> np.ndarray:

@@ -23,17 +23,17 @@ from typing import Any, Dict, List, Optional, Set, Tuple
 
 import numpy as np
 
-from ..core.bounds import UNBOUNDED, AnalysisTimeout, Bounds, CountingMemoryError
-from ..core.errors import ResourceError, VerificationError
-from ..core.jsonout import decimal_text, json_text
-from ..core.puzzle import CODE_MINE, CODE_UNKNOWN, Puzzle, neighbour_count
-from ..encode.cnf import to_cnf
-from .advice import advise
-from .backbone import solve_within
+from ...core.bounds import UNBOUNDED, AnalysisTimeout, Bounds, CountingMemoryError
+from ...core.errors import ResourceError, VerificationError
+from ...core.jsonout import decimal_text, json_text
+from ...core.puzzle import CODE_MINE, CODE_UNKNOWN, Puzzle, neighbour_count
+from ...encode.cnf import to_cnf
+from ..advice import advise
+from ..cellstate import SAFE
+from ..explain.walk import iter_steps
+from ..levels.backbone import solve_within
+from ..report import Analysis, analyze, mine_chances
 from .certificate import board_cell, check_guess, check_proof
-from .explain import iter_steps
-from .propagation import SAFE
-from .report import Analysis, analyze, mine_chances
 
 Cell = Tuple[int, int]
 # the engine's move is weighed up to this many unknown cells: its exact count (advice.position) runs with no

@@ -29,7 +29,7 @@ from typing import Dict, List, NamedTuple, Sequence, Tuple
 
 import numpy as np
 
-from ..core.bounds import UNBOUNDED, Bounds, CountingLimitError
+from ....core.bounds import UNBOUNDED, Bounds, CountingLimitError
 
 Cons = Sequence[Tuple[Tuple[int, ...], int]]   # per count: its cells (ids) and its right-hand side
 Moves = Tuple[np.ndarray, np.ndarray, int]     # next state without / with a mine (-1: none), next layer's size

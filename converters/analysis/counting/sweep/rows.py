@@ -34,10 +34,10 @@ from typing import Dict, List, NamedTuple, Sequence, Tuple
 
 import numpy as np
 
-from ..core.bounds import UNBOUNDED, Bounds, CountingLimitError, int_bytes
-from .packing import top_bits, unpack
-from .treesweep import Cons, Moves
-from .treesweep import sweep as packed_sweep
+from ....core.bounds import UNBOUNDED, Bounds, CountingLimitError, int_bytes
+from ..packing import top_bits, unpack
+from .packed import Cons, Moves
+from .packed import sweep as packed_sweep
 
 BIG_COMPONENT = 48    # cells from which a component is swept here (smaller: counting's own loop is as quick)
 MAX_WIDTH = 64        # open counts at once past which a sweep is not even tried

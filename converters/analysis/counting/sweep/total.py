@@ -24,10 +24,10 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from ..core.bounds import UNBOUNDED, Bounds, int_bytes
-from .packing import repack, top_bits, unpack
-from .polynomials import binomial_bits
-from .treecount import (
+from ....core.bounds import UNBOUNDED, Bounds, int_bytes
+from ..packing import repack, top_bits, unpack
+from ..polynomials import binomial_bits
+from .rows import (
     NONE,
     Moves,
     Swept,

@@ -22,7 +22,7 @@ import heapq
 import math
 from typing import Dict, List, NamedTuple, Optional, Sequence, Set, Tuple
 
-from ..core.bounds import UNBOUNDED, Bounds
+from ....core.bounds import UNBOUNDED, Bounds
 
 Cons = Sequence[Tuple[Tuple[int, ...], int]]   # per count: its cells (ids) and its right-hand side
 

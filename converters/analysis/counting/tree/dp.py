@@ -28,11 +28,11 @@ from typing import Any, Dict, List, NamedTuple, Optional, Sequence, Tuple
 
 import numpy as np
 
-from ..core.bounds import UNBOUNDED, Bounds, CountingLimitError, int_bytes
+from ....core.bounds import UNBOUNDED, Bounds, CountingLimitError, int_bytes
+from ..packing import repack, top_bits, unpack
+from ..sweep.rows import NONE, Weights, aligned, frontier, merge_rows, scatter, sweep_order
 from .decompose import Bag, Cons, decompose
-from .packing import repack, top_bits, unpack
-from .treecount import NONE, Weights, aligned, frontier, merge_rows, scatter, sweep_order
-from .treejoin import join_rows, narrow
+from .join import join_rows, narrow
 
 # the widest decomposition tried: checker-60x60-0.4's width 18 already makes a bag of 728,000 rows; at
 # checker-200x200-0.4's 32 the rows only fill the memory budget (27 s and 1.4 GB more before the same

@@ -11,7 +11,7 @@ from typing import Callable, List, Tuple
 
 import numpy as np
 
-from .treecount import merge_rows
+from ..sweep.rows import merge_rows
 
 
 def pair_groups(gkeys: np.ndarray, bkeys: np.ndarray, caps: np.ndarray, lefts: np.ndarray,

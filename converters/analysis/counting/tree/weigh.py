@@ -24,12 +24,12 @@ from typing import Dict, List, Optional, Sequence
 
 import numpy as np
 
-from ..core.bounds import UNBOUNDED, Bounds, CountingLimitError
+from ....core.bounds import UNBOUNDED, Bounds, CountingLimitError
+from ..packing import repack, unpack
+from ..polynomials import pmul
+from ..sweep.rows import Weights
 from .decompose import Bag, Cons
-from .packing import repack, unpack
-from .polynomials import pmul
-from .treecount import Weights
-from .treedp import (
+from .dp import (
     CHUNK,
     Inside,
     bytes_for,
