@@ -28,7 +28,7 @@ def test_old_names_read_from_old_paths():
     from mineconv.analysis.steps import Clue
     from mineconv.analysis.verdict import verdict
 
-    assert treecount.sweep_order and treesweep.plan and counting.count_solutions
+    assert treecount.row_sweep and treesweep.packed_sweep and counting.count_solutions
     assert verdict.__module__ == "mineconv.analysis.verdicts.verdict"
     assert audit.__module__ == "mineconv.analysis.verdicts.audit"
     assert mineconv.analysis.steps.Clue is Clue

@@ -1,13 +1,29 @@
 """Polynomials in the number of mines packed in one integer (Kronecker): coefficient j in bits
 j * B .. (j + 1) * B - 1 of the integer, for a slot width B. A sum is `+`, one mine more `<< B`, a product
 of two polynomials one big-integer product, provided no coefficient passes B bits (the callers choose B
-from the plain counts, which bound every coefficient). Here: the helpers that read and re-slot them."""
+from the plain counts, which bound every coefficient). The one home of that packing: `pack` and `unpack` at a
+width in bits (the small path's groups), `unpack_slots` and `repack` at slots of whole bytes (the big
+components' sweeps and trees, whose weights are numpy arrays of such integers)."""
 from __future__ import annotations
 
 from operator import methodcaller
-from typing import Any, List
+from typing import Any, List, Sequence
 
 import numpy as np
+
+
+def pack(coeffs: Sequence[int], width: int) -> int:
+    """A coefficient list as one int, coefficient j in bits j*width .. (j+1)*width - 1."""
+    out = 0
+    for c in reversed(coeffs):
+        out = (out << width) | c
+    return out
+
+
+def unpack(x: int, width: int, d: int) -> List[int]:
+    """The first d coefficients of a polynomial packed at `width` bits a coefficient."""
+    mask = (1 << width) - 1
+    return [(x >> (j * width)) & mask for j in range(d)]
 
 
 def top_bits(layer: np.ndarray) -> int:
@@ -30,7 +46,7 @@ def repack(vals: np.ndarray, a: int, b: int, number: Any = int) -> np.ndarray:
     return out
 
 
-def unpack(value, offset: int, slot_bytes: int) -> List[int]:
+def unpack_slots(value, offset: int, slot_bytes: int) -> List[int]:
     """The coefficients of x**offset times a packed polynomial (slots of slot_bytes bytes, lowest first)."""
     value = int(value)
     if value == 0:

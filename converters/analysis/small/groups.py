@@ -13,6 +13,8 @@ from __future__ import annotations
 import math
 from typing import Dict, List, Sequence, Tuple
 
+from ..counting.packing import unpack
+
 # bytes of count polynomials the forward layers may keep before the counter hands over (None)
 QUICK_MEMORY = 16 << 20
 # components of at most this many groups are counted solution by solution (no states to set up)
@@ -268,16 +270,3 @@ def _forward(steps: List[Step], width: int, cells: int):
         moves.append(mv)
     return layers, moves
 
-
-def pack(coeffs: Sequence[int], width: int) -> int:
-    """A coefficient list as one int, coefficient j in bits j*width .. (j+1)*width - 1."""
-    out = 0
-    for c in reversed(coeffs):
-        out = (out << width) | c
-    return out
-
-
-def unpack(x: int, width: int, d: int) -> List[int]:
-    """The first d coefficients of a packed polynomial."""
-    mask = (1 << width) - 1
-    return [(x >> (j * width)) & mask for j in range(d)]

@@ -25,9 +25,10 @@ import numpy as np
 from ...core.puzzle import Puzzle
 from ...core.system import LinearSystem, build_system, unknown_rc
 from ..counting.count import Count
+from ..counting.packing import pack, unpack
 from ..counting.polynomials import binomial, binomial_window
 from .frontier import FREE, MAX_CLASSES, MINE, components, pair_rule, popcount, positions, settled_frontier
-from .groups import component_polynomials, pack, unpack
+from .groups import component_polynomials
 
 # boards up to this many cells take the quick path (expert is 480); beyond it the general path's
 # numpy set-up costs less than Python loops over the cells

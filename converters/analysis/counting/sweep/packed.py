@@ -1,6 +1,6 @@
 """The table sweep's forward pass on packed keys: a state is one or two 64-bit words, not a row of residues.
 
-`treecount.sweep` keeps a layer's keys as an int8 matrix (a column per open count) and copies, checks and
+`rows.row_sweep` keeps a layer's keys as an int8 matrix (a column per open count) and copies, checks and
 gathers whole rows at every cell. Here each open count owns a bit field of a word while it is open (as
 many bits as its right-hand side needs: a residue only goes down), so a cell's moves touch only the
 fields of the counts that contain it:
@@ -11,7 +11,7 @@ fields of the counts that contain it:
 
 A count that ends at a cell has field 0 in every key that survives it, so its bits are free for the next
 count to enter, whose right-hand side is added to every key as one constant. Equal keys merge with one
-np.unique (one word) or a lexicographic sort (more words). The moves are treecount.sweep's, state for
+np.unique (one word) or a lexicographic sort (more words). The moves are row_sweep's, state for
 state, up to the numbering of each layer's states (tests/test_treesweep.py holds them to it).
 
 Worked example: counts A (cells a, b; rhs 1) and B (cells b, c; rhs 1), A's field bit 0, B's bit 1.
@@ -95,8 +95,8 @@ def _allocate(used: List[int], bits: int) -> Field:
     return Field(len(used) - 1, 0, mask)
 
 
-def sweep(order: Sequence[int], cons: Cons, bounds: Bounds = UNBOUNDED, what: str = "a component",
-          max_states: int = 1 << 62) -> List[Moves]:
+def packed_sweep(order: Sequence[int], cons: Cons, bounds: Bounds = UNBOUNDED, what: str = "a component",
+                 max_states: int = 1 << 62) -> List[Moves]:
     """The forward pass over the keys: per cell, each state's next state without and with a mine."""
     steps, words = plan(order, cons)
     keys = [np.zeros(1, dtype=np.uint64) for _ in range(words)]

@@ -35,9 +35,8 @@ from typing import Dict, List, NamedTuple, Sequence, Tuple
 import numpy as np
 
 from ....core.bounds import UNBOUNDED, Bounds, CountingLimitError, int_bytes
-from ..packing import top_bits, unpack
-from .packed import Cons, Moves
-from .packed import sweep as packed_sweep
+from ..packing import top_bits, unpack_slots
+from .packed import Cons, Moves, packed_sweep
 
 BIG_COMPONENT = 48    # cells from which a component is swept here (smaller: counting's own loop is as quick)
 MAX_WIDTH = 64        # open counts at once past which a sweep is not even tried
@@ -151,8 +150,8 @@ def merge_rows(rows: np.ndarray, cap: np.ndarray) -> Tuple[np.ndarray, np.ndarra
     return order[new], inv
 
 
-def sweep(cells: Sequence[Cell], bounds: Bounds = UNBOUNDED, what: str = "a component",
-          max_states: int = 1 << 62) -> List[Moves]:
+def row_sweep(cells: Sequence[Cell], bounds: Bounds = UNBOUNDED, what: str = "a component",
+              max_states: int = 1 << 62) -> List[Moves]:
     """The forward pass over the keys: per cell, each state's next state without and with a mine."""
     keys = np.zeros((1, 0), dtype=np.int8)
     moves: List[Moves] = []
@@ -481,4 +480,4 @@ def mine_polynomials(swept: Swept, bounds: Bounds = UNBOUNDED, what: str = "a co
     """(P, {v: M[v]}) of a swept component with at least one solution, as coefficient lists by mines."""
     slot = swept.slot_bytes()
     wtotal, wmarg = weigh(swept.moves, 8 * slot, bounds, what, swept.held)
-    return unpack(*wtotal, slot), {v: unpack(*m, slot) for v, m in zip(swept.order, wmarg)}
+    return unpack_slots(*wtotal, slot), {v: unpack_slots(*m, slot) for v, m in zip(swept.order, wmarg)}

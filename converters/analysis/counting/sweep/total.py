@@ -25,7 +25,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 import numpy as np
 
 from ....core.bounds import UNBOUNDED, Bounds, int_bytes
-from ..packing import repack, top_bits, unpack
+from ..packing import repack, top_bits, unpack_slots
 from ..polynomials import binomial_bits
 from .rows import (
     NONE,
@@ -315,7 +315,7 @@ class BigComponent:
         elif not keep:
             self.every = max(1, n)   # all recomputed in weighted_mines: two components never hold theirs together
         layer = self._first_pass(bounds)
-        self.P = unpack(layer[0][0], int(layer[1][0]), self.slots[0] if self.backward else self.slot)
+        self.P = unpack_slots(layer[0][0], int(layer[1][0]), self.slots[0] if self.backward else self.slot)
 
     def _first_pass(self, bounds: Bounds) -> Weights:
         """P's pass (forward, or backward from the end), keeping one layer in `every` (and the last one

@@ -29,7 +29,7 @@ from typing import Any, Dict, List, NamedTuple, Optional, Sequence, Tuple
 import numpy as np
 
 from ....core.bounds import UNBOUNDED, Bounds, CountingLimitError, int_bytes
-from ..packing import repack, top_bits, unpack
+from ..packing import repack, top_bits, unpack_slots
 from ..sweep.rows import NONE, Weights, aligned, frontier, merge_rows, scatter, sweep_order
 from .decompose import Bag, Cons, decompose
 from .join import join_rows, narrow
@@ -414,7 +414,7 @@ def count_by_tree(vars_: Sequence[int], cons: Cons, weighted: bool = True, bound
     if slots is None or ins is None:
         return [0], {v: [0] for v in vars_}
     packed = outside(bags, tables, ins, need_all, slots, bounds)
-    return unpack(*packed.total, slots.total), {v: unpack(*packed.marks.get(v, (0, 0)), slots.total) for v in vars_}
+    return unpack_slots(*packed.total, slots.total), {v: unpack_slots(*packed.marks.get(v, (0, 0)), slots.total) for v in vars_}
 
 
 def packed_inside(bags: Sequence[Bag], tables: Sequence[Table], need_all: np.ndarray, bounds: Bounds = UNBOUNDED,

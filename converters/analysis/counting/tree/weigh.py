@@ -25,7 +25,7 @@ from typing import Dict, List, Optional, Sequence
 import numpy as np
 
 from ....core.bounds import UNBOUNDED, Bounds, CountingLimitError
-from ..packing import repack, unpack
+from ..packing import repack, unpack_slots
 from ..polynomials import pmul
 from ..sweep.rows import Weights
 from .decompose import Bag, Cons
@@ -107,7 +107,7 @@ class TreeComponent:
             self.slots = slots
             # each root's own polynomial (a root's rows get w times the other roots'), and their product
             for r, (vals, offs) in root_totals(bags, self.tables, self.ins, self.need, slots).items():
-                self.root_P[r] = unpack(vals[0], int(offs[0]), slots.total)
+                self.root_P[r] = unpack_slots(vals[0], int(offs[0]), slots.total)
             self.P = [1]
             for poly in self.root_P.values():
                 self.P = pmul(self.P, poly)
@@ -117,7 +117,7 @@ class TreeComponent:
         if not self.count:
             return {v: [0] for v in self.vars}
         out = outside(self.bags, self.tables, self._take(), self.need, self.slots, bounds)
-        return {v: unpack(*out.marks.get(v, (0, 0)), self.slots.total) for v in self.vars}
+        return {v: unpack_slots(*out.marks.get(v, (0, 0)), self.slots.total) for v in self.vars}
 
     def _take(self) -> Inside:
         """The inside pass's tables, given up (the passes down free them as they go)."""
@@ -191,7 +191,7 @@ class TreeComponent:
                 r = where.get(key)
                 if r is None or not ow[0][r]:
                     continue
-                coeffs = unpack(ow[0][r], 0, slot)
+                coeffs = unpack_slots(ow[0][r], 0, slot)
                 lo = int(ow[1][r])
                 value += sum(c * coeffs[m - lo] for m, c in ways.items() if 0 <= m - lo < len(coeffs))
             for x in cells:
