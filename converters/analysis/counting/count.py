@@ -24,6 +24,7 @@ from typing import Any, Callable, Dict, List, NamedTuple, Optional, Sequence, Tu
 import numpy as np
 
 from ...core.bounds import UNBOUNDED, Bounds, CountingLimitError, CountingMemoryError, int_bytes, layer_bytes  # noqa: F401 (re-exported)
+from ...core.graph import component_roots
 from ...core.system import LinearSystem
 from ..cellstate import MINE, SAFE, UNDECIDED
 from .board import EXACT_WORK_BUDGET, Count, count_with_total, count_without_total
@@ -304,27 +305,17 @@ def _backward(order: Sequence[int], layers: List[Dict[State, Any]], moves: List[
 
 def components(cons: Sequence[Tuple[Tuple[int, ...], int]]) -> List[Tuple[List[int], List[int]]]:
     """Group constraints that share variables: (variables, constraint indices) per component."""
-    parent: Dict[int, int] = {}
-
-    def find(x: int) -> int:
-        while parent[x] != x:
-            parent[x] = parent[parent[x]]
-            x = parent[x]
-        return x
-
-    for vs, _ in cons:
-        for x in vs:
-            parent.setdefault(x, x)
-        root = find(vs[0])
-        for x in vs[1:]:
-            rx = find(x)
-            if rx != root:
-                parent[rx] = root
+    xs = sorted({x for vs, _ in cons for x in vs})
+    at = {x: i for i, x in enumerate(xs)}
+    ends = [at[vs[0]] for vs, _ in cons for _x in vs[1:]]
+    others = [at[x] for vs, _ in cons for x in vs[1:]]
+    # core/graph's union-find: a component's root is its smallest variable
+    root = component_roots(len(xs), np.array(ends, dtype=np.int64), np.array(others, dtype=np.int64)).tolist()
     groups: Dict[int, Tuple[List[int], List[int]]] = {}
     for ci, (vs, _) in enumerate(cons):
-        groups.setdefault(find(vs[0]), ([], []))[1].append(ci)
-    for x in sorted(parent):
-        groups[find(x)][0].append(x)
+        groups.setdefault(root[at[vs[0]]], ([], []))[1].append(ci)
+    for x, r in zip(xs, root):
+        groups[r][0].append(x)
     return [groups[r] for r in sorted(groups, key=lambda r: groups[r][0][0])]
 
 
