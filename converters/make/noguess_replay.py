@@ -12,7 +12,7 @@ cost dominates on 480 cells) and never rebuilds anything from scratch between ro
    mine count is brought in by which mine counts of the components and of the cells beyond the frontier
    can add up to it. A cell is safe when no feasible combination puts a mine on it, a mine when all do;
 4. only when the components are too big to enumerate within a state budget does the stuck state go to
-   the SAT backbone (mineconv.analysis.backbone.full_backbone) as a puzzle.
+   the SAT backbone (mineconv.analysis.levels.backbone.full_backbone) as a puzzle.
 
 Every step is sound, and step 3 (or 4) decides everything full reasoning with the total decides, so the
 replay stops at the same place as opening "every cell safe in every consistent layout" round by round:

@@ -1,6 +1,6 @@
 """The board's count from its components' counts: the solutions, and per cell the solutions with a mine.
 
-`counting` counts each component of linked cells; here the components are combined with the cells no
+`count` counts each component of linked cells; here the components are combined with the cells no
 count touches (free cells): by products of plain counts without a total mine count, by a product of
 polynomials weighted with binomial coefficients with one.
 

@@ -6,9 +6,9 @@ that keeps the frontier of partly filled counts small, with the states memoised 
 right-hand sides, and counts kept per number of mines. Components combine by convolution, and cells
 touched by no count by powers of two (no total) or binomial coefficients (with the total mine count).
 
-Big components (BIG_COMPONENT cells and more) go to a numpy table sweep (treecount, treetotal), or, where
+Big components (BIG_COMPONENT cells and more) go to a numpy table sweep (sweep/: rows, total), or, where
 a tree decomposition of their counts is narrower than the sweep's frontier, to dynamic programming over
-that tree (decompose, treedp, treeweigh): on checkerboards of openings the sweep keeps 25-57 counts open,
+that tree (tree/: decompose, dp, weigh): on checkerboards of openings the sweep keeps 25-57 counts open,
 the tree's bags 10-20.
 
 A forward and a backward pass of the same programme give, per cell, the number of solutions that put
@@ -36,7 +36,7 @@ from .tree.dp import count_by_tree, tree_bags
 from .tree.weigh import TreeComponent
 
 DEFAULT_MAX_STATES = 200_000
-# which big components go to a tree decomposition (treedp) rather than a sweep: "narrower" (its bags are
+# which big components go to a tree decomposition (tree/dp) rather than a sweep: "narrower" (its bags are
 # narrower than the sweep's frontier), "always" or "never" (tests hold each way to the other)
 TREES = "narrower"
 
@@ -352,7 +352,7 @@ def count_solutions(system: LinearSystem, values: Optional[np.ndarray] = None,
     free = np.flatnonzero((val == UNDECIDED) & ~linked)
     weighted = system.total is not None
     # with a total, a big component is swept first; it gives P, and its per-cell numbers once the rest of
-    # the board's weights are known (boardcount.count_with_total), or its polynomials when those may be too wide
+    # the board's weights are known (board.count_with_total), or its polynomials when those may be too wide
     # (components whose tree decomposition is narrower than their sweep are counted over it instead)
     trees = {n: _tree(vs, [cons[ci] for ci in cis], system.var_rc, bounds) for n, (vs, cis) in enumerate(comps)
              if len(vs) >= BIG_COMPONENT}

@@ -1,6 +1,6 @@
 """What an explanation records, and how its sentences name cells and lists.
 
-`explain` (analysis/explain.py) produces an Explanation: its Steps, each naming the Cells it decides and
+`explain` (explain/walk.py) produces an Explanation: its Steps, each naming the Cells it decides and
 the Clues (revealed counts) that justify it, with the JSON shape of `mineconv explain --json`.
 """
 from __future__ import annotations

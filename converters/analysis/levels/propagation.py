@@ -9,7 +9,7 @@ Levels, each including the ones before it, iterated to a fixed point:
   undecided cells (a connected group): a cell takes one value in every joint solution of the group.
 
 Every rule is sound: it only decides a cell that takes that value in every solution of the puzzle. The
-complete answer (the backbone, level ``full``) comes from mineconv.analysis.backbone.
+complete answer (the backbone, level ``full``) comes from `backbone`, beside it in levels/.
 """
 from __future__ import annotations
 

@@ -57,7 +57,7 @@ def back_extent(moves: Sequence[Moves]) -> Tuple[List[np.ndarray], List[np.ndarr
 
 
 def log_back(moves: Sequence[Moves]) -> List[float]:
-    """Per layer, log2 of its largest plain backward weight (scaled floats, as treecount's log pass)."""
+    """Per layer, log2 of its largest plain backward weight (scaled floats, as rows' log pass)."""
     back, scale, logs = np.ones(1), 0.0, [0.0]
     for idx0, idx1, _ in reversed(moves):
         m0, m1 = idx0 >= 0, idx1 >= 0

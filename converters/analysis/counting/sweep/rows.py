@@ -1,6 +1,6 @@
 """Exact counting of big components by a table sweep: whole layers of states at once, in numpy.
 
-The counter of `counting` walks the component's cells in an order with a narrow frontier and keeps, after
+The counter of `count` walks the component's cells in an order with a narrow frontier and keeps, after
 each cell, a table: key = the residues of the counts the sweep has entered but not left (how many more
 mines each still needs), value = how many ways the cells so far reach that key. This module runs the
 same dynamic programme over a path decomposition, but a layer at a time: the keys are an int8 matrix
@@ -451,7 +451,7 @@ def prepare(vars_: Sequence[int], cons: Cons, var_rc: np.ndarray, bounds: Bounds
     width, _ = frontier(order, cons)
     if width > MAX_WIDTH:
         raise CountingLimitError(f"{what} would keep {width} counts open at once (more than {MAX_WIDTH})")
-    # the packed keys' sweep (treesweep), 6x quicker on a 40x40 checkerboard than `sweep` here, which stays
+    # the packed keys' sweep (packed), 6x quicker on a 40x40 checkerboard than `row_sweep` here, which stays
     # as the plain reference tests/test_treesweep.py holds it to, transition for transition
     moves = prune(packed_sweep(order, cons, bounds, what, max_states))
     held = sum(16 * len(idx0) for idx0, _, _ in moves)

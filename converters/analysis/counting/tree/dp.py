@@ -2,7 +2,7 @@
 
 `decompose` gives the bags. A bag's table has a row per state: the mines so far on each of the bag's counts,
 from the cells counted in the bag's subtree; its weight is the number of ways (or, per number of mines, a
-polynomial packed as treecount packs them). A bag starts from its own cells (a handful: all their ways,
+polynomial packed as sweep/rows packs them). A bag starts from its own cells (a handful: all their ways,
 in plain Python), then joins each child in turn. A child's table first forgets the child's own count (every
 row has exactly its number there: the bounds below see to it), its rows projected onto the counts the
 parent shares. A join pairs each row of the parent with each child row it can take: sums within every

@@ -1,4 +1,4 @@
-"""A join of a child's table into its parent's, for treedp's structure: which rows pair, and the new rows.
+"""A join of a child's table into its parent's, for dp's structure: which rows pair, and the new rows.
 
 The parent's rows are grouped by their values on the columns the child shares; a group pairs with each
 child row whose sums stay within every count's number and short of it by at most the count's cells still to

@@ -1,7 +1,7 @@
 """A component counted over a tree decomposition, under a total mine count: P first, the cells' numbers
 once the rest of the board's weights w are known, carried down the tree already applied.
 
-With a total, counting needs a cell's polynomial M[v] only through sum_j M[v][j] * w[j]. treedp's outside
+With a total, counting needs a cell's polynomial M[v] only through sum_j M[v][j] * w[j]. dp's outside
 pass carries, per row, the polynomial of the mines outside the row's subtree: deep in the tree that is
 nearly the whole component (hundreds of numbers of mines), so its products are long, and they are three
 quarters of the time on a 50x50 checkerboard. Here each row carries OW instead, indexed by the mines
@@ -89,7 +89,7 @@ def _correlate(size: int, target: np.ndarray, rev: np.ndarray, ri: np.ndarray, r
 
 
 class TreeComponent:
-    """A component's count polynomial P now (treedp's passes), its per-cell numbers under the rest of the
+    """A component's count polynomial P now (dp's passes), its per-cell numbers under the rest of the
     board's weights w later (`weighted_mines`, once), or its polynomials (`polynomials`, once)."""
 
     def __init__(self, vars_: Sequence[int], cons: Cons, bags: Sequence[Bag], bounds: Bounds = UNBOUNDED,
@@ -113,7 +113,7 @@ class TreeComponent:
                 self.P = pmul(self.P, poly)
 
     def polynomials(self, bounds: Bounds = UNBOUNDED) -> Dict[int, List[int]]:
-        """{v: M[v]}: the per-cell polynomials (treedp's outside pass)."""
+        """{v: M[v]}: the per-cell polynomials (dp's outside pass)."""
         if not self.count:
             return {v: [0] for v in self.vars}
         out = outside(self.bags, self.tables, self._take(), self.need, self.slots, bounds)
