@@ -34,8 +34,8 @@ _HOMES = {
     ".solvers": ["Answer", "Decoded", "read_answer", "decode", "solve", "enumerate_solutions", "SolutionStream"],
     ".solvers.enumeration": ["solutions"],
     ".analysis": ["Analysis", "analyze"],
-    ".analysis.grade": ["Grade", "grade"],
-    ".analysis.steps": ["Explanation"],
+    ".analysis.levels.grade": ["Grade", "grade"],
+    ".analysis.explain.steps": ["Explanation"],
     ".analysis.advice": ["Advice", "advise"],
     ".analysis.explain": ["explain", "iter_steps"],
     ".present.picture": ["render"],
@@ -81,9 +81,9 @@ if TYPE_CHECKING:   # what the names are, for type checkers and editors (never r
     from .analysis.advice import advise as advise
     from .analysis.explain import explain as explain
     from .analysis.explain import iter_steps as iter_steps
-    from .analysis.grade import Grade as Grade
-    from .analysis.grade import grade as grade
-    from .analysis.steps import Explanation as Explanation
+    from .analysis.explain.steps import Explanation as Explanation
+    from .analysis.levels.grade import Grade as Grade
+    from .analysis.levels.grade import grade as grade
     from .core.errors import AmbiguousInputWarning as AmbiguousInputWarning
     from .core.errors import FileAccessError as FileAccessError
     from .core.errors import FormatError as FormatError

@@ -295,7 +295,7 @@ def test_each_part_is_solved_in_its_own_numbering(tmp_path, monkeypatch):
 
 def test_binomial_weights_are_the_window_of_pascals_row():
     import math
-    from mineconv.analysis.counting import _binomial_weights
+    from mineconv.analysis.counting.board import binomial_weights as _binomial_weights
     from mineconv.analysis.polynomials import binomial_bits, binomial_window
     for n in range(12):
         for lo in range(n + 1):
@@ -310,7 +310,7 @@ def test_binomial_weights_are_the_window_of_pascals_row():
 
 def test_the_binomial_weights_are_held_to_the_budget():
     # a 1000x1000 game board's 261,722 free cells needed 6 GB of binomials: estimated before building
-    from mineconv.analysis.counting import _binomial_weights
+    from mineconv.analysis.counting.board import binomial_weights as _binomial_weights
     bounds = Bounds(memory=50 << 20)
     with pytest.raises(CountingMemoryError, match="binomial weights of 200000 free cells"):
         _binomial_weights(200000, 100000, 20000, bounds)

@@ -10,9 +10,9 @@ import sys
 import numpy as np
 import pytest
 
-from mineconv.analysis import counting
+from mineconv.analysis.counting import count as counting
 from mineconv.analysis.counting import count_solutions
-from mineconv.analysis.packing import unpack
+from mineconv.analysis.packing import unpack_slots as unpack
 from mineconv.analysis.treecount import count_big_component
 from mineconv.core.bounds import CountingLimitError
 from mineconv.core.puzzle import Puzzle

@@ -11,7 +11,8 @@ from typing import Dict, List, Tuple
 import numpy as np
 import pytest
 
-from mineconv.analysis import counting, treedp, treejoin
+from mineconv.analysis import treedp, treejoin
+from mineconv.analysis.counting import count as counting
 from mineconv.analysis.counting import components, count_component, count_solutions
 from mineconv.analysis.decompose import count_graph, decompose, width
 from mineconv.analysis.treedp import count_by_tree, structure, tree_bags

@@ -1,4 +1,4 @@
-"""The packed-key sweep of analysis/treesweep.py (issue 24) against treecount.sweep, its plain reference:
+"""The packed-key sweep of analysis/treesweep.py (issue 24) against treecount.row_sweep, its plain reference:
 on the components of random boards, the same transitions layer by layer, up to the numbering of each
 layer's states (a bijection found as the two sweeps go), and so the same counts."""
 from __future__ import annotations
@@ -56,8 +56,8 @@ def test_the_same_transitions_as_the_row_sweep(rows, cols, density, pattern, see
     checked = 0
     for vs, cons in comps:
         order = treecount.sweep_order(vs, cons, var_rc)
-        old = treecount.sweep(treecount.schedule(order, cons))
-        same_transitions(old, treesweep.sweep(order, cons))
+        old = treecount.row_sweep(treecount.schedule(order, cons))
+        same_transitions(old, treesweep.packed_sweep(order, cons))
         checked += len(vs) >= 10
     assert checked
 
@@ -81,11 +81,11 @@ def test_wide_frontiers_take_more_words_and_impossible_counts_no_state():
     for seed in range(5):
         order, cons = planted(80, 70, seed, 30)
         words.append(treesweep.plan(order, cons)[1])
-        same_transitions(treecount.sweep(treecount.schedule(order, cons)), treesweep.sweep(order, cons))
+        same_transitions(treecount.row_sweep(treecount.schedule(order, cons)), treesweep.packed_sweep(order, cons))
     assert max(words) >= 2 and min(words) == 1
     # a count that needs more mines than it has cells, or fewer than none, lets no state through
     for rhs in (3, -1):
-        assert treesweep.sweep([1, 2], [((1, 2), rhs)])[-1][2] == 0
+        assert treesweep.packed_sweep([1, 2], [((1, 2), rhs)])[-1][2] == 0
     order, cons = planted(80, 70, 0, 30)
     with pytest.raises(CountingLimitError):
-        treesweep.sweep(order, cons, max_states=2)
+        treesweep.packed_sweep(order, cons, max_states=2)

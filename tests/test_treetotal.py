@@ -9,7 +9,9 @@ import numpy as np
 import pytest
 from test_treecount import board, d4_reference
 
-from mineconv.analysis import counting, treetotal
+from mineconv.analysis import treetotal
+from mineconv.analysis.counting.sweep import carry
+from mineconv.analysis.counting import count as counting
 from mineconv.analysis.counting import components, count_component, count_solutions
 from mineconv.analysis.treecount import mine_polynomials, prepare
 from mineconv.analysis.treetotal import BigComponent
@@ -33,9 +35,9 @@ BOARDS = [(9, 9, 0.4, "checker", 1), (10, 12, 0.3, "lattice", 2), (12, 12, 0.35,
 def test_weighted_mines_are_the_polynomials_applied_to_w(rows, cols, density, pattern, seed, window, backward,
                                                          monkeypatch):
     # small chunks and parts, so that one layer's dot products take several matrix products
-    monkeypatch.setattr(treetotal, "CHUNK", 7)
-    monkeypatch.setattr(treetotal, "TARGETS", 3)
-    monkeypatch.setattr(treetotal, "SERIAL", 1)   # and each product a row at a time
+    monkeypatch.setattr(carry, "CHUNK", 7)
+    monkeypatch.setattr(carry, "TARGETS", 3)
+    monkeypatch.setattr(carry, "SERIAL", 1)   # and each product a row at a time
     comps, system = open_components(board(rows, cols, density, pattern, seed))
     rng = random.Random(seed)
     tried = 0

@@ -13,20 +13,21 @@ from typing import Callable, Dict, Iterator, List, Optional, Sequence, Tuple, Ty
 
 import numpy as np
 
-from ..core._compat import callable_array, callable_list, callable_optional_list
+from ..core.deprecated_calls import callable_array, callable_list, callable_optional_list
 from ..core.bounds import DEFAULT_MEMORY_BUDGET, AnalysisTimeout, Bounds, ProgressCallback
 from ..core.display import svg_picture
 from ..core.errors import InputError
 from ..core.jsonout import decimal_digits, decimal_text, json_text, unlimited_int_digits  # noqa: F401 (re-exported)
 from ..core.puzzle import Puzzle
 from ..core.system import LinearSystem, build_system, unknown_flat
-from .backbone import FALLBACK_CUT, full_backbone
-from .counting import DEFAULT_MAX_STATES, CountingLimitError, count_solutions
-from .groups import QUICK_MEMORY
-from .polynomials import big_number
-from .propagation import LEVELS as PROPAGATION_LEVELS
-from .propagation import MINE, SAFE, UNDECIDED, propagate
-from .quick import QUICK_MAX_CELLS, quick_count, quick_system
+from .cellstate import MINE, SAFE, UNDECIDED
+from .counting.count import DEFAULT_MAX_STATES, CountingLimitError, count_solutions
+from .counting.polynomials import big_number
+from .levels.backbone import FALLBACK_CUT, full_backbone
+from .levels.propagation import LEVELS as PROPAGATION_LEVELS
+from .levels.propagation import propagate
+from .small.groups import QUICK_MEMORY
+from .small.quick import QUICK_MAX_CELLS, quick_count, quick_system
 
 LEVELS = PROPAGATION_LEVELS + ("full",)
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 import argparse
 from typing import List
 
-from ..analysis.audit import Audit, audit
+from ..analysis.verdicts.audit import Audit, audit
 from ..core.fileio import atomic_output
 from ..core.jsonout import json_text
 from ..formats.replays import read_replay

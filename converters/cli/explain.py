@@ -8,7 +8,7 @@ import threading
 from typing import List
 
 from ..analysis.explain import LEVELS, Explainer
-from ..analysis.steps import Explanation, Step, json_chunks
+from ..analysis.explain.steps import Explanation, Step, json_chunks
 from ..core.bounds import DEFAULT_MEMORY_BUDGET, Bounds, size_text
 from ..core.errors import FileAccessError
 from ..core.jsonout import json_text

@@ -6,7 +6,7 @@ import sys
 from typing import List
 
 from ..analysis import count_text, unlimited_int_digits
-from ..analysis.grade import GRADE_LEVELS, Grade, grade
+from ..analysis.levels.grade import GRADE_LEVELS, Grade, grade
 from ..core.bounds import Bounds, stderr_progress_wanted
 from ..core.fileio import atomic_output
 from ..core.jsonout import json_text

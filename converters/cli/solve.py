@@ -87,7 +87,7 @@ def _total(puzzle, deadline: Deadline) -> Optional[int]:
     counter ran past 1 GB and died of MemoryError.
     """
     from ..analysis.counting import CountingLimitError, count_solutions
-    from ..analysis.propagation import propagate
+    from ..analysis.levels.propagation import propagate
     from ..analysis.report import unlimited_int_digits
     from ..core.bounds import Bounds
     from ..core.system import build_system

@@ -6,7 +6,7 @@ import json
 from typing import Any, List
 
 from ..analysis import count_text
-from ..analysis.verdict import Verdict, check_certificate, verdict
+from ..analysis.verdicts.verdict import Verdict, check_certificate, verdict
 from ..core.errors import PuzzleSyntaxError
 from ..core.fileio import atomic_output, read_input
 from ..core.jsonout import json_text

@@ -1,7 +1,7 @@
 """The cardinality encoding: "exactly k of these literals are true" as clauses, the one caller of pysat.card.
 
 Every cardinality constraint mineconv writes goes through `exactly`: the CNF file's total mine count
-(encode/cnf.py), the counts and total behind explain's selectors (analysis/explain.py) and the total of
+(encode/cnf.py), the counts and total behind explain's selectors (analysis/explain/proofs.py) and the total of
 design's layout solver (make/design.py). Each caller chooses its encoding and where the auxiliary variables
 start; the edge cases and the thread that pysat's C encoders need are handled here once.
 """

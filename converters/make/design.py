@@ -48,10 +48,10 @@ from typing import Callable, Dict, Iterable, Iterator, List, Optional, Sequence,
 
 import numpy as np
 
-from ..analysis.backbone import solve_within
-from ..analysis.grade import GRADE_LEVELS
-from ..analysis.propagation import LEVELS as PROPAGATION_LEVELS
-from ..analysis.propagation import propagate
+from ..analysis.levels.backbone import solve_within
+from ..analysis.levels.grade import GRADE_LEVELS
+from ..analysis.levels.propagation import LEVELS as PROPAGATION_LEVELS
+from ..analysis.levels.propagation import propagate
 from ..core.bounds import UNBOUNDED, AnalysisTimeout, Bounds
 from ..core.errors import InputError, MineconvError
 from ..core.puzzle import NEIGHBOUR_OFFSETS, Puzzle

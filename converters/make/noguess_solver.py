@@ -12,7 +12,7 @@ cost dominates on 480 cells) and never rebuilds anything from scratch between ro
    mine count is brought in by which mine counts of the components and of the cells beyond the frontier
    can add up to it. A cell is safe when no feasible combination puts a mine on it, a mine when all do;
 4. only when the components are too big to enumerate within a state budget does the stuck state go to
-   the SAT backbone (mineconv.analysis.backbone.full_backbone) as a puzzle.
+   the SAT backbone (mineconv.analysis.levels.backbone.full_backbone) as a puzzle.
 
 Every step is sound, and step 3 (or 4) decides everything full reasoning with the total decides, so the
 replay stops at the same place as opening "every cell safe in every consistent layout" round by round:
@@ -24,10 +24,11 @@ from typing import Dict, FrozenSet, List, Optional, Set, Tuple
 
 import numpy as np
 
-from ..analysis.backbone import full_backbone
-from ..analysis.propagation import MINE, SAFE
+from ..analysis.cellstate import MINE, SAFE
+from ..analysis.levels.backbone import full_backbone
 from ..core.bounds import UNBOUNDED, AnalysisTimeout, Bounds
 from ..core.errors import ResourceError
+from ..core.graph import component_roots
 from ..core.puzzle import Puzzle
 from ..core.system import build_system
 
@@ -239,32 +240,26 @@ def decide_frontier(board: Board) -> Optional[Tuple[List[int], List[int]]]:
     counts = frontier_counts(board)
     if len(board.tables) > MAX_TABLES:
         board.tables.clear()
-    # components: unknown cells joined through the counts they share (union-find over the cells)
-    parent: Dict[int, int] = {}
-
-    def find(x: int) -> int:
-        while parent[x] != x:
-            parent[x] = parent[parent[x]]
-            x = parent[x]
-        return x
-
+    # components: unknown cells joined through the counts they share (core/graph's union-find; a cell's
+    # index is its first appearance, so each component's root is its first cell and comes in that order)
+    index: Dict[int, int] = {}
     cons: List[Tuple[List[int], int, int]] = []
+    ends: List[int] = []
+    others: List[int] = []
     for k in counts:
         cells = [j for j in nb[k] if state[j] == UNKNOWN]
         cons.append((cells, rem[k], k))
         for j in cells:
-            parent.setdefault(j, j)
-        root = find(cells[0])
-        for j in cells[1:]:
-            other = find(j)
-            if other != root:
-                parent[other] = root
+            index.setdefault(j, len(index))
+        ends.extend([index[cells[0]]] * (len(cells) - 1))
+        others.extend(index[j] for j in cells[1:])
+    roots = component_roots(len(index), np.array(ends, dtype=np.int64), np.array(others, dtype=np.int64)).tolist()
     groups: Dict[int, List[int]] = {}
-    for j in parent:
-        groups.setdefault(find(j), []).append(j)
+    for j, i in index.items():
+        groups.setdefault(roots[i], []).append(j)
     by_root: Dict[int, List[Tuple[List[int], int, int]]] = {}
     for con in cons:
-        by_root.setdefault(find(con[0][0]), []).append(con)
+        by_root.setdefault(roots[index[con[0][0]]], []).append(con)
     budget = [NODE_BUDGET]
     comps = []
     for root, cells in groups.items():
@@ -278,7 +273,7 @@ def decide_frontier(board: Board) -> Optional[Tuple[List[int], List[int]]]:
                 return None
             board.tables[key] = table
         comps.append((cells, table))
-    interior = board.safe_left + board.total - board.flags - len(parent)
+    interior = board.safe_left + board.total - board.flags - len(index)
     return combine(comps, interior, board.total - board.flags)
 
 

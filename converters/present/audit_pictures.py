@@ -5,8 +5,8 @@ from pathlib import Path
 from typing import List, Tuple
 from xml.sax.saxutils import escape
 
-from ..analysis.audit import CHORD, Audit, ClickAudit, position
 from ..analysis.report import analyze
+from ..analysis.verdicts.audit import CHORD, Audit, ClickAudit, position
 from ..core.fileio import PathLike, atomic_output
 from .picture import FONT, render_svg
 

@@ -20,7 +20,7 @@ from html import escape as _html_escape
 from typing import Any, Callable, Dict, List, Optional, Sequence, Set, Tuple, Union
 
 from ..analysis import Analysis, analyze, count_text
-from ..analysis.propagation import MINE, SAFE
+from ..analysis.cellstate import MINE, SAFE
 from ..core.errors import FormatError, InputError, ResourceError
 from ..core.fileio import PathLike, atomic_output
 from ..core.puzzle import Puzzle

@@ -23,7 +23,7 @@ import numpy as np
 from ..analysis import analyze, unlimited_int_digits
 from ..analysis.advice import advise
 from ..analysis.explain import explain
-from ..analysis.propagation import LEVELS as PROPAGATION_LEVELS
+from ..analysis.levels.propagation import LEVELS as PROPAGATION_LEVELS
 from ..core.bounds import Bounds
 from ..core.errors import FormatError, InputError, MineconvError, PuzzleError, PuzzleSyntaxError
 from ..core.fileio import max_bytes, too_many_cells

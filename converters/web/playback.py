@@ -4,7 +4,7 @@ audit's rating of every opening, as `mineconv audit` gives them.
 The page sends the file's bytes; the answer carries the layout's counts, the frames (each the cells an
 event opened and the flags it toggled, with its time), and per opening its P(mine), whether it was a
 guess, forced or avoidable, the frame it made, the luck and 3BV. The game is played by the audit's own
-Game and Mouse (analysis/audit.py), so the frames and the ratings cannot disagree.
+Game and Mouse (analysis/verdicts/audit.py), so the frames and the ratings cannot disagree.
 """
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import base64
 from pathlib import Path
 from typing import Any, Dict, List, Optional
 
-from ..analysis.audit import GAME_FAIL, TOGGLES, Audit, ClickAudit, Game, Mouse, audit
+from ..analysis.verdicts.audit import GAME_FAIL, TOGGLES, Audit, ClickAudit, Game, Mouse, audit
 from ..core.errors import PuzzleSyntaxError
 from ..core.fileio import max_bytes
 from ..core.replay import Replay

@@ -13,7 +13,7 @@ import numpy as np
 
 from ...core.errors import PuzzleError
 from ...core.puzzle import Puzzle
-from ..propagation import SAFE
+from ..cellstate import SAFE
 from ..report import analyze
 
 Neighbours = Tuple[Tuple[int, ...], ...]

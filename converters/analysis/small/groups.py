@@ -1,0 +1,272 @@
+"""Counting one component of a board over groups of cells, with count polynomials packed in Python ints.
+
+A group is a set of unknown cells touched by the same counts: one variable holding 0..n mines, weighted
+by C(n, j). A component (groups linked through shared counts) is counted by a forward and a backward pass
+over its groups, with the states memoised on the partly filled counts' remaining right-hand sides; a
+component of a few groups is counted solution by solution instead, which costs less than setting up
+states, and one of one or two groups in closed form. A count polynomial (coefficient j: the weight of j mines) is one Python int with the coefficients
+in fixed-width bit slots, so a sum is one addition, one more mine a shift, and a product one big-integer
+multiplication (Kronecker substitution), all in C. `quick` uses it on small boards.
+"""
+from __future__ import annotations
+
+import math
+from typing import Dict, List, Sequence, Tuple
+
+from ..counting.packing import unpack
+
+# bytes of count polynomials the forward layers may keep before the counter hands over (None)
+QUICK_MEMORY = 16 << 20
+# components of at most this many groups are counted solution by solution (no states to set up)
+ENUMERATE_GROUPS = 10
+# ... and at most this many assignments of mine numbers to the groups (the solutions are fewer)
+ENUMERATE_BOXES = 1 << 12
+# components of two groups are counted in closed form (False: as any other, for the tests)
+CLOSED_FORM = True
+
+BINOMIAL = [[math.comb(n, j) for j in range(n + 1)] for n in range(9)]   # a group has at most 8 cells
+
+GroupCons = Sequence[Tuple[List[int], int]]   # per count: (positions of its groups, rhs)
+
+
+def _order(sizes: Sequence[int], cons: GroupCons) -> List[int]:
+    """The groups breadth first from a far end: the partly filled counts stay few."""
+    adj: List[set] = [set() for _ in sizes]
+    for gs, _ in cons:
+        for g in gs:
+            adj[g].update(gs)
+    start = min(range(len(sizes)), key=lambda g: len(adj[g]))
+    for _ in range(2):
+        seen = {start}
+        order = [start]
+        for g in order:
+            for h in sorted(adj[g] - seen):
+                seen.add(h)
+                order.append(h)
+        start = order[-1]
+    return order
+
+
+def component_polynomials(sizes: List[int], cons_of: List[List[int]], need: Dict[int, int]):
+    """(offset, P, M) of one component: P[j] the weight of offset + j mines in it, M[g][j] the same with a
+    given cell of group g a mine; None past the state budget. Per group its size and its counts (any
+    ids, each count's open cells all in the component's groups); per count the mines it needs (need is
+    used as scratch and left as it was)."""
+    if len(sizes) == 1:   # one group: every count of the component sees exactly its cells
+        r = need[cons_of[0][0]]
+        if any(need[c] != r for c in cons_of[0]):
+            return 0, [0], [[0]]
+        n = sizes[0]
+        return r, [BINOMIAL[n][r]], [[BINOMIAL[n - 1][r - 1] if r else 0]]
+    if len(sizes) == 2 and CLOSED_FORM:
+        return _two(sizes[0], sizes[1], cons_of, need)
+    if len(sizes) <= ENUMERATE_GROUPS and math.prod(n + 1 for n in sizes) <= ENUMERATE_BOXES:
+        return _enumerate(sizes, cons_of, need)
+    local: Dict[int, List[int]] = {}
+    for g, cs in enumerate(cons_of):
+        for c in cs:
+            if c in local:
+                local[c].append(g)
+            else:
+                local[c] = [g]
+    return count_groups(sizes, [(gs, need[c]) for c, gs in local.items()])
+
+
+def count_groups(sizes: List[int], cons: GroupCons):
+    """component_polynomials's answer by the forward/backward programme, the counts as (the positions of their
+    groups, mines needed)."""
+    cells = sum(sizes)
+    order = _order(sizes, cons)
+    width = cells + 8          # a slot holds any count of the component's cells times a group's size
+    steps = _schedule(order, sizes, cons)
+    layers, moves = _forward(steps, width, cells)
+    if layers is None:
+        return None
+    if () not in layers[-1]:
+        return 0, [0], [[0]] * len(sizes)
+    back: Dict[tuple, int] = {(): 1}
+    marg: List[int] = [0] * len(sizes)
+    for i in range(len(order) - 1, -1, -1):
+        size = sizes[order[i]]
+        binom = BINOMIAL[size]
+        cur: Dict[tuple, int] = {}
+        into: Dict[tuple, int] = {}
+        for s, w in layers[i].items():
+            acc = 0
+            for v, t in moves[i][s]:
+                b = back.get(t)
+                if b is not None:
+                    acc += (b * binom[v]) << (v * width)
+                    if v:
+                        into[t] = into.get(t, 0) + ((w * binom[v] * v) << (v * width))
+            if acc:
+                cur[s] = acc
+        marg[order[i]] = sum(w * back[t] for t, w in into.items())
+        back = cur
+    total = back[()]
+    # only the span of mine counts the component can hold: offset, then the coefficients from there
+    lo = ((total & -total).bit_length() - 1) // width
+    hi = (total.bit_length() - 1) // width
+    P = unpack(total >> (lo * width), width, hi - lo + 1)
+    M = [[x // sizes[g] for x in unpack(m >> (lo * width), width, hi - lo + 1)] for g, m in enumerate(marg)]
+    return lo, P, M
+
+
+def _two(a: int, b: int, cons_of: List[List[int]], need: Dict[int, int]):
+    """component_polynomials's answer for two groups of a and b cells, in closed form: some count sees both
+    (they are one component), so x + y = s mines on every solution, and counts that see one group fix it."""
+    both = set(cons_of[0]).intersection(cons_of[1])
+    sums = {need[c] for c in both}
+    x_only = {need[c] for c in cons_of[0] if c not in both}
+    y_only = {need[c] for c in cons_of[1] if c not in both}
+    if len(sums) != 1 or len(x_only) > 1 or len(y_only) > 1:
+        return 0, [0], [[0], [0]]
+    s = sums.pop()
+    lo, hi = max(0, s - b), min(a, s)
+    for x in x_only:
+        lo, hi = max(lo, x), min(hi, x)
+    for y in y_only:
+        lo, hi = max(lo, s - y), min(hi, s - y)
+    ca, cb = BINOMIAL[a], BINOMIAL[b]
+    ca1, cb1 = BINOMIAL[a - 1], BINOMIAL[b - 1]
+    p = ma = mb = 0
+    for x in range(lo, hi + 1):
+        y = s - x
+        p += ca[x] * cb[y]
+        if x:
+            ma += ca1[x - 1] * cb[y]
+        if y:
+            mb += ca[x] * cb1[y - 1]
+    if not p:
+        return 0, [0], [[0], [0]]
+    return s, [p], [[ma], [mb]]
+
+
+def _enumerate(sizes: List[int], cons_of: List[List[int]], rem: Dict[int, int]):
+    """component_polynomials's answer for a few groups, by visiting every solution over the groups: on small
+    components that costs less than setting up the programme's states. rem (per count the mines it still
+    needs) changes as it goes and is restored."""
+    n = len(sizes)
+    # per group, its counts with how many of their cells lie in the groups after it
+    limits: List[List[Tuple[int, int]]] = [[]] * n
+    after: Dict[int, int] = {}
+    for g in range(n - 1, -1, -1):
+        size = sizes[g]
+        lim = []
+        for c in cons_of[g]:
+            a = after.get(c, 0)
+            lim.append((c, a))
+            after[c] = a + size
+        limits[g] = lim
+    vals = [0] * n
+    found: List[Tuple[int, int, Tuple[int, ...]]] = []   # (weight, mines, per group mines) per solution
+
+    def visit(g: int, w: int, m: int) -> None:
+        size = sizes[g]
+        lo, hi = 0, size
+        for c, a in limits[g]:
+            r = rem[c]
+            if r < hi:
+                hi = r
+            if r - a > lo:
+                lo = r - a
+        if lo > hi:
+            return
+        binom = BINOMIAL[size]
+        if g == n - 1:
+            for v in range(lo, hi + 1):
+                vals[g] = v
+                found.append((w * binom[v], m + v, tuple(vals)))
+            return
+        cs = cons_of[g]
+        if not lo:
+            vals[g] = 0
+            visit(g + 1, w, m)
+            lo = 1
+        for v in range(lo, hi + 1):
+            for c in cs:
+                rem[c] -= v
+            vals[g] = v
+            visit(g + 1, w * binom[v], m + v)
+            for c in cs:
+                rem[c] += v
+
+    visit(0, 1, 0)
+    # visit calls itself through its closure cell, a reference cycle that only the garbage collector
+    # frees (with `found` inside it): emptying the cell lets reference counting free it now
+    visit = None  # type: ignore[assignment]
+    if not found:
+        return 0, [0], [[0]] * n
+    lo = min(m for _, m, _ in found)
+    d = max(m for _, m, _ in found) - lo + 1
+    P = [0] * d
+    M = [[0] * d for _ in sizes]
+    for w, m, vs in found:
+        m -= lo
+        P[m] += w
+        for g, v in enumerate(vs):
+            if v:
+                M[g][m] += w * v
+    return lo, P, [[x // size for x in Mg] for Mg, size in zip(M, sizes)]
+
+
+Step = Tuple[int, Tuple[int, ...], List[Tuple[int, int]], List[Tuple[int, bool]]]
+
+
+def _schedule(order: List[int], sizes: List[int], cons: GroupCons) -> List[Step]:
+    """Per group of the order: (its size, rhs of the counts starting at it, per count containing it its
+    position in the extended state and cells left after it, per kept count its position and whether it
+    contains the group)."""
+    pos = {g: i for i, g in enumerate(order)}
+    starting: Dict[int, List[int]] = {}
+    last = []
+    for ci, (gs, _) in enumerate(cons):
+        ps = [pos[g] for g in gs]
+        starting.setdefault(min(ps), []).append(ci)
+        last.append(max(ps))
+    active: List[int] = []
+    steps = []
+    for i, g in enumerate(order):
+        ext = active + starting.get(i, [])
+        start_rhs = tuple(cons[ci][1] for ci in ext[len(active):])
+        contains = [(j, sum(sizes[h] for h in cons[ci][0] if pos[h] > i))
+                    for j, ci in enumerate(ext) if g in cons[ci][0]]
+        keep = [(j, g in cons[ci][0]) for j, ci in enumerate(ext) if last[ci] > i]
+        steps.append((sizes[g], start_rhs, contains, keep))
+        active = [ext[j] for j, _ in keep]
+    return steps
+
+
+def _forward(steps: List[Step], width: int, cells: int):
+    """Forward layers (state -> weight polynomial) and each state's moves [(mines, next state)]; None, None
+    past the memory budget."""
+    layers: List[Dict[tuple, int]] = [{(): 1}]
+    moves: List[Dict[tuple, List[Tuple[int, tuple]]]] = []
+    budget = QUICK_MEMORY // max(1, (width * (cells + 1)) // 8 + 64)    # states the layers may hold
+    for size, start_rhs, contains, keep in steps:
+        binom = BINOMIAL[size]
+        nxt: Dict[tuple, int] = {}
+        mv: Dict[tuple, List[Tuple[int, tuple]]] = {}
+        for s, w in layers[-1].items():
+            ext = s + start_rhs
+            lo, hi = 0, size
+            for j, cap in contains:
+                r = ext[j]
+                if r < hi:
+                    hi = r
+                if r - cap > lo:
+                    lo = r - cap
+            out = []
+            for v in range(lo, hi + 1):
+                t = tuple([ext[j] - v if inside else ext[j] for j, inside in keep])
+                out.append((v, t))
+                add = (w * binom[v]) << (v * width)
+                nxt[t] = nxt.get(t, 0) + add
+            mv[s] = out
+        budget -= len(nxt)
+        if budget < 0:
+            return None, None
+        layers.append(nxt)
+        moves.append(mv)
+    return layers, moves
+
