@@ -20,7 +20,7 @@ from mineconv.solvers import solving
 from mineconv.solvers.solving import solve
 from tests.conftest import SAMPLES
 from tests.test_quick_solve import random_puzzles
-from mineconv.encode.small import check_mines
+from mineconv.encode.plain import check_mines
 
 
 def first_two(puzzle):

@@ -1,7 +1,7 @@
 """A small board solved without numpy (issue 24, start-up) gives what the numpy path gives, byte for byte.
 
 Three plain-Python twins stand in for numpy on a small board: Puzzle's validation (core/puzzle.py, up to
-SMALL_BOARD cells in a process without numpy), the CNF clauses (encode/small.py) and `mineconv solve`
+SMALL_BOARD cells in a process without numpy), the CNF clauses (encode/plain.py) and `mineconv solve`
 with the embedded solver (solvers/small_solve.py, up to SMALL_SOLVE cells). Each is held here to the numpy path it
 replaces, on random boards and on every small sample: the same errors, the same clauses in the same order (so
 pysat finds the same model), the same status, mines, uniqueness and CLI output.
@@ -21,7 +21,7 @@ from mineconv.core.errors import MineconvError
 from mineconv.core.puzzle import Puzzle
 from mineconv.core.system import build_system, check_assignment
 from mineconv.encode.cnf import encode_cnf
-from mineconv.encode.small import check_mines, small_cnf
+from mineconv.encode.plain import check_mines, small_cnf
 from mineconv.solvers.process import Deadline
 from mineconv.solvers.small_solve import solve_small
 from mineconv.solvers.solving import solve

@@ -13,8 +13,8 @@ from typing import Callable, Dict, Iterator, List, Optional, Sequence, Tuple, Ty
 
 import numpy as np
 
-from ..core.deprecated_calls import callable_array, callable_list, callable_optional_list
 from ..core.bounds import DEFAULT_MEMORY_BUDGET, AnalysisTimeout, Bounds, ProgressCallback
+from ..core.deprecated_calls import callable_array, callable_list, callable_optional_list
 from ..core.display import svg_picture
 from ..core.errors import InputError
 from ..core.jsonout import decimal_digits, decimal_text, json_text, unlimited_int_digits  # noqa: F401 (re-exported)

@@ -76,7 +76,7 @@ class EmbeddedSolver:
         card: Callable[[], Tuple[Iterator[List[List[int]]], int]]   # the total's clauses, and the highest variable
         if puzzle.rows * puzzle.cols <= SMALL_SOLVE:
             # a small board: the same clauses built as lists, so that solving it never imports numpy (issue 24)
-            from ..encode.small import small_card, small_counts
+            from ..encode.plain import small_card, small_counts
             small, counts = small_counts(puzzle, mines)
             total = small.total
 

@@ -13,7 +13,7 @@ from ..core.deprecated_calls import callable_list
 from ..core.errors import InputError, VerificationError
 from ..core.outcome import AnswerJson
 from ..core.puzzle import UNKNOWN, Puzzle
-from ..encode.small import check_mines
+from ..encode.plain import check_mines
 from . import embedded
 from .embedded import SMALL_SOLVE, EmbeddedSolver, card_too_slow
 from .process import Deadline

@@ -18,8 +18,8 @@ from typing import Dict, Iterable, List, Optional, Sequence, Set, Tuple
 
 import numpy as np
 
-from ...core.deprecated_calls import callable_list
 from ...core.bounds import UNBOUNDED, AnalysisTimeout, Bounds
+from ...core.deprecated_calls import callable_list
 from ...core.errors import InputError
 from ...core.puzzle import Puzzle
 from ...core.system import LinearSystem, build_system
