@@ -4,18 +4,16 @@ from __future__ import annotations
 
 import json
 import time
-from pathlib import Path
 
 import pytest
 
 from grade_checker import expected_grade
-from helpers import random_board, run_cli
+from helpers import SAMPLES, random_board, run_cli
 from mineconv import parse
 from mineconv.core.bounds import Bounds
 from mineconv.analysis.grade import grade
 from mineconv.make.generate import lattice_text
 
-SAMPLES = Path(__file__).resolve().parent.parent / "samples"
 
 
 # the tests ---------------------------------------------------------------------------------------------

@@ -19,7 +19,7 @@ from mineconv.solvers.process import Deadline
 from mineconv.solvers import solving
 from mineconv.solvers.solving import solve
 from tests.conftest import SAMPLES
-from tests.test_quick_solve import random_puzzles
+from tests.solvers.test_quick_solve import random_puzzles
 from mineconv.encode.small import check_mines
 
 

@@ -24,8 +24,8 @@ from mineconv.make.generate import random_puzzle
 from mineconv.solvers.embedded import EmbeddedSolver
 from mineconv.solvers.feeding import free_last
 from mineconv.solvers.process import Deadline
-from tests.test_guided_solve import decode_mines, enumerate_blocking, solved_as_counted
-from tests.test_quick_solve import random_puzzles
+from tests.solvers.test_guided_solve import decode_mines, enumerate_blocking, solved_as_counted
+from tests.solvers.test_quick_solve import random_puzzles
 
 
 # the plain references ----------------------------------------------------------------------------------

@@ -205,9 +205,7 @@ def test_solve_through_mineconv_agrees_with_pysat(solver: str, name: str) -> Non
 @pytest.mark.parametrize("fmt", ["mzn", "xcsp"])
 def test_batched_writers_match_the_reference_across_batches(fmt: str, monkeypatch) -> None:
     import importlib
-    import sys
 
-    sys.path.insert(0, str(Path(__file__).resolve().parent))
     from reference_writers import REFERENCES
 
     module = importlib.import_module(f"mineconv.formats.models.{fmt}")

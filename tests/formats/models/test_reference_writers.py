@@ -7,8 +7,6 @@ per-process text tables on and off.
 """
 from __future__ import annotations
 
-import sys
-from pathlib import Path
 from typing import Optional
 
 import pytest
@@ -21,8 +19,7 @@ from mineconv.core.errors import PuzzleError
 from mineconv.make.generate import random_puzzle
 from mineconv.core.puzzle import Puzzle
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from reference_writers import REFERENCES  # noqa: E402
+from reference_writers import REFERENCES
 
 FORMATS = sorted(REFERENCES)
 

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import re
-import sys
 from pathlib import Path
 
 import pytest
@@ -14,10 +13,7 @@ from mineconv.core.layout import full_reveal
 from mineconv.formats.header import read_header
 from mineconv.core.puzzle import Puzzle
 
-HERE = Path(__file__).resolve().parent
-GOLDEN = HERE / "golden"
-sys.path.insert(0, str(HERE))
-from regen_golden import CASES, FORMATS, golden_name, render  # noqa: E402
+from regen_golden import CASES, FORMATS, GOLDEN, golden_name, render
 
 MODEL_FORMATS = FORMATS
 NAME_RE = re.compile(r"[A-Za-z][A-Za-z0-9_]*\Z")
