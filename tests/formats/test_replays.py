@@ -28,6 +28,7 @@ from mineconv.formats.notations.rawvf import read_rawvf
 from mineconv.formats.notations.rmv import read_rmv
 from mineconv.formats.reading import parse, read
 from mineconv.formats.replays import read_replay, replay_format
+from tests.formats.notations.test_evf import tiny_evf
 
 READERS = {".avf": read_avf, ".rmv": read_rmv, ".mvf": read_mvf, ".evf": read_evf}
 TOOLLIB_KINDS = {"mv": MOVE, "lc": LEFT_PRESS, "lr": LEFT_RELEASE, "rc": RIGHT_PRESS}
@@ -172,15 +173,6 @@ def test_damaged_replays_are_our_error_or_a_puzzle() -> None:
     assert tried > 500
 
 
-def test_damaged_rawvf_is_our_error_or_a_puzzle() -> None:
-    text = (FIXTURES / "replays" / "tiny_3x3.rawvf").read_text()
-    for cut in range(0, len(text), 7):
-        try:
-            read_rawvf(text[:cut], "cut.rawvf")
-        except MineconvError as exc:
-            assert isinstance(exc, ValueError)
-
-
 @pytest.mark.parametrize("fmt, data, where", [
     ("avf", b"4\x1e\x01\x0c\x1f\x06\xff\xff\xff\xff", "byte 10: .* 65535 mine positions"),  # 256 x 256, no pairs
     ("rmv", b"*rmv\x00\x02\x01\x00" + b"\x00" * 20, "byte 24: an RMV replay ends early: the video and checksum"),   # cut in its header
@@ -193,31 +185,7 @@ def test_lying_headers_are_located_errors(fmt: str, data: bytes, where: str) -> 
         read_replay(data, fmt)
 
 
-def test_avf_mine_count_beyond_the_board_is_refused() -> None:
-    # custom 2 x 2 claiming 5 mines
-    with pytest.raises(PuzzleSyntaxError, match="byte 6.*5 mines on a 2 x 2 board"):
-        read_avf(b"4\x00\x00\x00\x00\x06\x01\x01\x00\x05" + b"\x01" * 10)
-
-
 # tiny replays of our own ----------------------------------------------------------------------------------
-def tiny_evf() -> bytes:
-    """A 3 x 3 EVF v3 game built from the specification: mine at row 0 col 2, a click on row 2 col 0."""
-    head = bytes([3, 0xE0, 0, 3, 3]) + (1).to_bytes(2, "big") + bytes([16]) + (0).to_bytes(2, "big")
-    head += (1).to_bytes(2, "big") + (300).to_bytes(3, "big")
-    for text in ("mineconv test fixture", "tester", "", "", "", "", "XX", ""):
-        head += text.encode() + b"\0"
-    board = bytes([0b00100000, 0])               # cells row-major, high bit first: cell 2 is the mine
-
-    def event(code: int, ms: int, x: int, y: int) -> bytes:
-        return bytes([code]) + ms.to_bytes(3, "big") + x.to_bytes(2, "big") + y.to_bytes(2, "big")
-
-    events = event(1, 0, 8, 40) + event(2, 0, 8, 40) + event(3, 0, 8, 40) + event(1, 100, 20, 41)
-    events += event(4, 250, 40, 8) + event(5, 300, 40, 8)
-    return head + board + events + b"\0" + b"0" * 32
-
-
-def test_tiny_evf_fixture_is_what_the_builder_makes() -> None:
-    assert (FIXTURES / "replays" / "tiny_3x3.evf").read_bytes() == tiny_evf()
 
 
 def _check_tiny(replay: Replay) -> None:
@@ -255,14 +223,3 @@ def test_tiny_replays_as_puzzles() -> None:
     assert same.cells == opened.cells
     with pytest.raises(MineconvError, match="reveal-from"):
         read_rawvf(text, reveal_from="0,2")          # a mine
-
-
-def test_rawvf_errors_name_the_line() -> None:
-    text = "Width: 3\nHeight: 2\nMines: 1\nBoard:\n0*0\n0x0\nEvents:\n"
-    with pytest.raises(PuzzleSyntaxError) as info:
-        read_rawvf(text, "bad.rawvf")
-    assert info.value.line == 6
-    with pytest.raises(PuzzleSyntaxError, match="Height"):
-        read_rawvf("Width: 3\nMines: 0\nBoard:\n000\n", "x.rawvf")
-    with pytest.raises(PuzzleSyntaxError, match="board holds 2"):
-        read_rawvf("Width: 2\nHeight: 1\nMines: 1\nBoard:\n**\nEvents:\n", "x.rawvf")

@@ -154,3 +154,59 @@ def test_a_number_the_puzzle_does_not_use_warns_with_its_line():
 def test_essence_reads_the_total_as_mines():
     p = parse("language ESSENCE' 1.0\nletting mines be 1\nletting game be [[1,-1],[-1,-1]]\n", "essence")
     assert p.mines == 1
+
+
+LAYOUT = "square_size = 3;\nin_mine_pos = [| 0, 0, 0 | 0, -1, 0 | 0, 0, 0 |];\n"
+
+
+def test_a_minizinc_layout_is_its_full_reveal():
+    p = parse(LAYOUT, "dzn")
+    assert p.grid_lines == ["111", "1?1", "111"] and p.mines == 1
+    assert parse(LAYOUT.replace("-1", "1"), "dzn").grid_lines == p.grid_lines
+
+
+def test_a_minizinc_layout_opened_at_a_cell():
+    text = "square_size = 4;\nin_mine_pos = [| 0, 0, 0, 0 | 0, 0, 0, 0 | 0, 0, 0, 0 | 0, 0, 0, -1 |];\n"
+    assert parse(text, "dzn", reveal_from="0,0").grid_lines == ["0000", "0000", "0011", "001?"]
+
+
+@pytest.mark.parametrize("text, where, msg", [
+    (LAYOUT.replace("-1", "2"), (2, 31), "each entry 0 (no mine) or -1"),
+    (LAYOUT.replace("| 0, 0, 0 |]", "| 0, 1, 0 |]"), (2, 42), "not both"),
+    (LAYOUT.replace("3;", "4;"), (1, 15), "square_size = 4 but in_mine_pos has 3 rows"),
+    (LAYOUT + "mines = 2;\n", (3, 9), "the total says 2 mines but in_mine_pos holds 1"),
+])
+def test_minizinc_layout_errors_are_located(text, where, msg):
+    with pytest.raises(PuzzleSyntaxError) as err:
+        parse(text, "dzn", source="d.dzn")
+    assert (err.value.line, err.value.column) == where and msg in err.value.message, str(err.value)
+
+
+def test_reveal_from_on_a_minizinc_game_is_refused():
+    with pytest.raises(Exception, match="game"):
+        parse("game = [| 1, -1 |];\n", "dzn", reveal_from="0,0")
+
+
+# the game state razogarz/minesweeper-engineering's player hands to MiniZinc (data_gen.dzn): fields with -1
+# unchecked, 0..8 counts and 9 a revealed mine; not_mines 1 where the player knows there is no mine
+STATE = ("rows = 3;\ncols = 3;\nmines_count = 2;\n"
+         "not_mines = array2d(1..rows, 1..cols, [0,0,1,0,0,0,0,0,0,]);\n"
+         "fields = array2d(1..rows, 1..cols, [-1,-1,-1,1,2,-1,0,1,9,]);\n")
+
+
+def test_a_minizinc_game_state_with_a_safe_mask():
+    p = parse(STATE, "dzn")
+    assert p.grid_lines == ["??.", "12?", "01*"] and p.mines == 2
+    assert parse(STATE, source="data_gen.dzn").grid_lines == p.grid_lines   # detected by content
+
+
+@pytest.mark.parametrize("text, where, msg", [
+    (STATE.replace("[0,0,1,", "[0,0,2,"), (4, 44), "expected 1 (known to hold no mine) or 0"),
+    (STATE.replace("0,0,0,0,0,0,]", "0,0,0,0,0,1,]"), (4, 56), "shows a mine there"),
+    (STATE.replace("1..cols, [0,0,1,0,0,0,0,0,0,]", "1..2, [0,0,1,0,0,0,]"), (4, 13), "3 x 2 but fields is 3 x 3"),
+    (STATE.replace("game", "").replace("fields", "game"), (5, 55), "game[3,3] = 9"),   # 9 is a mine in fields only
+])
+def test_minizinc_game_state_errors_are_located(text, where, msg):
+    with pytest.raises(PuzzleSyntaxError) as err:
+        parse(text, "dzn", source="d.dzn")
+    assert (err.value.line, err.value.column) == where and msg in err.value.message, str(err.value)

@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import pytest
 
-from mineconv import PuzzleSyntaxError, parse
+from helpers import SAMPLES
+from mineconv import PuzzleSyntaxError, parse, read
 from mineconv.cli import main
 from mineconv.core.errors import LossyConversionWarning
 from mineconv.formats.notations.jsmines import detect_mine
@@ -60,3 +61,20 @@ def test_cli_solves_a_position_saved_after_a_loss(tmp_path, capsys):
     path.write_text("3x3x1\n111\n1?1\n111\nMSG: boom\n")
     assert main(["solve", str(path)]) == 0
     assert capsys.readouterr().out.splitlines()[-3:] == ["111", "1*1", "111"]
+
+
+def grid(p) -> list:
+    return p.grid_lines
+
+
+def test_mine_cells_and_header():
+    p = parse("4x3x5\n1HHF\n12HM\n01OI\n", "mine")
+    assert grid(p) == ["1??*", "12?*", "01**"] and p.mines == 5
+    assert parse("4 x 3 x 5\n1HHF\n12HM\n01OI", "mine") == p  # spaces in the header, no final newline
+    assert parse("4x3x5\n1HHF\n12HM\n01OI\n\n\n", "mine") == p  # blank lines after the rows
+    assert dumps(p, "mine") == "4x3x5\n1HHF\n12HF\n01FF\n"
+
+
+def test_mine_sample_matches_native():
+    assert read(SAMPLES / "dusautoy-6x6-flagged.mine") == read(SAMPLES / "dusautoy-6x6-flagged.txt").replace(
+        notes=())
