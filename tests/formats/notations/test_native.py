@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from mineconv import Puzzle, PuzzleSyntaxError, parse
+from mineconv import Puzzle, PuzzleSyntaxError, dumps, parse
 
 SEED = Puzzle.from_rows(["1??", "12?", "01?"])
 
@@ -45,3 +45,25 @@ def test_native_headers_and_notes():
         parse("rows: 4\n1??\n12?\n01?\n", "native")
     with pytest.raises(PuzzleSyntaxError, match="unknown header key"):
         parse("colour: red\n1??\n", "native")
+
+
+# a small board of our own: a note, a total, every cell symbol (count, unknown, known mine, known safe)
+OWN = "# our own 2 x 3\nmines: 2\n1?*\n.2?\n"
+
+
+def test_a_small_board_cell_by_cell():
+    p = parse(OWN, "native")
+    assert (p.rows, p.cols, p.mines, p.notes) == (2, 3, 2, ("our own 2 x 3",))
+    assert [p.cells[r * 3 + c] for r in range(2) for c in range(3)] == ["1", "?", "*", ".", "2", "?"]
+    assert dumps(p, "native") == OWN
+
+
+@pytest.mark.parametrize("text, where, msg", [
+    ("1?*\n.2x\n", (2, 3), "'x' is not a cell symbol"),
+    ("1?*\n.2?\n9??\n", (3, 1), "'9' is not a cell symbol"),
+])
+def test_bad_cells_are_located(text, where, msg):
+    with pytest.raises(PuzzleSyntaxError) as err:
+        parse(text, "native", source="b.txt")
+    assert err.value.source == "b.txt" and str(err.value).startswith(f"b.txt:{where[0]}:{where[1]}: ")
+    assert (err.value.line, err.value.column) == where and msg in err.value.message, str(err.value)
