@@ -9,11 +9,10 @@ from typing import List, Set, Tuple
 import numpy as np
 import pytest
 
-from helpers import REPLAYS, require_module, run_cli
+from helpers import require_module, run_cli
 from mineconv.analysis.audit import audit
 from mineconv.core.errors import InputError
 from mineconv.core.puzzle import Puzzle, neighbour_count
-from mineconv.formats.notations.rawvf_writer import rawvf_text, time_text
 from mineconv.formats.replays import read_replay
 from mineconv.make.games import PlaySpec, play_chunk, play_games, replay_path
 from mineconv.make.play import (
@@ -308,20 +307,6 @@ def test_recorded_games_read_back_and_audit(tmp_path: Path) -> None:
         assert a.lost == (not r.won) and a.status == "complete"
         # the baseline guesses only when no safe cell is left
         assert a.avoidable_guesses == 0
-
-
-def test_rawvf_writer_round_trips_the_real_replays() -> None:
-    files = sorted(REPLAYS.rglob("*.rawvf")) if REPLAYS.is_dir() else []
-    if not files:
-        pytest.skip("the real replays are not here")
-    for path in files:
-        replay = read_replay(path)
-        again = read_replay(rawvf_text(replay).encode())
-        assert (again.mines == replay.mines).all() and again.total == replay.total
-        assert [(e.time, e.kind, e.row, e.col, e.x, e.y) for e in again.events] == \
-               [(e.time, e.kind, e.row, e.col, e.x, e.y) for e in replay.events], path.name
-        assert (again.player, again.program, again.version) == (replay.player, replay.program, replay.version)
-    assert time_text(0.01) == "0.010" and float(time_text(1 / 3)) == round(1 / 3, 6)
 
 
 # the command line --------------------------------------------------------------------------------
