@@ -1,5 +1,8 @@
-"""Solver libraries' own boards: minesolver (# unknown, . = 0), minesweepr (x unknown, . = 0), Tatham's
-Mines text form (- = 0), MiniZinc mine layouts (in_mine_pos, -1 a mine) and game states (fields, not_mines)."""
+"""minesolver's boards (# unknown, . = 0), and what the solver libraries' own boards share: minesolver's,
+minesweepr's (x unknown, . = 0) and Tatham's Mines text form (- = 0) written back, detected, and told apart.
+
+Each notation's own cells and errors are in its file (test_minesweepr.py, test_tatham_text.py; the
+MiniZinc layouts and game states in test_dzn.py)."""
 from __future__ import annotations
 
 import warnings
