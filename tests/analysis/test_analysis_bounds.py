@@ -295,14 +295,14 @@ def test_each_part_is_solved_in_its_own_numbering(tmp_path, monkeypatch):
 
 def test_binomial_weights_are_the_window_of_pascals_row():
     import math
-    from mineconv.analysis.counting import _binomial_weights
+    from mineconv.analysis.boardcount import binomial_weights
     from mineconv.analysis.polynomials import binomial_bits, binomial_window
     for n in range(12):
         for lo in range(n + 1):
             for hi in range(lo, n + 1):
                 assert binomial_window(n, lo, hi) == [math.comb(n, j) for j in range(lo, hi + 1)]
     for n, t, d in [(10, 4, 3), (10, 4, 9), (10, 12, 5), (10, -1, 3), (0, 0, 2), (7, 7, 1)]:
-        assert _binomial_weights(n, t, d, Bounds(memory=None)) == \
+        assert binomial_weights(n, t, d, Bounds(memory=None)) == \
             [math.comb(n, t - m) if 0 <= t - m <= n else 0 for m in range(d)]
     for n, j in [(261722, 130000), (1000, 3), (50, 25)]:
         assert abs(binomial_bits(n, j) - math.comb(n, j).bit_length()) <= 2
@@ -310,12 +310,12 @@ def test_binomial_weights_are_the_window_of_pascals_row():
 
 def test_the_binomial_weights_are_held_to_the_budget():
     # a 1000x1000 game board's 261,722 free cells needed 6 GB of binomials: estimated before building
-    from mineconv.analysis.counting import _binomial_weights
+    from mineconv.analysis.boardcount import binomial_weights
     bounds = Bounds(memory=50 << 20)
     with pytest.raises(CountingMemoryError, match="binomial weights of 200000 free cells"):
-        _binomial_weights(200000, 100000, 20000, bounds)
+        binomial_weights(200000, 100000, 20000, bounds)
     assert bounds.peak_estimate > 200 << 20   # 20,000 binomials of ~200,000 bits: ~500 MB
-    assert len(_binomial_weights(2000, 1000, 200, bounds)) == 200
+    assert len(binomial_weights(2000, 1000, 200, bounds)) == 200
 
 
 def test_uniqueness_is_never_guessed():

@@ -7,19 +7,30 @@ safe cells, infeasible counts and totals. Whole files are checked in test_refere
 from __future__ import annotations
 
 import random
+from itertools import combinations
 from typing import List
 
 import numpy as np
 import pytest
 
-from mineconv.encode.cnf import ClauseArrays, _block_pattern, cnf_clauses, encode_cnf
+from mineconv.encode.cnf import ClauseArrays, cnf_clauses, encode_cnf
 from mineconv.core.errors import PuzzleError
 from mineconv.encode import engine
 from mineconv.formats.models.dimacs import clause_text, literal_bound
 from mineconv.make.generate import random_puzzle
-from mineconv.formats.header import _var_lines, header_text
+from mineconv.formats.header import header_pieces, header_text
 from mineconv.core.puzzle import Puzzle
 from mineconv.core.system import LinearSystem, build_system
+
+
+def reference_block_pattern(d: int, c: int):
+    """For 'd variables sum to c': the subsets no c + 1 of which are all mines (negative clauses), then those
+    no d - c + 1 of which are all safe (positive), each in itertools' order; their signs; clause lengths."""
+    neg = np.array(list(combinations(range(d), c + 1)), dtype=np.intp).reshape(-1, c + 1)
+    pos = np.array(list(combinations(range(d), d - c + 1)), dtype=np.intp).reshape(-1, d - c + 1)
+    lens = np.array([c + 1] * len(neg) + [d - c + 1] * len(pos), dtype=np.int8)
+    signs = np.array([-1] * len(neg) + [1] * len(pos), dtype=np.int32)
+    return [neg, pos], signs, lens
 
 
 def reference_cnf_clauses(system: LinearSystem) -> ClauseArrays:
@@ -29,7 +40,7 @@ def reference_cnf_clauses(system: LinearSystem) -> ClauseArrays:
     bad = system.impossible
     keys = np.where(bad, 0, d_all * 16 + c_all)
     present = np.flatnonzero(np.bincount(keys[~bad], minlength=1)) if keys.size else np.zeros(0, np.int64)
-    patterns = {int(key): _block_pattern(*divmod(int(key), 16)) for key in present}
+    patterns = {int(key): reference_block_pattern(*divmod(int(key), 16)) for key in present}
     per_key = np.zeros(16 * 9, dtype=np.int64)
     for key, (_, _, lens) in patterns.items():
         per_key[key] = lens.shape[0]
@@ -168,12 +179,15 @@ def test_header_variable_map_matches_reference(seed: int, table_mode: str) -> No
         assert head.endswith("name x<row>_<col>, 0-based\n")
 
 
-def test_variable_map_from_a_later_chunk(table_mode: str) -> None:
+def test_variable_map_from_a_later_chunk(table_mode: str, monkeypatch) -> None:
     # big boards render the map in chunks: a chunk starting at variable first+1 numbers from there
     puzzle = random_puzzle(30, 40, density=0.9, reveal="game", seed=1)
     system = build_system(puzzle)
     lines = reference_var_lines(system, "c").splitlines(keepends=True)
-    assert _var_lines("c ", system.var_rc[100:], 101, (30, 40)) == "".join(lines[100:])
+    monkeypatch.setattr(engine, "CHUNK", 100)     # a map of more than CHUNK variables comes in chunks
+    pieces = list(header_pieces(puzzle, system, "c", "T"))
+    assert system.num_vars > 200 and pieces[2].decode("ascii") == "".join(lines[100:200])
+    assert b"".join(pieces[1:]).decode("ascii") == "".join(lines)
 
 
 def test_variable_map_reused_across_prefixes(table_mode: str) -> None:

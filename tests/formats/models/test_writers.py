@@ -231,17 +231,26 @@ def test_value_table_indexes_every_value_narrow_or_wide() -> None:
 
 
 def test_mps_names_do_not_depend_on_the_machine_s_byte_order() -> None:
-    # the packed 8-byte names say '<u8': the bytes of a name are the same on any machine
-    import numpy as np
+    # the packed 8-byte names say '<u8': the bytes of a name are the same on any machine. A 1000 x 1000
+    # board, every cell known safe but four unknown cells and a 1 beside each: names of one to three digits
+    # on each side of the '_'
+    cells = bytearray(b"." * 1000 * 1000)
+    for r, c in [(0, 7), (12, 345), (999, 999), (5, 0)]:
+        cells[r * 1000 + c] = ord("?")
+        cells[r * 1000 + c - 1 + 2 * (c == 0)] = ord("1")
+    puzzle = Puzzle(1000, 1000, cells.decode())
 
-    from mineconv.encode import engine
-    from mineconv.formats.models.mps import _name_items
+    def columns(fmt: str) -> list:
+        text = writing.dumps(puzzle, fmt)
+        body = text[text.index("\nCOLUMNS\n") + 9:text.index("\nRHS\n")].splitlines()
+        return [line for line in body if "MARKER" not in line]
 
-    r, c = np.array([0, 12, 999, 5]), np.array([7, 345, 999, 0])
-    got = [engine.squeeze(item).decode() for item in _name_items("x", r, c, False)]
-    assert got == ["x0_7", "x12_345", "x999_999", "x5_0"]
-    spaced = [bytes(item).decode() for item in _name_items("c", r, c, True)]
-    assert spaced == ["c0_7    ", "c12_345 ", "c999_999", "c5_0    "]
+    got = [line.split()[0] for line in columns("mps")]
+    assert got == ["x0_7", "x5_0", "x12_345", "x999_999"]
+    assert [line.split()[3] for line in columns("mps")] == ["c0_6", "c5_1", "c12_344", "c999_998"]
+    spaced = [line[4:12] for line in columns("fixed-mps")]    # fixed MPS: names in columns 5-12
+    assert spaced == ["x0_7    ", "x5_0    ", "x12_345 ", "x999_999"]
+    assert [line[39:47] for line in columns("fixed-mps")] == ["c0_6    ", "c5_1    ", "c12_344 ", "c999_998"]
 
 
 @pytest.mark.parametrize("fmt", MODEL_FORMATS)

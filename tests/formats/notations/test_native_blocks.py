@@ -15,8 +15,8 @@ from lark import Lark
 from lark.exceptions import UnexpectedInput
 
 from mineconv.core.errors import MineconvError, PuzzleError, PuzzleSyntaxError
-from mineconv.formats.notations.native import _HEADER_KEYS, _note, decode_row, read_native
-from mineconv.formats.grammar import normalise_newlines, syntax_error
+from mineconv.formats.notations.native import decode_row, read_native
+from mineconv.formats.grammar import grammar_text, normalise_newlines, syntax_error
 from mineconv.core.puzzle import Puzzle
 from mineconv.core.wording import plural
 
@@ -34,6 +34,14 @@ _NL: /\n/
 """
 _row_parser = Lark(ROW_GRAMMAR, parser="lalr", lexer="contextual", propagate_positions=True,
                    maybe_placeholders=False)
+# the header keys the native notation knows, in the order its error message lists them
+HEADER_KEYS = ("mines", "name", "rows", "cols", "start", "wires")
+
+
+def note(comment: str) -> str:
+    """A '#' comment as a note: the '#' and one space after it dropped."""
+    body = comment[1:]
+    return body[1:] if body.startswith(" ") else body
 
 
 def reference_read(text: str, source: str = "<string>") -> Puzzle:
@@ -57,16 +65,16 @@ def reference_read(text: str, source: str = "<string>") -> Puzzle:
         toks = item.children
         tok = toks[0]
         if len(toks) > 1:
-            notes.append(_note(str(toks[1])))
+            notes.append(note(str(toks[1])))
         if item.data == "comment":
-            notes.append(_note(str(tok)))
+            notes.append(note(str(tok)))
         elif item.data == "header":
             if rows:
                 raise fail("a 'key: value' header line after the grid has started", tok.line, tok.column)
             key, _, value = str(tok).partition(":")
             key, value = key.strip().lower(), value.strip()
-            if key not in _HEADER_KEYS:
-                raise fail(f"unknown header key {key!r} (known: {', '.join(_HEADER_KEYS)})", tok.line, tok.column)
+            if key not in HEADER_KEYS:
+                raise fail(f"unknown header key {key!r} (known: {', '.join(HEADER_KEYS)})", tok.line, tok.column)
             if key in header:
                 raise fail(f"header {key!r} given twice", tok.line, tok.column)
             if key == "name":
@@ -145,9 +153,9 @@ def test_block_reader_matches_row_reader(seed: int) -> None:
 
 
 def test_a_block_is_one_token() -> None:
-    from mineconv.formats.notations.native import _parser
-
-    tokens = [t.type for t in _parser().lex("# n\nmines: 3\n??1\n  ?2?  \n1,?,?\n\n???  # c\n??1\n")]
+    # the shipped grammar (grammars/native.lark) lexed as the reader's LALR parser lexes it
+    native = Lark(grammar_text("native"), parser="lalr", lexer="basic", maybe_placeholders=False)
+    tokens = [t.type for t in native.lex("# n\nmines: 3\n??1\n  ?2?  \n1,?,?\n\n???  # c\n??1\n")]
     assert tokens == ["COMMENT", "_NL", "HEADER", "_NL", "ROWS", "_NL", "_NL", "ROWS", "COMMENT", "_NL",
                       "ROWS", "_NL"]
 
