@@ -12,7 +12,7 @@ from typing import Optional
 import numpy as np
 import pytest
 
-from mineconv.analysis.backbone import _open_parts, full_backbone, sat_backbone
+from mineconv.analysis.backbone import open_parts, full_backbone, sat_backbone
 from mineconv.analysis.counting import count_solutions
 from mineconv.analysis.propagation import MINE, SAFE, UNDECIDED, propagate
 from mineconv.encode.cnf import to_cnf
@@ -87,8 +87,8 @@ def test_decided_cells_cut_the_board_into_small_parts() -> None:
     board = random_puzzle(120, 120, density=0.15, reveal="game", seed=3)
     system = build_system(board)
     gac = propagate(board, "gac", system=system)
-    whole = _open_parts(system, np.full(system.num_vars, UNDECIDED, dtype=np.int8))
-    cut = _open_parts(system, gac.values)
+    whole = open_parts(system, np.full(system.num_vars, UNDECIDED, dtype=np.int8))
+    cut = open_parts(system, gac.values)
     assert max(len(cells) for _, cells, _ in whole) > 500
     assert max(len(cells) for _, cells, _ in cut) < 100
     # every open cell a clause mentions is in exactly one part

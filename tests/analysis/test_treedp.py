@@ -325,11 +325,11 @@ def test_weighted_mines_equal_the_polynomials_applied(seed):
 def test_the_correlation_window_of_the_docstring():
     # treeweigh's example: I_child = 1 + 2x reversed is 2 + x; OW(t) = 5 + 7x from 3 mines; a row whose
     # inside numbers are 3..3 takes slot 1 of the product: 1 * 5 + 2 * 7
-    from mineconv.analysis.treeweigh import _correlate
+    from mineconv.analysis.treeweigh import correlate
     bits = 16
     rev = np.asarray([2 + (1 << bits)], dtype=object)
     ow = (np.asarray([5 + (7 << bits)], dtype=object), np.asarray([3]))
-    got = _correlate(1, np.asarray([0]), rev, np.asarray([0]), np.asarray([1]), ow, np.asarray([0]),
+    got = correlate(1, np.asarray([0]), rev, np.asarray([0]), np.asarray([1]), ow, np.asarray([0]),
                      np.asarray([3]), np.asarray([1]), bits, Bounds(memory=None))
     assert got.tolist() == [19]
 
