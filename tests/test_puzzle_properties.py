@@ -49,7 +49,7 @@ SEEDS = {
     "minesweepr": SAMPLES / "minesweepr-5x5.minesweepr",
     "tatham-text": SAMPLES / "tatham-9x9n10-opened.mines-text",
 }
-# binary replays take bytes, not text: tests/test_notation_replays.py cuts and flips their bytes instead
+# binary replays take bytes, not text: tests/formats/test_replays.py cuts and flips their bytes instead
 BYTES_FUZZED_ELSEWHERE = {"avf", "rmv", "mvf", "evf"}
 
 

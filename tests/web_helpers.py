@@ -1,6 +1,6 @@
-"""What the page tests beyond tests/test_web.py share: its fixtures and helpers, and a few more.
+"""What the page tests beyond tests/web/test_web.py share: its fixtures and helpers, and a few more.
 
-The fixtures (`server`, `browser`) and helpers come from tests/test_web.py, so a change there (the
+The fixtures (`server`, `browser`) and helpers come from tests/web/test_web.py, so a change there (the
 server's address, its token) reaches every page test; a test module takes the fixtures with
 `server, browser = web_helpers.server, web_helpers.browser` (an assignment: pytest finds them, and a
 test's parameter of the same name does not shadow an import).
