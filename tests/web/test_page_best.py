@@ -11,7 +11,7 @@ import re
 import web_helpers
 from web_helpers import attr, cells, cli_json, message, open_page, paste, shot, wait_message
 
-server, browser = web_helpers.server, web_helpers.browser   # the fixtures of tests/test_web.py
+server, browser = web_helpers.server, web_helpers.browser   # the fixtures of tests/web/test_web.py
 
 # a guess is forced: the 1 at the top left has two closed neighbours, one of them a mine
 GUESS = "mines: 1\n1?\n??\n"

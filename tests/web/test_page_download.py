@@ -22,7 +22,7 @@ from mineconv.web.guard import Refused
 from mineconv.web.jobs import Job, JobPool
 from mineconv.web.server import AssistantServer, serve
 
-server, browser = web_helpers.server, web_helpers.browser   # the fixtures of tests/test_web.py
+server, browser = web_helpers.server, web_helpers.browser   # the fixtures of tests/web/test_web.py
 SPLITTER = (SAMPLES / "kaye-splitter.txt").read_text()
 
 

@@ -10,7 +10,7 @@ import time
 import web_helpers
 from web_helpers import attr, cells, click, layout, message, open_page, output, press, shot, start_game, wait_message
 
-server, browser = web_helpers.server, web_helpers.browser   # the fixtures of tests/test_web.py
+server, browser = web_helpers.server, web_helpers.browser   # the fixtures of tests/web/test_web.py
 
 
 def around(r, c, rows, cols):

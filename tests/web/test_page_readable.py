@@ -11,7 +11,7 @@ import re
 import web_helpers
 from web_helpers import SAMPLES, cells, message, open_page, output, paste, press, shot
 
-server, browser = web_helpers.server, web_helpers.browser   # the fixtures of tests/test_web.py
+server, browser = web_helpers.server, web_helpers.browser   # the fixtures of tests/web/test_web.py
 
 
 def rgb(text: str):

@@ -15,7 +15,7 @@ import web_helpers
 from helpers import REPLAYS, require_replays
 from web_helpers import cells, cli_json, message, open_page, shot, wait_job
 
-server, browser = web_helpers.server, web_helpers.browser   # the fixtures of tests/test_web.py
+server, browser = web_helpers.server, web_helpers.browser   # the fixtures of tests/web/test_web.py
 
 
 

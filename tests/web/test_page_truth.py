@@ -13,7 +13,7 @@ import web_helpers
 from web_helpers import (attr, board, cells, click, message, open_page, output, paste, press, run_cli, shot,
                          start_game, wait_message)
 
-server, browser = web_helpers.server, web_helpers.browser   # the fixtures of tests/test_web.py
+server, browser = web_helpers.server, web_helpers.browser   # the fixtures of tests/web/test_web.py
 
 CONTRADICTION = "mines: 1\n0*?\n???\n???\n"
 

@@ -1,5 +1,5 @@
 """The constraint-programming and answer-set formats read by the real tools, on the boards every other solver
-file is proven on (tests/test_real_solvers.py: feasible, infeasible, unique, several solutions, with and
+file is proven on (tests/formats/models/test_real_solvers.py: feasible, infeasible, unique, several solutions, with and
 without a total): MiniZinc with Gecode (grid rows and --output-mode json), clingo and gringo | clasp on the
 ASP program, ACE (the XCSP3 solver the pycsp3 package ships) on the XCSP3 file, and OR-Tools CP-SAT on
 to_cpsat's model. Each verdict agrees with pysat on mineconv's CNF; each answer meets every count, read once
