@@ -7,7 +7,15 @@ test's parameter of the same name does not shadow an import).
 """
 from __future__ import annotations
 
+import sys
 from typing import Any, List, Optional
+
+from helpers import ROOT
+
+# test_web.py lives in tests/web/, whose page tests have that folder on sys.path (pytest puts it there);
+# a test elsewhere that imports these helpers finds it too, under the same module name pytest gives it
+if str(ROOT / "tests" / "web") not in sys.path:
+    sys.path.insert(0, str(ROOT / "tests" / "web"))
 
 from test_web import (SAMPLES, SHOTS, Server, board, browser, cells, cli_json, open_page, paste, run_cli,  # noqa: F401
                       server, shot, wait_message)
