@@ -1,7 +1,7 @@
 """What the tests share: paths, the external-tool gates, a CLI runner, brute force and random boards.
 
-Test modules import it as `from helpers import ...` (pytest puts tests/ on sys.path for the modules in it,
-under both `pytest` and `python -m pytest`).
+Test modules import it as `from helpers import ...`, from any folder under tests/ (pyproject's pytest
+`pythonpath` puts tests/ on sys.path, under both `pytest` and `python -m pytest`).
 """
 from __future__ import annotations
 

@@ -2,7 +2,7 @@
 
 They read the puzzle's grid directly (not the linear system, not the bulk text engine) and write what the
 real writers in mineconv.formats.models must produce byte for byte, comment header included;
-tests/test_reference_writers.py compares the two on random boards. The prose lines of the headers are
+tests/formats/models/test_reference_writers.py compares the two on random boards. The prose lines of the headers are
 copied here on purpose: a change to what a file says must show up as a test failure.
 """
 from __future__ import annotations

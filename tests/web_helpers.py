@@ -1,13 +1,21 @@
-"""What the page tests beyond tests/test_web.py share: its fixtures and helpers, and a few more.
+"""What the page tests beyond tests/web/test_web.py share: its fixtures and helpers, and a few more.
 
-The fixtures (`server`, `browser`) and helpers come from tests/test_web.py, so a change there (the
+The fixtures (`server`, `browser`) and helpers come from tests/web/test_web.py, so a change there (the
 server's address, its token) reaches every page test; a test module takes the fixtures with
 `server, browser = web_helpers.server, web_helpers.browser` (an assignment: pytest finds them, and a
 test's parameter of the same name does not shadow an import).
 """
 from __future__ import annotations
 
+import sys
 from typing import Any, List, Optional
+
+from helpers import ROOT
+
+# test_web.py lives in tests/web/, whose page tests have that folder on sys.path (pytest puts it there);
+# a test elsewhere that imports these helpers finds it too, under the same module name pytest gives it
+if str(ROOT / "tests" / "web") not in sys.path:
+    sys.path.insert(0, str(ROOT / "tests" / "web"))
 
 from test_web import (SAMPLES, SHOTS, Server, board, browser, cells, cli_json, open_page, paste, run_cli,  # noqa: F401
                       server, shot, wait_message)

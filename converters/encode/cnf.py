@@ -189,7 +189,7 @@ def card_clauses(system: LinearSystem, encoding: Optional[str] = None) -> Tuple[
     if not counter and 0 <= t <= k:
         # every cell a mine, or none: one unit clause per cell, built in bulk (on a 1000 x 1000 full reveal that
         # is 200,000 clauses, several times faster than as the primitive's lists; the same clauses as
-        # exactly() gives, which tests/test_cardinality.py holds)
+        # exactly() gives, which tests/encode/test_cardinality.py holds)
         return _units(k, 1 if t == k else -1), k, None
     clauses, nv = exactly(range(1, k + 1), t, top=k, encoding=name)
     return clause_arrays(clauses), nv, name if counter else None

@@ -3,7 +3,7 @@ numpy (issue 24, start-up: importing numpy was a third of `mineconv solve` on a 
 
 Each is the twin of a numpy function and gives what it gives: small_system of core.system.build_system,
 small_cnf of encode.cnf.encode_cnf (the same clauses in the same order), check_mines of
-core.system.check_assignment. tests/test_quick_solve.py holds them to each other.
+core.system.check_assignment. tests/solvers/test_quick_solve.py holds them to each other.
 """
 from __future__ import annotations
 

@@ -25,7 +25,7 @@ not-t, o and a slack cell s with '2', so t <= o; then o = a or b and t = a and b
 Fragments that tile a board (TILES) keep their border free of counts and hold '.' there except at the four
 terminals W, E (row TILE_WIRE_ROW) and N, S (column TILE_ACC_COL); neighbouring tiles share that border row
 or column, so a count never sees a cell of another tile, and each tile can be proved on its own.
-`tests/test_reduce.py` enumerates every completion of every fragment by brute force against its truth table.
+`tests/make/test_reduce.py` enumerates every completion of every fragment by brute force against its truth table.
 """
 from __future__ import annotations
 

@@ -196,7 +196,7 @@ class Board:
         """What the player sees: the opened counts, '?' on every other cell, and the total.
 
         Made without Puzzle's checks, as analyze's quick path makes its answers: the counts come from a
-        real layout, so they hold by construction (tests/test_play.py compares it with a checked Puzzle),
+        real layout, so they hold by construction (tests/make/test_play.py compares it with a checked Puzzle),
         and the checks cost more than the rest of the simulator's move.
         """
         made = object.__new__(Puzzle)

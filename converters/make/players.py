@@ -94,7 +94,7 @@ class Engine(SafeQueue):
     Safe cells stay safe as more cells open, so whatever order they are opened in, the position the engine
     next has to guess in is the same (the least one closed under opening proven-safe cells): the guesses,
     and so the games' outcomes, are those of asking advise at every move, for one count per turn instead of
-    one per click (tests/test_play.py compares the two game for game).
+    one per click (tests/make/test_play.py compares the two game for game).
     """
 
     def __init__(self, advise: Callable[..., Any], budget: Optional[float] = None) -> None:

@@ -3,7 +3,7 @@
 Importing numpy is most of a small solve's start-up, and a board of a few hundred cells needs none of it:
 `solve_small` takes the steps of `solve(puzzle, check_unique=True)` with the embedded solver (the same clauses
 in the same order, so the same model; the same verification and uniqueness check) on plain lists, and gives
-what the CLI prints of a Decoded. tests/test_quick_solve.py holds the two paths to the same output.
+what the CLI prints of a Decoded. tests/solvers/test_quick_solve.py holds the two paths to the same output.
 """
 from __future__ import annotations
 

@@ -30,6 +30,8 @@ INTERRUPTIBLE_SAT_SOLVER = "glucose4"
 FALLBACK_SECONDS = 10.0
 # how full_backbone's error says that fallback was cut short (its decisions are then incomplete)
 FALLBACK_CUT = "the cells the total mine count decides beyond the counts are not all known"
+# one independent part of the clauses: its clauses over 1..m, its cells (ids - 1), each cell's number 1..m
+OpenPart = Tuple[List[List[int]], np.ndarray, np.ndarray]
 
 
 
@@ -57,11 +59,12 @@ def sat_backbone(puzzle: Puzzle, mines: Optional[int] = None, system: Optional[L
         if k == 0:
             return None if any(len(c) == 0 for c in clauses) else values
         local_clauses, local_id = _renumbered(clauses, np.arange(k))
-        parts = [(local_clauses, np.arange(k), local_id)]
+        parts: List[OpenPart] = [(local_clauses, np.arange(k), local_id)]
     else:
-        parts = _open_parts(system, values)
-        if parts is None:
+        cut = open_parts(system, values)
+        if cut is None:
             return None
+        parts = cut
     free = ~system.constrained_vars
     if bounds.deadline is not None and solver == SAT_SOLVER:
         solver = INTERRUPTIBLE_SAT_SOLVER
@@ -78,7 +81,7 @@ def sat_backbone(puzzle: Puzzle, mines: Optional[int] = None, system: Optional[L
     return values
 
 
-def _open_parts(system: LinearSystem, values: np.ndarray):
+def open_parts(system: LinearSystem, values: np.ndarray) -> Optional[List[OpenPart]]:
     """The count clauses with the decided cells substituted, split into independent parts, or None if unsat.
 
     Returns [(clauses over 1..m, cell ids - 1 of the part, each cell's number 1..m)]. Substituting the

@@ -67,9 +67,9 @@ def _reversed(w: Weights, slot: int, to: int) -> np.ndarray:
     return out
 
 
-def _correlate(size: int, target: np.ndarray, rev: np.ndarray, ri: np.ndarray, rtop: np.ndarray,
-               ow: Weights, oi: np.ndarray, lo: np.ndarray, span: np.ndarray, bits: int,
-               bounds: Bounds) -> np.ndarray:
+def correlate(size: int, target: np.ndarray, rev: np.ndarray, ri: np.ndarray, rtop: np.ndarray,
+              ow: Weights, oi: np.ndarray, lo: np.ndarray, span: np.ndarray, bits: int,
+              bounds: Bounds) -> np.ndarray:
     """Per target row (lowest inside number lo, span slots), the sum over its pairs of the window of
     rev[ri] * ow[oi] that holds its a = lo .. lo + span - 1 (rtop: the reversed factor's top number)."""
     order = np.argsort(target, kind="stable")
@@ -153,10 +153,10 @@ class TreeComponent:
                 bounds.check_memory(ins.held + 3 * table_bytes(cur) + 64 * len(live), self.what)
                 pspan, bspan = _spans(proj, si), _spans(prev, si)
                 ptop, btop = proj[1] + pspan - 1, prev[1] + bspan - 1
-                down = _correlate(join.projected, other, _reversed(prev, si, slot), rows, btop, cur, into,
-                                  proj[1], pspan, bits, bounds)
-                cur = (_correlate(len(prev[0]), rows, _reversed(proj, si, slot), other, ptop, cur, into,
-                                  prev[1], bspan, bits, bounds), prev[1])
+                down = correlate(join.projected, other, _reversed(prev, si, slot), rows, btop, cur, into,
+                                 proj[1], pspan, bits, bounds)
+                cur = (correlate(len(prev[0]), rows, _reversed(proj, si, slot), other, ptop, cur, into,
+                                 prev[1], bspan, bits, bounds), prev[1])
                 out[join.child] = (down[join.project], proj[1][join.project])
                 bounds.check()
             marks.update(self._own(i, cur, slot))
