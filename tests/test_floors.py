@@ -195,7 +195,7 @@ def test_imports_of_sees_private_and_function_level_imports(tmp_path):
 # folder may still import, with the reason it may.
 PRIVATE_SHARED: Dict[str, str] = {}
 # Two modules with one file name in different folders make a reader ask which one is meant. Modules of
-# cli/ are exempt by their own rule: each is named after its subcommand (tests/test_startup.py ties them).
+# cli/ are exempt by their own rule: each is named after its subcommand (tests/cli/test_startup.py ties them).
 # Each entry here is a name two folders may share, with the reason.
 SHARED_NAMES: Dict[str, str] = {}
 # the folders whose modules register formats, and the verb of each function register_format takes

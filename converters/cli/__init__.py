@@ -204,7 +204,7 @@ def describe_reading(reading: Reading) -> str:
 
 
 # every subcommand (the module cli/NAME.py registers it) with its line in `mineconv --help`, the lines' one home:
-# register() reads COMMANDS[NAME], so `--help` needs no command module imported (tests/test_startup.py holds
+# register() reads COMMANDS[NAME], so `--help` needs no command module imported (tests/cli/test_startup.py holds
 # this table to the modules of this folder, and every module to it)
 COMMANDS = {
     "advise": "the best move in a position: a safe cell, or the best guess, and why",

@@ -11,8 +11,8 @@ the detector" (the native notation, which nearly any text could be). The generic
 matrices, kata maps, contest fields) each say no on their first line unless it fits, so theirs look there.
 
 Adding a notation (or writer): its row below, then `register_format(NAME, reader=..., ...)` at the end of its module
-(register_format refuses the facts given again; tests/test_catalogue.py fails on a second copy, and
-tests/test_startup.py checks that the light pass ranks every sample and fixture as the full one does).
+(register_format refuses the facts given again; tests/formats/test_catalogue.py fails on a second copy, and
+tests/cli/test_startup.py checks that the light pass ranks every sample and fixture as the full one does).
 """
 from __future__ import annotations
 

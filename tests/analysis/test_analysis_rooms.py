@@ -9,7 +9,7 @@ import pytest
 import mineconv.analysis
 from mineconv.analysis.oldpaths import OLD_PATHS
 
-ROOT = pathlib.Path(__file__).resolve().parent.parent
+ROOT = pathlib.Path(__file__).resolve().parents[2]
 
 
 @pytest.mark.parametrize("old", sorted(OLD_PATHS))
@@ -43,7 +43,7 @@ def test_a_monkeypatch_through_an_old_path_reaches_the_room(monkeypatch):
 
 
 def test_every_analysis_path_the_readme_docs_and_tests_name_imports():
-    texts = [ROOT / "README.md", ROOT / "ARCHITECTURE.md", *(ROOT / "tests").glob("*.py")]
+    texts = [ROOT / "README.md", ROOT / "ARCHITECTURE.md", *(ROOT / "tests").rglob("*.py")]
     texts.remove(pathlib.Path(__file__).resolve())   # its own unknown name below
     named = set()
     for path in texts:

@@ -184,7 +184,7 @@ def test_variable_map_from_a_later_chunk(table_mode: str, monkeypatch) -> None:
     puzzle = random_puzzle(30, 40, density=0.9, reveal="game", seed=1)
     system = build_system(puzzle)
     lines = reference_var_lines(system, "c").splitlines(keepends=True)
-    monkeypatch.setattr(engine, "CHUNK", 100)     # a map of more than CHUNK variables comes in chunks
+    monkeypatch.setattr(bulk_text, "CHUNK", 100)     # a map of more than CHUNK variables comes in chunks
     pieces = list(header_pieces(puzzle, system, "c", "T"))
     assert system.num_vars > 200 and pieces[2].decode("ascii") == "".join(lines[100:200])
     assert b"".join(pieces[1:]).decode("ascii") == "".join(lines)

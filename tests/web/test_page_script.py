@@ -8,7 +8,7 @@ ms, and the page's tests read the board right after a click). So `static/board.m
 tests prove the page's copy equal to it on many random boards:
 - the board's text: `mineconv.formats.notations.native.canonical_text` (what the server reads back);
 - the cells a click on a closed board opens: `mineconv.core.layout.opened_state`.
-`tests/js/*.test.mjs` (cell cycling, the text, flood fill, chords, the counters, the overlay's colours,
+`tests/web/js/*.test.mjs` (cell cycling, the text, flood fill, chords, the counters, the overlay's colours,
 sizes, permalinks ...) run under `node --test`: locally skipped when Node is missing, a failure under CI=true.
 """
 from __future__ import annotations
@@ -34,7 +34,7 @@ from web_helpers import Server
 
 server = web_helpers.server      # the fixture: a `mineconv serve` child process
 JS = Path(__file__).resolve().parent / "js"
-ROOT = JS.parent.parent
+ROOT = JS.parents[2]
 NAME_LETTERS = list("ab Z9 _-.:#'’é✹") + ["\t", "  ", "\u00a0"]
 
 
@@ -45,7 +45,7 @@ def run_node(*args: str, stdin: str = "", timeout: float = 120) -> subprocess.Co
 
 
 def page_side(answers: List[Dict[str, Any]], opens: List[Dict[str, Any]]) -> Dict[str, Any]:
-    """What the page's board functions make of boards (tests/js/page_board.mjs), in one Node process."""
+    """What the page's board functions make of boards (tests/web/js/page_board.mjs), in one Node process."""
     done = run_node(str(JS / "page_board.mjs"), stdin=json.dumps({"answers": answers, "opens": opens}))
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout)

@@ -1,5 +1,5 @@
 // The page's board as data, and the pure functions on it (no page, no server): what Node's tests run
-// (tests/js/board.test.mjs), two of them proven equal to their Python homes by tests/test_page_script.py.
+// (tests/web/js/board.test.mjs), two of them proven equal to their Python homes by tests/web/test_page_script.py.
 //
 // A board: {rows, cols, cells: [{s, n}] row-major, mines, start, name, game, replay}; a cell's `s` is
 // "unknown", "number" (its count in `n`), "mine", "safe" or "flag".
@@ -29,7 +29,7 @@ export function around(board, r, c) {
 }
 
 /** The board as the server reads it: the canonical text form, as `formats/notations/native.canonical_text`
- *  writes it (equal on every board the page holds: tests/test_page_script.py). A flag is an unknown. */
+ *  writes it (equal on every board the page holds: tests/web/test_page_script.py). A flag is an unknown. */
 export function boardText(board) {
   const lines = [];
   if (board.name !== null && board.name !== undefined) lines.push(`name: ${board.name}`);
@@ -81,7 +81,7 @@ export function typedValue(keyName) {
 /** Open the safe cell (r, c) of a game, as the game does: its count shows, and a zero opens its neighbours
  *  in turn (the region of zeros and the counts around it), flags and open cells left as they are. `counts`
  *  are the server's rows of digits (`core/layout.mine_counts`); from a closed board the opened cells are
- *  `core/layout.opened_state`'s (tests/test_page_script.py). Returns how many cells it opened. */
+ *  `core/layout.opened_state`'s (tests/web/test_page_script.py). Returns how many cells it opened. */
 export function floodOpen(board, counts, r, c) {
   const stack = [[r, c]];
   let opened = 0;

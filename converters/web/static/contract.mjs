@@ -1,5 +1,5 @@
 // The page's test contract (README, "The assistant": "For scripts and tests the page keeps a contract";
-// tests/test_web.py, tests/test_page_*.py): the `data-*` names its elements carry, found only through
+// tests/web/test_web.py, tests/web/test_page_*.py): the `data-*` names its elements carry, found only through
 // these functions, and the few names its browser tests read from `window`. Extend it, never change it.
 //   data-action="NAME"   a button the person presses       data-input="NAME"   a field they fill
 //   data-output="NAME"   what the page tells them          data-replay="NAME"  the replay's controls

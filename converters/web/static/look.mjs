@@ -1,4 +1,4 @@
-// How the page writes numbers and colours: pure functions (Node's tests run them, tests/js/look.test.mjs).
+// How the page writes numbers and colours: pure functions (Node's tests run them, tests/web/js/look.test.mjs).
 
 // The overlay's scale diverges at 50% (blue below, orange above: the axis colour-blind readers keep,
 // after ColorBrewer's RdYlBu), so 45% and 55% differ in hue; certain cells are off the scale, drawn as

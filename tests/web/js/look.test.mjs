@@ -1,10 +1,10 @@
-// The page's words and colours under Node (run by tests/test_page_script.py).
+// The page's words and colours under Node (run by tests/web/test_page_script.py).
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import {
   b64url, cellSize, percentText, refusedCell, scaleColour, short, sizeText, unb64url,
-} from "../../converters/web/static/look.mjs";
+} from "../../../converters/web/static/look.mjs";
 
 test("the overlay's scale: its ends and middle, clamped outside [0, 1]", () => {
   assert.equal(scaleColour(0), "rgb(49,54,149)");

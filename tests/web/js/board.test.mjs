@@ -1,4 +1,4 @@
-// The page's board functions under Node (run by tests/test_page_script.py): cell cycling, the board's
+// The page's board functions under Node (run by tests/web/test_page_script.py): cell cycling, the board's
 // text, a game's flood fill and chords, the counters, decisions, hints and a replay's board.
 import assert from "node:assert/strict";
 import { test } from "node:test";
@@ -6,7 +6,7 @@ import { test } from "node:test";
 import {
   boardText, cellAt, chordCells, closedCount, CYCLE, decide, emptyBoard, floodOpen, fromAnswer, hintCell,
   minesLeft, nextValue, replayBoard, setCell, typedValue,
-} from "../../converters/web/static/board.mjs";
+} from "../../../converters/web/static/board.mjs";
 
 // a board from rows of the canonical symbols, with "F" for a flag
 function boardOf(rows) {

@@ -1,10 +1,10 @@
-// A bridge for tests/test_page_script.py: runs the page's own board functions on the boards Python sends
+// A bridge for tests/web/test_page_script.py: runs the page's own board functions on the boards Python sends
 // (JSON on stdin) so the test can compare them with their Python homes. Not a test file of its own.
 //   in:  {"answers": [board_answer, ...], "opens": [{"rows", "cols", "counts", "row", "col"}, ...]}
 //   out: {"texts": [boardText(fromAnswer(a)), ...], "opens": [[row of digits and "?", ...], ...]}
 import { readFileSync } from "node:fs";
 
-import { boardText, emptyBoard, floodOpen, fromAnswer } from "../../converters/web/static/board.mjs";
+import { boardText, emptyBoard, floodOpen, fromAnswer } from "../../../converters/web/static/board.mjs";
 
 const given = JSON.parse(readFileSync(0, "utf8"));
 const texts = given.answers.map((a) => boardText(fromAnswer(a)));
