@@ -49,33 +49,38 @@ _OPTION = re.compile(r"\s*([^:]+?)\s*:\s*(.*?)\s*$")
 _EVENT = re.compile(r"\s*(-?\d+(?:\.\d+)?)\s+([A-Za-z]\w*)\s*(?:(\d+)\s+(\d+))?\s*(?:\(\s*(-?\d+)\s+(-?\d+)\s*\))?")
 
 
-def _fail(message: str, lineno: int, line: str, source: str) -> PuzzleSyntaxError:
-    return PuzzleSyntaxError(message, source=source, line=lineno, line_text=line)
+def _fail(message: str, lineno: int, line: str, source: str, column: Optional[int] = None) -> PuzzleSyntaxError:
+    return PuzzleSyntaxError(message, source=source, line=lineno, column=column, line_text=line)
 
 
-def _header(lines: List[str], source: str) -> Tuple[Dict[str, str], int]:
-    """The 'Key: value' options up to the 'Board:' line, and the index of the line after it."""
+def _header(lines: List[str], source: str) -> Tuple[Dict[str, str], int, Dict[str, Tuple[int, int]]]:
+    """The 'Key: value' options up to the 'Board:' line, the index of the line after it, and where each value
+    stands (its 1-based line and column), so that a bad value is named where it is written."""
     options: Dict[str, str] = {}
+    where: Dict[str, Tuple[int, int]] = {}
     for i, line in enumerate(lines):
         m = _OPTION.match(line)
         if m is None:
             continue
         key = m.group(1).lower()
         if key == "board":
-            return options, i + 1
-        options.setdefault(key, m.group(2))
+            return options, i + 1, where
+        if key not in options:
+            options[key] = m.group(2)
+            where[key] = (i + 1, m.start(2) + 1)
     raise _fail("a RAWVF replay has a 'Board:' line after its options; this text has none", len(lines),
                 lines[-1] if lines else "", source)
 
 
 def _size(options: Dict[str, str], key: str, least: int, at: int, lines: List[str], source: str,
-          most: int = MAX_SIDE) -> int:
+          where: Dict[str, Tuple[int, int]], most: int = MAX_SIDE) -> int:
     text = options.get(key)
     if text is None:
         raise _fail(f"the RAWVF options give no {key.capitalize()}", at, lines[at - 1], source)
     if not text.isdigit() or len(text) > 20 or not least <= int(text) <= most:
-        raise _fail(f"{key.capitalize()}: {text!r} is not a whole number from {least} to {most}", at,
-                    lines[at - 1], source)
+        line, column = where[key]
+        raise _fail(f"{key.capitalize()}: {text!r} is not a whole number from {least} to {most}", line,
+                    lines[line - 1], source, column)
     return int(text)
 
 
@@ -121,18 +126,19 @@ def parse_rawvf(text: Union[str, bytes], source: str = "<string>") -> Replay:
     if isinstance(text, bytes):
         text = text.decode("utf-8", errors="replace")
     lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
-    options, first = _header(lines, source)
-    rows = _size(options, "height", 1, first, lines, source)
-    cols = _size(options, "width", 1, first, lines, source)
+    options, first, where = _header(lines, source)
+    rows = _size(options, "height", 1, first, lines, source, where)
+    cols = _size(options, "width", 1, first, lines, source, where)
     too_big = too_many_cells(rows, cols)   # before the board's grid is made, as `info` refuses it
     if too_big:
         raise _fail(too_big, first, lines[first - 1], source)
     # the mines are bounded by the board's cells alone: a 1000 x 1000 replay with 250,000 mines is valid
     claimed = options.get("mines", "")
     if claimed.isdigit() and rows * cols < int(claimed[:20]):
+        line, column = where["mines"]
         raise _fail(f"Mines: {int(claimed[:20])} is more than the {rows * cols} cells of a {cols} x {rows} board",
-                    first, lines[first - 1], source)
-    mines = _size(options, "mines", 0, first, lines, source, most=rows * cols)
+                    line, lines[line - 1], source, column)
+    mines = _size(options, "mines", 0, first, lines, source, where, most=rows * cols)
     grid = _board(lines, first, rows, cols, source)
     if int(grid.sum()) != mines:
         raise _fail(f"the options say {mines} mine(s), the board holds {int(grid.sum())}", first, lines[first - 1],

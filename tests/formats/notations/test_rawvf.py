@@ -1,6 +1,8 @@
 """RAW video text (formats/notations/rawvf.py): a replay's header, board and events, read as its mine layout."""
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from helpers import FIXTURES
@@ -50,3 +52,14 @@ def test_a_bad_board_row_names_the_file_and_line(row: str, msg: str) -> None:
         parse(OWN.replace("\n000\n", f"\n{row}\n"), "rawvf", source="b.rawvf")
     assert info.value.source == "b.rawvf" and info.value.line == 8 and msg in info.value.message
     assert str(info.value).startswith("b.rawvf:8: ")
+
+
+@pytest.mark.parametrize("key, value, line, column", [("Height", "x", 4, 9), ("Width", "-3", 3, 8),
+                                                      ("Mines", "99", 5, 8)])
+def test_a_bad_option_value_is_named_where_it_is_written(key: str, value: str, line: int, column: int) -> None:
+    # the value's own line and column, not the Board: line after the options
+    text = re.sub(rf"^{key}: .*$", f"{key}: {value}", OWN, count=1, flags=re.M)
+    with pytest.raises(PuzzleSyntaxError) as info:
+        parse(text, "rawvf", source="o.rawvf")
+    assert key in info.value.message and (info.value.line, info.value.column) == (line, column)
+    assert info.value.line_text.startswith(f"{key}: {value}")
