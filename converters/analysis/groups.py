@@ -23,6 +23,7 @@ ENUMERATE_BOXES = 1 << 12
 CLOSED_FORM = True
 
 BINOMIAL = [[math.comb(n, j) for j in range(n + 1)] for n in range(9)]   # a group has at most 8 cells
+BINOMIAL_V = [[math.comb(n, j) * j for j in range(n + 1)] for n in range(9)]   # ... times the mines
 
 GroupCons = Sequence[Tuple[List[int], int]]   # per count: (positions of its groups, rhs)
 
@@ -73,35 +74,40 @@ def component_polynomials(sizes: List[int], cons_of: List[List[int]], need: Dict
 def count_groups(sizes: List[int], cons: GroupCons):
     """component_polynomials's answer by the forward/backward programme, the counts as (the positions of their
     groups, mines needed)."""
+    if any(r < 0 for _, r in cons):
+        return 0, [0], [[0]] * len(sizes)
     cells = sum(sizes)
     order = _order(sizes, cons)
     width = cells + 8          # a slot holds any count of the component's cells times a group's size
-    steps = _schedule(order, sizes, cons)
-    layers, moves = _forward(steps, width, cells)
+    bits = max(r for _, r in cons).bit_length() or 1    # a state's slot holds at most its count's mines
+    steps = _schedule(order, sizes, cons, bits)
+    layers, spans = _forward(steps, width, cells, (1 << bits) - 1)
     if layers is None:
         return None
-    if () not in layers[-1]:
+    if 0 not in layers[-1]:
         return 0, [0], [[0]] * len(sizes)
-    back: Dict[tuple, int] = {(): 1}
+    back: Dict[int, int] = {0: 1}
     marg: List[int] = [0] * len(sizes)
     for i in range(len(order) - 1, -1, -1):
-        size = sizes[order[i]]
-        binom = BINOMIAL[size]
-        cur: Dict[tuple, int] = {}
-        into: Dict[tuple, int] = {}
-        for s, w in layers[i].items():
+        size, start, dec, _ = steps[i]
+        binom, times_v = BINOMIAL[size], BINOMIAL_V[size]
+        cur: Dict[int, int] = {}
+        into: Dict[int, int] = {}
+        for (s, w), (lo, hi) in zip(layers[i].items(), spans[i]):
             acc = 0
-            for v, t in moves[i][s]:
+            t = s + start - lo * dec
+            for v in range(lo, hi + 1):
                 b = back.get(t)
                 if b is not None:
                     acc += (b * binom[v]) << (v * width)
                     if v:
-                        into[t] = into.get(t, 0) + ((w * binom[v] * v) << (v * width))
+                        into[t] = into.get(t, 0) + ((w * times_v[v]) << (v * width))
+                t -= dec
             if acc:
                 cur[s] = acc
         marg[order[i]] = sum(w * back[t] for t, w in into.items())
         back = cur
-    total = back[()]
+    total = back[0]
     # only the span of mine counts the component can hold: offset, then the coefficients from there
     lo = ((total & -total).bit_length() - 1) // width
     hi = (total.bit_length() - 1) // width
@@ -208,65 +214,90 @@ def _enumerate(sizes: List[int], cons_of: List[List[int]], rem: Dict[int, int]):
     return lo, P, [[x // size for x in Mg] for Mg, size in zip(M, sizes)]
 
 
-Step = Tuple[int, Tuple[int, ...], List[Tuple[int, int]], List[Tuple[int, bool]]]
+# per group of the order: its size, the counts starting at it (their mines needed, each in its slot), one in
+# the slot of each count containing it, and per such count (its slot's shift, cells left after it)
+Step = Tuple[int, int, int, List[Tuple[int, int]]]
 
 
-def _schedule(order: List[int], sizes: List[int], cons: GroupCons) -> List[Step]:
-    """Per group of the order: (its size, rhs of the counts starting at it, per count containing it its
-    position in the extended state and cells left after it, per kept count its position and whether it
-    contains the group)."""
-    pos = {g: i for i, g in enumerate(order)}
-    starting: Dict[int, List[int]] = {}
-    last = []
+def _schedule(order: List[int], sizes: List[int], cons: GroupCons, bits: int) -> List[Step]:
+    """The programme's steps: a state is one int, the mines each partly filled count still needs in a slot of
+    `bits` bits (never below 0: a group takes at most what each of its counts needs). A count's slot is taken
+    at its first group and freed after its last, where it needs 0 mines on every state (its last group takes
+    exactly what it needs), so a freed slot holds 0 for the next count and two states are equal exactly when
+    their partly filled counts need the same."""
+    n = len(order)
+    pos = [0] * n
+    for i, g in enumerate(order):
+        pos[g] = i
+    starting: List[List[int]] = [[] for _ in order]
+    ending: List[List[int]] = [[] for _ in order]
+    of_group: List[List[int]] = [[] for _ in sizes]
+    left = []     # per count, its cells in groups not yet stepped past
     for ci, (gs, _) in enumerate(cons):
         ps = [pos[g] for g in gs]
-        starting.setdefault(min(ps), []).append(ci)
-        last.append(max(ps))
-    active: List[int] = []
+        starting[min(ps)].append(ci)
+        ending[max(ps)].append(ci)
+        cells = 0
+        for g in gs:
+            of_group[g].append(ci)
+            cells += sizes[g]
+        left.append(cells)
+    free: List[int] = []
+    used = 0
+    shift = [0] * len(cons)
     steps = []
     for i, g in enumerate(order):
-        ext = active + starting.get(i, [])
-        start_rhs = tuple(cons[ci][1] for ci in ext[len(active):])
-        contains = [(j, sum(sizes[h] for h in cons[ci][0] if pos[h] > i))
-                    for j, ci in enumerate(ext) if g in cons[ci][0]]
-        keep = [(j, g in cons[ci][0]) for j, ci in enumerate(ext) if last[ci] > i]
-        steps.append((sizes[g], start_rhs, contains, keep))
-        active = [ext[j] for j, _ in keep]
+        start = 0
+        for ci in starting[i]:
+            if free:
+                k = free.pop()
+            else:
+                k, used = used, used + bits
+            shift[ci] = k
+            start += cons[ci][1] << k
+        size = sizes[g]
+        dec = 0
+        contains = []
+        for ci in of_group[g]:
+            left[ci] -= size
+            dec += 1 << shift[ci]
+            contains.append((shift[ci], left[ci]))
+        steps.append((size, start, dec, contains))
+        for ci in ending[i]:
+            free.append(shift[ci])
     return steps
 
 
-def _forward(steps: List[Step], width: int, cells: int):
-    """Forward layers (state -> weight polynomial) and each state's moves [(mines, next state)]; None, None
-    past the memory budget."""
-    layers: List[Dict[tuple, int]] = [{(): 1}]
-    moves: List[Dict[tuple, List[Tuple[int, tuple]]]] = []
+def _forward(steps: List[Step], width: int, cells: int, full: int):
+    """Forward layers (state -> weight polynomial) and per layer each state's span of mines on the next
+    group (lo, hi), in the layer's order; None, None past the memory budget."""
+    layers: List[Dict[int, int]] = [{0: 1}]
+    spans: List[List[Tuple[int, int]]] = []
     budget = QUICK_MEMORY // max(1, (width * (cells + 1)) // 8 + 64)    # states the layers may hold
-    for size, start_rhs, contains, keep in steps:
+    for size, start, dec, contains in steps:
         binom = BINOMIAL[size]
-        nxt: Dict[tuple, int] = {}
-        mv: Dict[tuple, List[Tuple[int, tuple]]] = {}
+        nxt: Dict[int, int] = {}
+        span = []
         for s, w in layers[-1].items():
-            ext = s + start_rhs
+            ext = s + start
             lo, hi = 0, size
-            for j, cap in contains:
-                r = ext[j]
+            for shift, cap in contains:
+                r = (ext >> shift) & full
                 if r < hi:
                     hi = r
                 if r - cap > lo:
                     lo = r - cap
-            out = []
+            span.append((lo, hi))
+            t = ext - lo * dec
             for v in range(lo, hi + 1):
-                t = tuple([ext[j] - v if inside else ext[j] for j, inside in keep])
-                out.append((v, t))
-                add = (w * binom[v]) << (v * width)
-                nxt[t] = nxt.get(t, 0) + add
-            mv[s] = out
+                nxt[t] = nxt.get(t, 0) + ((w * binom[v]) << (v * width))
+                t -= dec
         budget -= len(nxt)
         if budget < 0:
             return None, None
         layers.append(nxt)
-        moves.append(mv)
-    return layers, moves
+        spans.append(span)
+    return layers, spans
 
 
 def pack(coeffs: Sequence[int], width: int) -> int:

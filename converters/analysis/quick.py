@@ -18,7 +18,7 @@ general path. Its answers are the general path's, integer for integer (tests/tes
 """
 from __future__ import annotations
 
-from typing import List, NamedTuple, Optional, Tuple
+from typing import Dict, List, NamedTuple, Optional, Tuple
 
 import numpy as np
 
@@ -34,6 +34,13 @@ from .polynomials import binomial, binomial_window
 QUICK_MAX_CELLS = 1024
 # components of more groups than this are first cut by what pairs of counts decide
 PAIR_RULE_GROUPS = 30
+# components of at least this many groups are kept once counted, up to COMPONENT_CACHE of them (0: none),
+# keyed by all their count depends on (per group its counts' mask and size, per count the mines it needs):
+# a game's next position, and each position the guess weigher imagines, changes one component and leaves
+# the others as they were (smaller components cost less to count than to look up)
+CACHED_GROUPS = 3
+COMPONENT_CACHE = 4096
+_counted: Dict[tuple, object] = {}
 
 _LAZY = "As in LinearSystem; built on first read."
 # analyze's values as bytes (propagation's MINE, SAFE, UNDECIDED as int8)
@@ -129,10 +136,10 @@ def quick_count(puzzle: Puzzle, system: LinearSystem) -> Optional[QuickCount]:
         if not pair_rule(board):
             return _no_solution(k)
         comps = components(board)
-    cells, state, counts_of, need = board.cells, board.state, board.counts_of, board.need
+    cells, state = board.cells, board.state
     polys = []   # (groups of the component, offset, P, per group M)
     for members in comps:
-        counted = component_polynomials([len(cells[g]) for g in members], [counts_of[g] for g in members], need)
+        counted = _component(board, members)
         if counted is None:
             return None
         polys.append((members, *counted))
@@ -160,6 +167,32 @@ def quick_count(puzzle: Puzzle, system: LinearSystem) -> Optional[QuickCount]:
     return QuickCount(Count(n, tuple(map(values.__getitem__, classes))),
                       np.frombuffer(classes.translate(backbone.ljust(256, b"\0")), dtype=np.int8),
                       CellClasses(bytes(codes), values))
+
+
+def _component(board, members: List[int]):
+    """component_polynomials of the component of these groups, from the cache when it was counted lately."""
+    cells, counts_of, need = board.cells, board.counts_of, board.need
+    sizes = [len(cells[g]) for g in members]
+    if len(members) < CACHED_GROUPS or not COMPONENT_CACHE:
+        return component_polynomials(sizes, [counts_of[g] for g in members], need)
+    masks = board.masks
+    union = 0
+    for g in members:
+        union |= masks[g]
+    key = (tuple([masks[g] for g in members]), tuple(sizes), tuple([need[c] for c in positions(union)]))
+    known = _counted.get(key, _counted)
+    if known is not _counted:
+        return known
+    counted = component_polynomials(sizes, [counts_of[g] for g in members], need)
+    if len(_counted) >= COMPONENT_CACHE:
+        _counted.clear()
+    _counted[key] = counted
+    return counted
+
+
+def forget_components() -> None:
+    """Empty the cache of counted components (for tests that change how components are counted)."""
+    _counted.clear()
 
 
 def _no_solution(k: int) -> QuickCount:

@@ -7,6 +7,8 @@ wrong), and a known-safe '.' cell stays a cell to open that no layout mines.
 from __future__ import annotations
 
 from functools import lru_cache
+from itertools import compress, repeat
+from operator import eq, not_
 from typing import List, NamedTuple, Optional, Tuple
 
 import numpy as np
@@ -62,13 +64,21 @@ def count_cells(rows: int, cols: int, cells: str, total: Optional[int], puzzle: 
         return Counted(unknown, 0, (0,) * len(unknown), (0.0,) * len(unknown), given_safe)
     if a.mine_solutions is not None:
         counts = a.mine_solutions
-        return Counted(unknown, n, tuple(counts), tuple(x / n for x in counts), given_safe)
+        # one division per distinct count (a position has a handful), not one per unknown cell
+        share = {x: x / n for x in set(counts)}
+        return Counted(unknown, n, tuple(counts), tuple(map(share.__getitem__, counts)), given_safe)
     return Counted(unknown, n, None, tuple(a.approx_probabilities or ()), given_safe)
 
 
 def outcome(rows: int, cols: int, cells: str, total: Optional[int]) -> Tuple[int, int]:
-    """The number of layouts that fit the position `cells`, and how many unknown cells are proven safe."""
-    a = analyze(Puzzle(rows, cols, cells, mines=total))
+    """The number of layouts that fit the position `cells`, and how many unknown cells are proven safe.
+
+    `cells` is a checked position with unknown cells given counts of at most their neighbours (the guess
+    weigher's imagined positions): it is made a Puzzle without Puzzle's checks, which cost a fifth of the
+    count (a count more than the layouts allow is no layout, as analyze says of any board)."""
+    made = object.__new__(Puzzle)
+    made.__dict__.update(rows=rows, cols=cols, cells=cells, mines=total, name=None, notes=(), start=None, wires=())
+    a = analyze(made)
     if not a.solutions:
         return 0, 0
     return a.solutions, int((a.values == SAFE).sum())
@@ -90,6 +100,6 @@ def safe_and_mines(counted: Counted) -> Tuple[List[int], List[int]]:
     # the integers decide where they are known: a float of n - 1 over a huge n rounds to 1.0
     known = counted.mine_solutions if counted.mine_solutions is not None else counted.chances
     whole = n if counted.mine_solutions is not None else 1.0
-    safe = [i for i, x in zip(counted.unknown, known) if x == 0]
-    mines = [i for i, x in zip(counted.unknown, known) if x == whole] if n else []
+    safe = list(compress(counted.unknown, map(not_, known)))
+    mines = list(compress(counted.unknown, map(eq, known, repeat(whole)))) if n else []
     return sorted(safe + list(counted.given_safe)), mines
