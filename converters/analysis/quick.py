@@ -171,11 +171,10 @@ def quick_count(puzzle: Puzzle, system: LinearSystem) -> Optional[QuickCount]:
 
 def _component(board, members: List[int]):
     """component_polynomials of the component of these groups, from the cache when it was counted lately."""
-    cells, counts_of, need = board.cells, board.counts_of, board.need
+    cells, masks, need = board.cells, board.masks, board.need
     sizes = [len(cells[g]) for g in members]
     if len(members) < CACHED_GROUPS or not COMPONENT_CACHE:
-        return component_polynomials(sizes, [counts_of[g] for g in members], need)
-    masks = board.masks
+        return component_polynomials(sizes, [positions(masks[g]) for g in members], need)
     union = 0
     for g in members:
         union |= masks[g]
@@ -183,7 +182,7 @@ def _component(board, members: List[int]):
     known = _counted.get(key, _counted)
     if known is not _counted:
         return known
-    counted = component_polynomials(sizes, [counts_of[g] for g in members], need)
+    counted = component_polynomials(sizes, [positions(masks[g]) for g in members], need)
     if len(_counted) >= COMPONENT_CACHE:
         _counted.clear()
     _counted[key] = counted
