@@ -134,6 +134,27 @@ def test_the_component_cache_answers_as_counting_afresh(monkeypatch):
     assert calls["fresh"] > 500 and calls["cached"] < calls["fresh"] / 2, calls
 
 
+@pytest.mark.parametrize("strategy", ["default", "pairs"])
+def test_quick_outcome_is_analyzes_count_and_safe_cells(monkeypatch, strategy):
+    # the guess weigher's count of an imagined position: the solutions and the unknown cells no solution
+    # mines, as the general path's analysis has them, on random boards and on game positions beside the
+    # imagined ones
+    from mineconv.analysis.propagation import SAFE
+
+    use(monkeypatch, strategy)
+    positions = list(boards(31, 150)) + [p for rows, cols, mines, seed in ((9, 9, 10, 5), (16, 30, 99, 6))
+                                         for p in played_positions(rows, cols, mines, seed)]
+    safe_seen = 0
+    for p in positions:
+        mine = quick.quick_outcome(p)
+        ref = general(p)
+        assert mine is not None, p
+        want = (ref.solutions, int((ref.values == SAFE).sum()) if ref.solutions else 0)
+        assert mine == want, p
+        safe_seen += bool(want[1])
+    assert safe_seen > 50
+
+
 def test_quick_system_is_build_system():
     for p in boards(5, 150):
         mine = quick.quick_system(p, None)

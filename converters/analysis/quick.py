@@ -124,17 +124,65 @@ class QuickCount(NamedTuple):
 def quick_count(puzzle: Puzzle, system: LinearSystem) -> Optional[QuickCount]:
     """The exact Count of count_solutions on system (quick_system's of puzzle), with the backbone and the
     answer per class of cells, or None when the states pass the budget."""
-    k, total = system.num_vars, system.total
-    if total is not None and not 0 <= total <= k:
+    k = system.num_vars
+    counted = _count_board(puzzle, k, system.total)
+    if counted is None:
+        return None
+    board, n, n_free, per_group = counted
+    if board is None or not n:
         return _no_solution(k)
+    # per class (frontier.classes): the number of solutions with a mine on a cell of it
+    values = [0, n_free, 0, n] + per_group
+    if len(values) > MAX_CLASSES:
+        return _per_cell(board, values, k)
+    codes = board.classes()
+    classes = codes.translate(None, b"\0")   # a bytearray, so the backbone read off it stays writable
+    # a cell is certain exactly when no solution, or every one, puts a mine on it: the backbone
+    backbone = bytes([SAFE_CODE if x == 0 else MINE_CODE if x == n else OPEN_CODE for x in values])
+    return QuickCount(Count(n, tuple(map(values.__getitem__, classes))),
+                      np.frombuffer(classes.translate(backbone.ljust(256, b"\0")), dtype=np.int8),
+                      CellClasses(bytes(codes), values))
+
+
+def quick_outcome(puzzle: Puzzle) -> Optional[Tuple[int, int]]:
+    """The number of solutions of a small board and how many of its unknown cells no solution mines, as
+    analyze's full level says (its solutions, and its values that are SAFE), without the per-cell answer;
+    None when the states pass the budget."""
+    cells = puzzle.cells
+    k = cells.count("?")
+    total = None if puzzle.mines is None else int(puzzle.mines) - cells.count("*")
+    counted = _count_board(puzzle, k, total)
+    if counted is None:
+        return None
+    board, n, n_free, per_group = counted
+    if board is None or not n:
+        return 0, 0
+    decided = board.unknown & ~board.live
+    safe = popcount(decided & ~board.mines)
+    grouped = 0
+    for members, s, x in zip(board.cells, board.state, per_group):
+        grouped += len(members)
+        if s == 0 or (s < 0 and x == 0):
+            safe += len(members)
+    if not n_free:   # the cells next to no count, when none of them is ever a mine
+        safe += k - popcount(decided) - grouped
+    return n, safe
+
+
+def _count_board(puzzle: Puzzle, k: int, total: Optional[int]):
+    """The count of a board of k unknown cells and `total` mines among them (None: any): (its settled
+    Frontier, the solutions, a free cell's number of them, per group its number); (None, 0, 0, []) without a
+    solution; None past the budget."""
+    if total is not None and not 0 <= total <= k:
+        return None, 0, 0, []
     board = settled_frontier(puzzle)
     if board is None:
-        return _no_solution(k)
+        return None, 0, 0, []
     comps = components(board)
     if max(map(len, comps), default=0) > PAIR_RULE_GROUPS:
         # a long frontier: cells two overlapping counts decide split it before the programme sees it
         if not pair_rule(board):
-            return _no_solution(k)
+            return None, 0, 0, []
         comps = components(board)
     cells, state = board.cells, board.state
     polys = []   # (groups of the component, offset, P, per group M)
@@ -154,19 +202,7 @@ def quick_count(puzzle: Puzzle, system: LinearSystem) -> Optional[QuickCount]:
         if 1 in state:   # groups the pair rule made mines
             mines += sum(len(c) for c, s in zip(cells, state) if s == 1)
         n, n_free = _with_total(polys, free, total - mines, per_group, grouped)
-    if not n:
-        return _no_solution(k)
-    # per class (frontier.classes): the number of solutions with a mine on a cell of it
-    values = [0, n_free, 0, n] + per_group
-    if len(values) > MAX_CLASSES:
-        return _per_cell(board, values, k)
-    codes = board.classes()
-    classes = codes.translate(None, b"\0")   # a bytearray, so the backbone read off it stays writable
-    # a cell is certain exactly when no solution, or every one, puts a mine on it: the backbone
-    backbone = bytes([SAFE_CODE if x == 0 else MINE_CODE if x == n else OPEN_CODE for x in values])
-    return QuickCount(Count(n, tuple(map(values.__getitem__, classes))),
-                      np.frombuffer(classes.translate(backbone.ljust(256, b"\0")), dtype=np.int8),
-                      CellClasses(bytes(codes), values))
+    return board, n, n_free, per_group
 
 
 def _component(board, members: List[int]):

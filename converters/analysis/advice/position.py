@@ -16,6 +16,7 @@ import numpy as np
 from ...core.errors import PuzzleError
 from ...core.puzzle import Puzzle
 from ..propagation import SAFE
+from ..quick import QUICK_MAX_CELLS, quick_outcome
 from ..report import analyze
 
 Neighbours = Tuple[Tuple[int, ...], ...]
@@ -78,6 +79,10 @@ def outcome(rows: int, cols: int, cells: str, total: Optional[int]) -> Tuple[int
     count (a count more than the layouts allow is no layout, as analyze says of any board)."""
     made = object.__new__(Puzzle)
     made.__dict__.update(rows=rows, cols=cols, cells=cells, mines=total, name=None, notes=(), start=None, wires=())
+    if rows * cols <= QUICK_MAX_CELLS:   # analyze's quick path, without the per-cell answer it would make
+        counted = quick_outcome(made)
+        if counted is not None:
+            return counted
     a = analyze(made)
     if not a.solutions:
         return 0, 0
