@@ -111,6 +111,22 @@ class CellClasses(NamedTuple):
         table += [n / solutions for n in self.mine_solutions[1:]]
         return list(map(table.__getitem__, self.codes))
 
+    def certain(self, solutions: int, cols: int, mines: bool) -> List[Tuple[int, int]]:
+        """The unknown cells no solution mines (every one, with `mines`), (row, col) row-major: one byte
+        per cell marks the classes, then a find per certain cell (they are few)."""
+        want = solutions if mines else 0
+        table = bytearray(256)
+        for c, x in enumerate(self.mine_solutions):
+            if x == want and c:
+                table[c] = 1
+        marks = self.codes.translate(table)
+        out = []
+        i = marks.find(1)
+        while i >= 0:
+            out.append(divmod(i, cols))
+            i = marks.find(1, i + 1)
+        return out
+
 
 class QuickCount(NamedTuple):
     """quick_count's answer: the exact Count, the backbone read off it (analyze's values; None without a
