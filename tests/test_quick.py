@@ -155,6 +155,24 @@ def test_quick_outcome_is_analyzes_count_and_safe_cells(monkeypatch, strategy):
     assert safe_seen > 50
 
 
+def test_a_turns_count_per_class_is_analyzes(monkeypatch):
+    # the engine's count of a turn (advice/position.count_cells) straight from the quick count's classes,
+    # against the same through analyze's Analysis: every field equal, floats to the bit
+    from mineconv.analysis.advice import position
+
+    positions = [p for p in boards(41, 150) if "*" not in p.cells] + [
+        p for rows, cols, mines, seed in ((9, 9, 10, 7), (16, 30, 99, 8)) for p in played_positions(rows, cols, mines, seed)]
+    counted = 0
+    for p in positions:
+        mine = position.count_cells(p.rows, p.cols, p.cells, p.mines)
+        monkeypatch.setattr(position, "QUICK_COUNT", False)
+        want = position.count_cells(p.rows, p.cols, p.cells, p.mines)
+        monkeypatch.setattr(position, "QUICK_COUNT", True)
+        assert mine == want, p
+        counted += bool(want.solutions)
+    assert counted > 150
+
+
 def test_quick_system_is_build_system():
     for p in boards(5, 150):
         mine = quick.quick_system(p, None)

@@ -160,6 +160,25 @@ def quick_count(puzzle: Puzzle, system: LinearSystem) -> Optional[QuickCount]:
                       CellClasses(bytes(codes), values))
 
 
+def quick_classes(puzzle: Puzzle) -> Optional[Tuple[int, Optional[CellClasses]]]:
+    """The number of solutions of a small board and its answer per class of cells (analyze's count without
+    the per-cell tuples and arrays; None past MAX_CLASSES classes or without a solution); None when the
+    states pass the budget."""
+    cells = puzzle.cells
+    k = cells.count("?")
+    total = None if puzzle.mines is None else int(puzzle.mines) - cells.count("*")
+    counted = _count_board(puzzle, k, total)
+    if counted is None:
+        return None
+    board, n, n_free, per_group = counted
+    if board is None or not n:
+        return 0, None
+    values = [0, n_free, 0, n] + per_group
+    if len(values) > MAX_CLASSES:
+        return n, None
+    return n, CellClasses(bytes(board.classes()), values)
+
+
 def quick_outcome(puzzle: Puzzle) -> Optional[Tuple[int, int]]:
     """The number of solutions of a small board and how many of its unknown cells no solution mines, as
     analyze's full level says (its solutions, and its values that are SAFE), without the per-cell answer;
