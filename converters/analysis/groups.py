@@ -34,7 +34,8 @@ def _order(sizes: Sequence[int], cons: GroupCons) -> List[int]:
     for gs, _ in cons:
         for g in gs:
             adj[g].update(gs)
-    start = min(range(len(sizes)), key=lambda g: len(adj[g]))
+    degrees = list(map(len, adj))
+    start = degrees.index(min(degrees))
     for _ in range(2):
         seen = {start}
         order = [start]
@@ -92,7 +93,7 @@ def count_groups(sizes: List[int], cons: GroupCons):
         size, start, dec, _ = steps[i]
         binom, times_v = BINOMIAL[size], BINOMIAL_V[size]
         cur: Dict[int, int] = {}
-        into: Dict[int, int] = {}
+        into = 0
         for (s, w), (lo, hi) in zip(layers[i].items(), spans[i]):
             acc = 0
             t = s + start - lo * dec
@@ -101,18 +102,21 @@ def count_groups(sizes: List[int], cons: GroupCons):
                 if b is not None:
                     acc += (b * binom[v]) << (v * width)
                     if v:
-                        into[t] = into.get(t, 0) + ((w * times_v[v]) << (v * width))
+                        into += (b * w * times_v[v]) << (v * width)
                 t -= dec
             if acc:
                 cur[s] = acc
-        marg[order[i]] = sum(w * back[t] for t, w in into.items())
+        marg[order[i]] = into
         back = cur
     total = back[0]
     # only the span of mine counts the component can hold: offset, then the coefficients from there
     lo = ((total & -total).bit_length() - 1) // width
     hi = (total.bit_length() - 1) // width
     P = unpack(total >> (lo * width), width, hi - lo + 1)
-    M = [[x // sizes[g] for x in unpack(m >> (lo * width), width, hi - lo + 1)] for g, m in enumerate(marg)]
+    # every coefficient of a group's polynomial is its size times the number wanted: one division of the
+    # packed polynomial divides them all
+    M = [unpack((m // sizes[g] if sizes[g] > 1 else m) >> (lo * width), width, hi - lo + 1)
+         for g, m in enumerate(marg)]
     return lo, P, M
 
 
