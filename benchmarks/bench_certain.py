@@ -45,7 +45,9 @@ def best_time(call, calls: int, rounds: int) -> float:
 def mineconv_round(board: Board, calls: int) -> Tuple[float, Cells]:
     """One round of mineconv's calls: (seconds per call, its certain cells)."""
     from mineconv import Puzzle, analyze
+    from mineconv.analysis import quick
 
+    quick.COMPONENT_CACHE = 0   # as in bench_small: the calls repeat one board, none reuses the one before's
     rows, cols, _, cells = board
     puzzle = Puzzle(rows, cols, cells)
 

@@ -119,7 +119,7 @@ def test_the_component_cache_answers_as_counting_afresh(monkeypatch):
         for p in played_positions(rows, cols, mines, seed):
             system = quick.quick_system(p, None)
             answers = {}
-            for way, size in (("cached", 4096), ("fresh", 0)):
+            for way, size in (("cached", 512), ("fresh", 0)):
                 monkeypatch.setattr(quick, "COMPONENT_CACHE", size)
                 before = len(counted)
                 answers[way] = quick.quick_count(p, system)
