@@ -47,11 +47,12 @@ def _order(sizes: Sequence[int], cons: GroupCons) -> List[int]:
     return order
 
 
-def component_polynomials(sizes: List[int], cons_of: List[List[int]], need: Dict[int, int]):
+def component_polynomials(sizes: List[int], cons_of: List[List[int]], need: Dict[int, int], sums: bool = False):
     """(offset, P, M) of one component: P[j] the weight of offset + j mines in it, M[g][j] the same with a
     given cell of group g a mine; None past the state budget. Per group its size and its counts (any
     ids, each count's open cells all in the component's groups); per count the mines it needs (need is
-    used as scratch and left as it was)."""
+    used as scratch and left as it was). With `sums` (no total to share out), the programme may answer
+    with the sums alone: P and each M of one coefficient, the offset 0."""
     if len(sizes) == 1:   # one group: every count of the component sees exactly its cells
         r = need[cons_of[0][0]]
         if any(need[c] != r for c in cons_of[0]):
@@ -69,17 +70,19 @@ def component_polynomials(sizes: List[int], cons_of: List[List[int]], need: Dict
                 local[c].append(g)
             else:
                 local[c] = [g]
-    return count_groups(sizes, [(gs, need[c]) for c, gs in local.items()])
+    return count_groups(sizes, [(gs, need[c]) for c, gs in local.items()], sums)
 
 
-def count_groups(sizes: List[int], cons: GroupCons):
+def count_groups(sizes: List[int], cons: GroupCons, sums: bool = False):
     """component_polynomials's answer by the forward/backward programme, the counts as (the positions of their
-    groups, mines needed)."""
+    groups, mines needed); with `sums`, the sums alone (weights as plain integers, not polynomials)."""
     if any(r < 0 for _, r in cons):
         return 0, [0], [[0]] * len(sizes)
     cells = sum(sizes)
     order = _order(sizes, cons)
-    width = cells + 8          # a slot holds any count of the component's cells times a group's size
+    # a slot holds any count of the component's cells times a group's size; slots of no width add the
+    # coefficients up: the polynomial's value at 1, the sums
+    width = 0 if sums else cells + 8
     bits = max(r for _, r in cons).bit_length() or 1    # a state's slot holds at most its count's mines
     steps = _schedule(order, sizes, cons, bits)
     layers, spans = _forward(steps, width, cells, (1 << bits) - 1)
@@ -109,6 +112,8 @@ def count_groups(sizes: List[int], cons: GroupCons):
         marg[order[i]] = into
         back = cur
     total = back[0]
+    if sums:
+        return 0, [total], [[m // sizes[g]] for g, m in enumerate(marg)]
     # only the span of mine counts the component can hold: offset, then the coefficients from there
     lo = ((total & -total).bit_length() - 1) // width
     hi = (total.bit_length() - 1) // width
@@ -277,7 +282,8 @@ def _forward(steps: List[Step], width: int, cells: int, full: int):
     group (lo, hi), in the layer's order; None, None past the memory budget."""
     layers: List[Dict[int, int]] = [{0: 1}]
     spans: List[List[Tuple[int, int]]] = []
-    budget = QUICK_MEMORY // max(1, (width * (cells + 1)) // 8 + 64)    # states the layers may hold
+    # states the layers may hold (as many for the sums alone: the same boards take this path either way)
+    budget = QUICK_MEMORY // max(1, ((cells + 8) * (cells + 1)) // 8 + 64)
     for size, start, dec, contains in steps:
         binom = BINOMIAL[size]
         nxt: Dict[int, int] = {}

@@ -224,7 +224,7 @@ def _count_board(puzzle: Puzzle, k: int, total: Optional[int]):
     cells, state = board.cells, board.state
     polys = []   # (groups of the component, offset, P, per group M)
     for members in comps:
-        counted = _component(board, members)
+        counted = _component(board, members, total is None)
         if counted is None:
             return None
         polys.append((members, *counted))
@@ -242,20 +242,20 @@ def _count_board(puzzle: Puzzle, k: int, total: Optional[int]):
     return board, n, n_free, per_group
 
 
-def _component(board, members: List[int]):
+def _component(board, members: List[int], sums: bool):
     """component_polynomials of the component of these groups, from the cache when it was counted lately."""
     cells, masks, need = board.cells, board.masks, board.need
     sizes = [len(cells[g]) for g in members]
     if len(members) < CACHED_GROUPS or not COMPONENT_CACHE:
-        return component_polynomials(sizes, [positions(masks[g]) for g in members], need)
+        return component_polynomials(sizes, [positions(masks[g]) for g in members], need, sums)
     union = 0
     for g in members:
         union |= masks[g]
-    key = (tuple([masks[g] for g in members]), tuple(sizes), tuple([need[c] for c in positions(union)]))
+    key = (tuple([masks[g] for g in members]), tuple(sizes), tuple([need[c] for c in positions(union)]), sums)
     known = _counted.get(key, _counted)
     if known is not _counted:
         return known
-    counted = component_polynomials(sizes, [positions(masks[g]) for g in members], need)
+    counted = component_polynomials(sizes, [positions(masks[g]) for g in members], need, sums)
     if len(_counted) >= COMPONENT_CACHE:
         _counted.clear()
     _counted[key] = counted
