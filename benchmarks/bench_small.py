@@ -86,7 +86,11 @@ def best_time(call, calls: int, rounds: int) -> float:
 def time_mineconv(board: Board, calls: int, rounds: int, want: bool = True) -> Tuple[float, List[Optional[float]]]:
     """(seconds per call, the probability of each cell row-major, None off the unknown cells)."""
     from mineconv import Puzzle, analyze
+    from mineconv.analysis import quick
 
+    # the calls repeat one board, where a caller's boards are new: no call reuses the components the one
+    # before counted (quick's cache of them is off; the peer keeps nothing between calls either)
+    quick.COMPONENT_CACHE = 0
     rows, cols, mines, cells = board
     puzzle = Puzzle(rows, cols, cells, mines=mines)
     if READ_GRID:

@@ -112,11 +112,17 @@ class Analysis:
     @property
     def safe_cells(self) -> List[Tuple[int, int]]:
         """Unknown cells the level proves safe, row-major."""
+        classes = self.__dict__.get("_cell_classes")   # a quick answer's: one pass over its classes of cells
+        if classes is not None and self.solutions:
+            return callable_list(classes.certain(self.solutions, self.puzzle.cols, False), "Analysis.safe_cells")
         return callable_list(map(tuple, self.system.var_rc[self.values == SAFE].tolist()), "Analysis.safe_cells")
 
     @property
     def mine_cells(self) -> List[Tuple[int, int]]:
         """Unknown cells the level proves to be mines, row-major."""
+        classes = self.__dict__.get("_cell_classes")
+        if classes is not None and self.solutions:
+            return callable_list(classes.certain(self.solutions, self.puzzle.cols, True), "Analysis.mine_cells")
         return callable_list(map(tuple, self.system.var_rc[self.values == MINE].tolist()), "Analysis.mine_cells")
 
     @property

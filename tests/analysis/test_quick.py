@@ -49,7 +49,8 @@ STRATEGIES = {"default": {}, "programme": {"ENUMERATE_GROUPS": 1, "CLOSED_FORM":
 
 
 def use(monkeypatch, strategy: str) -> None:
-    """Set the module constants of a strategy."""
+    """Set the module constants of a strategy (components counted by another strategy forgotten)."""
+    quick.forget_components()
     for name, value in STRATEGIES[strategy].items():
         module = (groups if name.startswith("ENUMERATE") or name == "CLOSED_FORM" else
                   frontier if name == "BULK_COUNTS" else quick)
@@ -80,6 +81,96 @@ def test_quick_count_equals_the_counter(monkeypatch, strategy):
             assert values is None
         checked += 1
     assert checked >= 250
+
+
+def played_positions(rows: int, cols: int, mines: int, seed: int):
+    """The positions of a game the baseline plays, and beside each, the positions a guess weigher imagines:
+    an unknown cell next to a count given each number it could show (each shares most of its components
+    with the position before it, the cache's case)."""
+    from mineconv.make.play import Board, deal, make_setup
+    from mineconv.make.players import Baseline
+
+    setup = make_setup(f"{rows}x{cols}/{mines}")
+    board = Board(deal(setup, seed, 0))
+    board.open(*setup.first)
+    player = Baseline()
+    rng = np.random.default_rng(seed)
+    while not board.over:
+        p = board.position()
+        yield p
+        edge = [i for i, ch in enumerate(p.cells) if ch == "?" and any(
+            p.cells[j] in "012345678" for j in board.near[i])]
+        for i in rng.choice(edge, size=min(2, len(edge)), replace=False).tolist() if edge else ():
+            for v in range(4):
+                yield p.replace(cells=p.cells[:i] + str(v) + p.cells[i + 1:])
+        board.open(*player(p))
+
+
+def test_the_component_cache_answers_as_counting_afresh(monkeypatch):
+    # every component through the cache, its answers against counting each position afresh, on positions
+    # that share components (a game's, and the imagined ones beside them)
+    monkeypatch.setattr(quick, "CACHED_GROUPS", 1)
+    quick.forget_components()
+    counted = []
+    real = quick.component_polynomials
+    monkeypatch.setattr(quick, "component_polynomials", lambda *a: counted.append(1) or real(*a))
+    calls = {"cached": 0, "fresh": 0}   # the components each way counted
+    for rows, cols, mines, seed in ((9, 9, 10, 1), (16, 16, 40, 2), (16, 30, 99, 3), (16, 30, 99, 4)):
+        for p in played_positions(rows, cols, mines, seed):
+            system = quick.quick_system(p, None)
+            answers = {}
+            for way, size in (("cached", 512), ("fresh", 0)):
+                monkeypatch.setattr(quick, "COMPONENT_CACHE", size)
+                before = len(counted)
+                answers[way] = quick.quick_count(p, system)
+                calls[way] += len(counted) - before
+            cached, fresh = answers["cached"], answers["fresh"]
+            assert (cached is None) == (fresh is None), p
+            if cached is not None:
+                assert cached.exact == fresh.exact, p
+                assert (cached.values is None) == (fresh.values is None), p
+                assert cached.values is None or cached.values.tolist() == fresh.values.tolist(), p
+    # the cache answered most components: fewer were counted through it than afresh
+    assert calls["fresh"] > 500 and calls["cached"] < calls["fresh"] / 2, calls
+
+
+@pytest.mark.parametrize("strategy", ["default", "pairs"])
+def test_quick_outcome_is_analyzes_count_and_safe_cells(monkeypatch, strategy):
+    # the guess weigher's count of an imagined position: the solutions and the unknown cells no solution
+    # mines, as the general path's analysis has them, on random boards and on game positions beside the
+    # imagined ones
+    from mineconv.analysis.propagation import SAFE
+
+    use(monkeypatch, strategy)
+    positions = list(boards(31, 150)) + [p for rows, cols, mines, seed in ((9, 9, 10, 5), (16, 30, 99, 6))
+                                         for p in played_positions(rows, cols, mines, seed)]
+    safe_seen = 0
+    for p in positions:
+        mine = quick.quick_outcome(p)
+        ref = general(p)
+        assert mine is not None, p
+        want = (ref.solutions, int((ref.values == SAFE).sum()) if ref.solutions else 0)
+        assert mine == want, p
+        safe_seen += bool(want[1])
+    assert safe_seen > 50
+
+
+def test_a_turns_count_per_class_is_analyzes(monkeypatch):
+    # the engine's count of a turn (advice/position.count_cells) straight from the quick count's classes,
+    # against the same through analyze's Analysis: every field equal, floats to the bit
+    from mineconv.analysis.advice import position
+
+    positions = [p for p in boards(41, 150) if "*" not in p.cells] + [
+        p for rows, cols, mines, seed in ((9, 9, 10, 7), (16, 30, 99, 8)) for p in played_positions(rows, cols, mines, seed)]
+    counted = 0
+    for p in positions:
+        mine = position.count_cells(p.rows, p.cols, p.cells, p.mines)
+        monkeypatch.setattr(position, "QUICK_COUNT", False)
+        want = position.count_cells(p.rows, p.cols, p.cells, p.mines)
+        monkeypatch.setattr(position, "QUICK_COUNT", True)
+        assert mine == want, p
+        counted += bool(want.solutions)
+    assert counted > 150
 
 
 def test_quick_system_is_build_system():

@@ -7,6 +7,8 @@ wrong), and a known-safe '.' cell stays a cell to open that no layout mines.
 from __future__ import annotations
 
 from functools import lru_cache
+from itertools import compress, repeat
+from operator import eq, not_
 from typing import List, NamedTuple, Optional, Tuple
 
 import numpy as np
@@ -15,8 +17,12 @@ from ...core.errors import PuzzleError
 from ...core.puzzle import Puzzle
 from ..cellstate import SAFE
 from ..report import analyze
+from ..small.quick import QUICK_MAX_CELLS, quick_classes, quick_outcome
 
 Neighbours = Tuple[Tuple[int, ...], ...]
+# a small board's turn counted per class of cells straight from the quick count (False: through analyze's
+# Analysis, for the tests that hold the two equal)
+QUICK_COUNT = True
 
 
 @lru_cache(maxsize=16)
@@ -52,9 +58,19 @@ def count_cells(rows: int, cols: int, cells: str, total: Optional[int], puzzle: 
     when it is that very position, is counted as it is rather than checked again."""
     if puzzle is None or (puzzle.rows, puzzle.cols, puzzle.cells, puzzle.mines) != (rows, cols, cells, total):
         puzzle = Puzzle(rows, cols, cells, mines=total)
+    given_safe = tuple(flat_cells(cells, ".")) if "." in cells else ()
+    quick = quick_classes(puzzle) if QUICK_COUNT and rows * cols <= QUICK_MAX_CELLS else None
+    classes = None if quick is None else quick[1]
+    if quick is not None and classes is not None:
+        # analyze's quick count, per class of cells: one division per class, one lookup per unknown cell
+        whole = quick[0]
+        per_cell = classes.codes.translate(None, b"\0")   # the unknown cells' classes, row-major
+        shares = [x / whole for x in classes.mine_solutions]
+        unknown = tuple(np.flatnonzero(np.frombuffer(classes.codes, dtype=np.uint8)).tolist())
+        return Counted(unknown, whole, tuple(map(classes.mine_solutions.__getitem__, per_cell)),
+                       tuple(map(shares.__getitem__, per_cell)), given_safe)
     a = analyze(puzzle)
     unknown = tuple(flat_cells(cells, "?"))
-    given_safe = tuple(flat_cells(cells, ".")) if "." in cells else ()
     n = a.solutions
     if not n:
         if n is None:
@@ -62,13 +78,25 @@ def count_cells(rows: int, cols: int, cells: str, total: Optional[int], puzzle: 
         return Counted(unknown, 0, (0,) * len(unknown), (0.0,) * len(unknown), given_safe)
     if a.mine_solutions is not None:
         counts = a.mine_solutions
-        return Counted(unknown, n, tuple(counts), tuple(x / n for x in counts), given_safe)
+        # one division per distinct count (a position has a handful), not one per unknown cell
+        share = {x: x / n for x in set(counts)}
+        return Counted(unknown, n, tuple(counts), tuple(map(share.__getitem__, counts)), given_safe)
     return Counted(unknown, n, None, tuple(a.approx_probabilities or ()), given_safe)
 
 
 def outcome(rows: int, cols: int, cells: str, total: Optional[int]) -> Tuple[int, int]:
-    """The number of layouts that fit the position `cells`, and how many unknown cells are proven safe."""
-    a = analyze(Puzzle(rows, cols, cells, mines=total))
+    """The number of layouts that fit the position `cells`, and how many unknown cells are proven safe.
+
+    `cells` is a checked position with unknown cells given counts of at most their neighbours (the guess
+    weigher's imagined positions): it is made a Puzzle without Puzzle's checks, which cost a fifth of the
+    count (a count more than the layouts allow is no layout, as analyze says of any board)."""
+    made = object.__new__(Puzzle)
+    made.__dict__.update(rows=rows, cols=cols, cells=cells, mines=total, name=None, notes=(), start=None, wires=())
+    if rows * cols <= QUICK_MAX_CELLS:   # analyze's quick path, without the per-cell answer it would make
+        counted = quick_outcome(made)
+        if counted is not None:
+            return counted
+    a = analyze(made)
     if not a.solutions:
         return 0, 0
     return a.solutions, int((a.values == SAFE).sum())
@@ -90,6 +118,6 @@ def safe_and_mines(counted: Counted) -> Tuple[List[int], List[int]]:
     # the integers decide where they are known: a float of n - 1 over a huge n rounds to 1.0
     known = counted.mine_solutions if counted.mine_solutions is not None else counted.chances
     whole = n if counted.mine_solutions is not None else 1.0
-    safe = [i for i, x in zip(counted.unknown, known) if x == 0]
-    mines = [i for i, x in zip(counted.unknown, known) if x == whole] if n else []
+    safe = list(compress(counted.unknown, map(not_, known)))
+    mines = list(compress(counted.unknown, map(eq, known, repeat(whole)))) if n else []
     return sorted(safe + list(counted.given_safe)), mines

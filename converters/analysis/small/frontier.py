@@ -101,7 +101,7 @@ class Frontier:
     (the puzzle's and those decided) and the cells still open; the open ones next to a count in groups."""
 
     __slots__ = ("raw", "unknown", "known", "mines", "live", "cells", "masks", "need", "open", "state",
-                 "counts_of", "con_groups")
+                 "_counts_of", "con_groups")
 
     def __init__(self, raw: bytes, unknown: int, known: int, mines: int, live: int) -> None:
         self.raw, self.unknown, self.known, self.mines, self.live = raw, unknown, known, mines, live
@@ -110,8 +110,16 @@ class Frontier:
         self.need: Dict[int, int] = {}             # per open count the mines it still needs
         self.open: Dict[int, int] = {}             # per open count its open cells, once linked
         self.state: List[int] = []                 # per group: 1 mines, 0 safe, -1 open
-        self.counts_of: List[List[int]] = []       # per group its counts (cell indices), ascending
+        self._counts_of: Optional[List[List[int]]] = None   # counts_of, once read
         self.con_groups: Dict[int, List[int]] = {}  # per open count its groups, once linked
+
+    @property
+    def counts_of(self) -> List[List[int]]:
+        """Per group its counts (cell indices), ascending: made on first read (a count whose components all
+        come from quick's cache never reads it)."""
+        if self._counts_of is None:
+            self._counts_of = [positions(sig) for sig in self.masks]
+        return self._counts_of
 
     def classes(self) -> bytearray:
         """One byte per cell of the board, row-major: 0 off the unknown cells, else FREE, SAFE, MINE, or
@@ -264,14 +272,6 @@ def _group(board: Frontier, nb: Tuple[int, ...], front: int, cols: int, not_firs
     board.cells = list(by_mask.values())
     board.masks = masks = list(by_mask)
     board.state = [-1] * len(masks)
-    counts_of = board.counts_of
-    for sig in masks:
-        cs = []
-        while sig:
-            low = sig & -sig
-            cs.append(low.bit_length() - 1)
-            sig ^= low
-        counts_of.append(cs)
 
 
 def link(board: Frontier) -> None:

@@ -25,6 +25,7 @@ ENUMERATE_BOXES = 1 << 12
 CLOSED_FORM = True
 
 BINOMIAL = [[math.comb(n, j) for j in range(n + 1)] for n in range(9)]   # a group has at most 8 cells
+BINOMIAL_V = [[math.comb(n, j) * j for j in range(n + 1)] for n in range(9)]   # ... times the mines
 
 GroupCons = Sequence[Tuple[List[int], int]]   # per count: (positions of its groups, rhs)
 
@@ -35,7 +36,8 @@ def _order(sizes: Sequence[int], cons: GroupCons) -> List[int]:
     for gs, _ in cons:
         for g in gs:
             adj[g].update(gs)
-    start = min(range(len(sizes)), key=lambda g: len(adj[g]))
+    degrees = list(map(len, adj))
+    start = degrees.index(min(degrees))
     for _ in range(2):
         seen = {start}
         order = [start]
@@ -47,11 +49,12 @@ def _order(sizes: Sequence[int], cons: GroupCons) -> List[int]:
     return order
 
 
-def component_polynomials(sizes: List[int], cons_of: List[List[int]], need: Dict[int, int]):
+def component_polynomials(sizes: List[int], cons_of: List[List[int]], need: Dict[int, int], sums: bool = False):
     """(offset, P, M) of one component: P[j] the weight of offset + j mines in it, M[g][j] the same with a
     given cell of group g a mine; None past the state budget. Per group its size and its counts (any
     ids, each count's open cells all in the component's groups); per count the mines it needs (need is
-    used as scratch and left as it was)."""
+    used as scratch and left as it was). With `sums` (no total to share out), the programme may answer
+    with the sums alone: P and each M of one coefficient, the offset 0."""
     if len(sizes) == 1:   # one group: every count of the component sees exactly its cells
         r = need[cons_of[0][0]]
         if any(need[c] != r for c in cons_of[0]):
@@ -69,46 +72,58 @@ def component_polynomials(sizes: List[int], cons_of: List[List[int]], need: Dict
                 local[c].append(g)
             else:
                 local[c] = [g]
-    return count_groups(sizes, [(gs, need[c]) for c, gs in local.items()])
+    return count_groups(sizes, [(gs, need[c]) for c, gs in local.items()], sums)
 
 
-def count_groups(sizes: List[int], cons: GroupCons):
+def count_groups(sizes: List[int], cons: GroupCons, sums: bool = False):
     """component_polynomials's answer by the forward/backward programme, the counts as (the positions of their
-    groups, mines needed)."""
+    groups, mines needed); with `sums`, the sums alone (weights as plain integers, not polynomials)."""
+    if any(r < 0 for _, r in cons):
+        return 0, [0], [[0]] * len(sizes)
     cells = sum(sizes)
     order = _order(sizes, cons)
-    width = cells + 8          # a slot holds any count of the component's cells times a group's size
-    steps = _schedule(order, sizes, cons)
-    layers, moves = _forward(steps, width, cells)
+    # a slot holds any count of the component's cells times a group's size; slots of no width add the
+    # coefficients up: the polynomial's value at 1, the sums
+    width = 0 if sums else cells + 8
+    bits = max(r for _, r in cons).bit_length() or 1    # a state's slot holds at most its count's mines
+    steps = _schedule(order, sizes, cons, bits)
+    layers, spans = _forward(steps, width, cells, (1 << bits) - 1)
     if layers is None:
         return None
-    if () not in layers[-1]:
+    if 0 not in layers[-1]:
         return 0, [0], [[0]] * len(sizes)
-    back: Dict[tuple, int] = {(): 1}
+    back: Dict[int, int] = {0: 1}
     marg: List[int] = [0] * len(sizes)
     for i in range(len(order) - 1, -1, -1):
-        size = sizes[order[i]]
-        binom = BINOMIAL[size]
-        cur: Dict[tuple, int] = {}
-        into: Dict[tuple, int] = {}
-        for s, w in layers[i].items():
+        size, start, dec, _ = steps[i]
+        binom, times_v = BINOMIAL[size], BINOMIAL_V[size]
+        cur: Dict[int, int] = {}
+        into = 0
+        for (s, w), (lo, hi) in zip(layers[i].items(), spans[i]):
             acc = 0
-            for v, t in moves[i][s]:
+            t = s + start - lo * dec
+            for v in range(lo, hi + 1):
                 b = back.get(t)
                 if b is not None:
                     acc += (b * binom[v]) << (v * width)
                     if v:
-                        into[t] = into.get(t, 0) + ((w * binom[v] * v) << (v * width))
+                        into += (b * w * times_v[v]) << (v * width)
+                t -= dec
             if acc:
                 cur[s] = acc
-        marg[order[i]] = sum(w * back[t] for t, w in into.items())
+        marg[order[i]] = into
         back = cur
-    total = back[()]
+    total = back[0]
+    if sums:
+        return 0, [total], [[m // sizes[g]] for g, m in enumerate(marg)]
     # only the span of mine counts the component can hold: offset, then the coefficients from there
     lo = ((total & -total).bit_length() - 1) // width
     hi = (total.bit_length() - 1) // width
     P = unpack(total >> (lo * width), width, hi - lo + 1)
-    M = [[x // sizes[g] for x in unpack(m >> (lo * width), width, hi - lo + 1)] for g, m in enumerate(marg)]
+    # every coefficient of a group's polynomial is its size times the number wanted: one division of the
+    # packed polynomial divides them all
+    M = [unpack((m // sizes[g] if sizes[g] > 1 else m) >> (lo * width), width, hi - lo + 1)
+         for g, m in enumerate(marg)]
     return lo, P, M
 
 
@@ -210,63 +225,89 @@ def _enumerate(sizes: List[int], cons_of: List[List[int]], rem: Dict[int, int]):
     return lo, P, [[x // size for x in Mg] for Mg, size in zip(M, sizes)]
 
 
-Step = Tuple[int, Tuple[int, ...], List[Tuple[int, int]], List[Tuple[int, bool]]]
+# per group of the order: its size, the counts starting at it (their mines needed, each in its slot), one in
+# the slot of each count containing it, and per such count (its slot's shift, cells left after it)
+Step = Tuple[int, int, int, List[Tuple[int, int]]]
 
 
-def _schedule(order: List[int], sizes: List[int], cons: GroupCons) -> List[Step]:
-    """Per group of the order: (its size, rhs of the counts starting at it, per count containing it its
-    position in the extended state and cells left after it, per kept count its position and whether it
-    contains the group)."""
-    pos = {g: i for i, g in enumerate(order)}
-    starting: Dict[int, List[int]] = {}
-    last = []
+def _schedule(order: List[int], sizes: List[int], cons: GroupCons, bits: int) -> List[Step]:
+    """The programme's steps: a state is one int, the mines each partly filled count still needs in a slot of
+    `bits` bits (never below 0: a group takes at most what each of its counts needs). A count's slot is taken
+    at its first group and freed after its last, where it needs 0 mines on every state (its last group takes
+    exactly what it needs), so a freed slot holds 0 for the next count and two states are equal exactly when
+    their partly filled counts need the same."""
+    n = len(order)
+    pos = [0] * n
+    for i, g in enumerate(order):
+        pos[g] = i
+    starting: List[List[int]] = [[] for _ in order]
+    ending: List[List[int]] = [[] for _ in order]
+    of_group: List[List[int]] = [[] for _ in sizes]
+    left = []     # per count, its cells in groups not yet stepped past
     for ci, (gs, _) in enumerate(cons):
         ps = [pos[g] for g in gs]
-        starting.setdefault(min(ps), []).append(ci)
-        last.append(max(ps))
-    active: List[int] = []
+        starting[min(ps)].append(ci)
+        ending[max(ps)].append(ci)
+        cells = 0
+        for g in gs:
+            of_group[g].append(ci)
+            cells += sizes[g]
+        left.append(cells)
+    free: List[int] = []
+    used = 0
+    shift = [0] * len(cons)
     steps = []
     for i, g in enumerate(order):
-        ext = active + starting.get(i, [])
-        start_rhs = tuple(cons[ci][1] for ci in ext[len(active):])
-        contains = [(j, sum(sizes[h] for h in cons[ci][0] if pos[h] > i))
-                    for j, ci in enumerate(ext) if g in cons[ci][0]]
-        keep = [(j, g in cons[ci][0]) for j, ci in enumerate(ext) if last[ci] > i]
-        steps.append((sizes[g], start_rhs, contains, keep))
-        active = [ext[j] for j, _ in keep]
+        start = 0
+        for ci in starting[i]:
+            if free:
+                k = free.pop()
+            else:
+                k, used = used, used + bits
+            shift[ci] = k
+            start += cons[ci][1] << k
+        size = sizes[g]
+        dec = 0
+        contains = []
+        for ci in of_group[g]:
+            left[ci] -= size
+            dec += 1 << shift[ci]
+            contains.append((shift[ci], left[ci]))
+        steps.append((size, start, dec, contains))
+        for ci in ending[i]:
+            free.append(shift[ci])
     return steps
 
 
-def _forward(steps: List[Step], width: int, cells: int):
-    """Forward layers (state -> weight polynomial) and each state's moves [(mines, next state)]; None, None
-    past the memory budget."""
-    layers: List[Dict[tuple, int]] = [{(): 1}]
-    moves: List[Dict[tuple, List[Tuple[int, tuple]]]] = []
-    budget = QUICK_MEMORY // max(1, (width * (cells + 1)) // 8 + 64)    # states the layers may hold
-    for size, start_rhs, contains, keep in steps:
+def _forward(steps: List[Step], width: int, cells: int, full: int):
+    """Forward layers (state -> weight polynomial) and per layer each state's span of mines on the next
+    group (lo, hi), in the layer's order; None, None past the memory budget."""
+    layers: List[Dict[int, int]] = [{0: 1}]
+    spans: List[List[Tuple[int, int]]] = []
+    # states the layers may hold (as many for the sums alone: the same boards take this path either way)
+    budget = QUICK_MEMORY // max(1, ((cells + 8) * (cells + 1)) // 8 + 64)
+    for size, start, dec, contains in steps:
         binom = BINOMIAL[size]
-        nxt: Dict[tuple, int] = {}
-        mv: Dict[tuple, List[Tuple[int, tuple]]] = {}
+        nxt: Dict[int, int] = {}
+        span = []
         for s, w in layers[-1].items():
-            ext = s + start_rhs
+            ext = s + start
             lo, hi = 0, size
-            for j, cap in contains:
-                r = ext[j]
+            for shift, cap in contains:
+                r = (ext >> shift) & full
                 if r < hi:
                     hi = r
                 if r - cap > lo:
                     lo = r - cap
-            out = []
+            span.append((lo, hi))
+            t = ext - lo * dec
             for v in range(lo, hi + 1):
-                t = tuple([ext[j] - v if inside else ext[j] for j, inside in keep])
-                out.append((v, t))
-                add = (w * binom[v]) << (v * width)
-                nxt[t] = nxt.get(t, 0) + add
-            mv[s] = out
+                nxt[t] = nxt.get(t, 0) + ((w * binom[v]) << (v * width))
+                t -= dec
         budget -= len(nxt)
         if budget < 0:
             return None, None
         layers.append(nxt)
-        moves.append(mv)
-    return layers, moves
+        spans.append(span)
+    return layers, spans
 

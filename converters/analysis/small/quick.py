@@ -18,7 +18,7 @@ general path. Its answers are the general path's, integer for integer (tests/ana
 """
 from __future__ import annotations
 
-from typing import List, NamedTuple, Optional, Tuple
+from typing import Dict, List, NamedTuple, Optional, Tuple
 
 import numpy as np
 
@@ -35,6 +35,15 @@ from .groups import component_polynomials
 QUICK_MAX_CELLS = 1024
 # components of more groups than this are first cut by what pairs of counts decide
 PAIR_RULE_GROUPS = 30
+# components of at least this many groups are kept once counted, up to COMPONENT_CACHE of them (0: none),
+# keyed by all their count depends on (per group its counts' mask and size, per count the mines it needs):
+# a game's next position, and each position the guess weigher imagines, changes one component and leaves
+# the others as they were (smaller components cost less to count than to look up). 512 kept the gain of
+# 4096 on 30 expert games' counts (429 and 428 us a count, 466 without); an entry of those games took ~4 kB
+# (key and answer), so the cache stays at a few MB
+CACHED_GROUPS = 3
+COMPONENT_CACHE = 512
+_counted: Dict[tuple, object] = {}
 
 _LAZY = "As in LinearSystem; built on first read."
 # analyze's values as bytes (propagation's MINE, SAFE, UNDECIDED as int8)
@@ -105,6 +114,22 @@ class CellClasses(NamedTuple):
         table += [n / solutions for n in self.mine_solutions[1:]]
         return list(map(table.__getitem__, self.codes))
 
+    def certain(self, solutions: int, cols: int, mines: bool) -> List[Tuple[int, int]]:
+        """The unknown cells no solution mines (every one, with `mines`), (row, col) row-major: one byte
+        per cell marks the classes, then a find per certain cell (they are few)."""
+        want = solutions if mines else 0
+        table = bytearray(256)
+        for c, x in enumerate(self.mine_solutions):
+            if x == want and c:
+                table[c] = 1
+        marks = self.codes.translate(table)
+        out = []
+        i = marks.find(1)
+        while i >= 0:
+            out.append(divmod(i, cols))
+            i = marks.find(1, i + 1)
+        return out
+
 
 class QuickCount(NamedTuple):
     """quick_count's answer: the exact Count, the backbone read off it (analyze's values; None without a
@@ -118,22 +143,89 @@ class QuickCount(NamedTuple):
 def quick_count(puzzle: Puzzle, system: LinearSystem) -> Optional[QuickCount]:
     """The exact Count of count_solutions on system (quick_system's of puzzle), with the backbone and the
     answer per class of cells, or None when the states pass the budget."""
-    k, total = system.num_vars, system.total
-    if total is not None and not 0 <= total <= k:
+    k = system.num_vars
+    counted = _count_board(puzzle, k, system.total)
+    if counted is None:
+        return None
+    board, n, n_free, per_group = counted
+    if board is None or not n:
         return _no_solution(k)
+    # per class (frontier.classes): the number of solutions with a mine on a cell of it
+    values = [0, n_free, 0, n] + per_group
+    if len(values) > MAX_CLASSES:
+        return _per_cell(board, values, k)
+    codes = board.classes()
+    classes = codes.translate(None, b"\0")   # a bytearray, so the backbone read off it stays writable
+    # a cell is certain exactly when no solution, or every one, puts a mine on it: the backbone
+    backbone = bytes([SAFE_CODE if x == 0 else MINE_CODE if x == n else OPEN_CODE for x in values])
+    return QuickCount(Count(n, tuple(map(values.__getitem__, classes))),
+                      np.frombuffer(classes.translate(backbone.ljust(256, b"\0")), dtype=np.int8),
+                      CellClasses(bytes(codes), values))
+
+
+def quick_classes(puzzle: Puzzle) -> Optional[Tuple[int, Optional[CellClasses]]]:
+    """The number of solutions of a small board and its answer per class of cells (analyze's count without
+    the per-cell tuples and arrays; None past MAX_CLASSES classes or without a solution); None when the
+    states pass the budget."""
+    cells = puzzle.cells
+    k = cells.count("?")
+    total = None if puzzle.mines is None else int(puzzle.mines) - cells.count("*")
+    counted = _count_board(puzzle, k, total)
+    if counted is None:
+        return None
+    board, n, n_free, per_group = counted
+    if board is None or not n:
+        return 0, None
+    values = [0, n_free, 0, n] + per_group
+    if len(values) > MAX_CLASSES:
+        return n, None
+    return n, CellClasses(bytes(board.classes()), values)
+
+
+def quick_outcome(puzzle: Puzzle) -> Optional[Tuple[int, int]]:
+    """The number of solutions of a small board and how many of its unknown cells no solution mines, as
+    analyze's full level says (its solutions, and its values that are SAFE), without the per-cell answer;
+    None when the states pass the budget."""
+    cells = puzzle.cells
+    k = cells.count("?")
+    total = None if puzzle.mines is None else int(puzzle.mines) - cells.count("*")
+    counted = _count_board(puzzle, k, total)
+    if counted is None:
+        return None
+    board, n, n_free, per_group = counted
+    if board is None or not n:
+        return 0, 0
+    decided = board.unknown & ~board.live
+    safe = popcount(decided & ~board.mines)
+    grouped = 0
+    for members, s, x in zip(board.cells, board.state, per_group):
+        grouped += len(members)
+        if s == 0 or (s < 0 and x == 0):
+            safe += len(members)
+    if not n_free:   # the cells next to no count, when none of them is ever a mine
+        safe += k - popcount(decided) - grouped
+    return n, safe
+
+
+def _count_board(puzzle: Puzzle, k: int, total: Optional[int]):
+    """The count of a board of k unknown cells and `total` mines among them (None: any): (its settled
+    Frontier, the solutions, a free cell's number of them, per group its number); (None, 0, 0, []) without a
+    solution; None past the budget."""
+    if total is not None and not 0 <= total <= k:
+        return None, 0, 0, []
     board = settled_frontier(puzzle)
     if board is None:
-        return _no_solution(k)
+        return None, 0, 0, []
     comps = components(board)
     if max(map(len, comps), default=0) > PAIR_RULE_GROUPS:
         # a long frontier: cells two overlapping counts decide split it before the programme sees it
         if not pair_rule(board):
-            return _no_solution(k)
+            return None, 0, 0, []
         comps = components(board)
-    cells, state, counts_of, need = board.cells, board.state, board.counts_of, board.need
+    cells, state = board.cells, board.state
     polys = []   # (groups of the component, offset, P, per group M)
     for members in comps:
-        counted = component_polynomials([len(cells[g]) for g in members], [counts_of[g] for g in members], need)
+        counted = _component(board, members, total is None)
         if counted is None:
             return None
         polys.append((members, *counted))
@@ -148,19 +240,32 @@ def quick_count(puzzle: Puzzle, system: LinearSystem) -> Optional[QuickCount]:
         if 1 in state:   # groups the pair rule made mines
             mines += sum(len(c) for c, s in zip(cells, state) if s == 1)
         n, n_free = _with_total(polys, free, total - mines, per_group, grouped)
-    if not n:
-        return _no_solution(k)
-    # per class (frontier.classes): the number of solutions with a mine on a cell of it
-    values = [0, n_free, 0, n] + per_group
-    if len(values) > MAX_CLASSES:
-        return _per_cell(board, values, k)
-    codes = board.classes()
-    classes = codes.translate(None, b"\0")   # a bytearray, so the backbone read off it stays writable
-    # a cell is certain exactly when no solution, or every one, puts a mine on it: the backbone
-    backbone = bytes([SAFE_CODE if x == 0 else MINE_CODE if x == n else OPEN_CODE for x in values])
-    return QuickCount(Count(n, tuple(map(values.__getitem__, classes))),
-                      np.frombuffer(classes.translate(backbone.ljust(256, b"\0")), dtype=np.int8),
-                      CellClasses(bytes(codes), values))
+    return board, n, n_free, per_group
+
+
+def _component(board, members: List[int], sums: bool):
+    """component_polynomials of the component of these groups, from the cache when it was counted lately."""
+    cells, masks, need = board.cells, board.masks, board.need
+    sizes = [len(cells[g]) for g in members]
+    if len(members) < CACHED_GROUPS or not COMPONENT_CACHE:
+        return component_polynomials(sizes, [positions(masks[g]) for g in members], need, sums)
+    union = 0
+    for g in members:
+        union |= masks[g]
+    key = (tuple([masks[g] for g in members]), tuple(sizes), tuple([need[c] for c in positions(union)]), sums)
+    known = _counted.get(key, _counted)
+    if known is not _counted:
+        return known
+    counted = component_polynomials(sizes, [positions(masks[g]) for g in members], need, sums)
+    if len(_counted) >= COMPONENT_CACHE:
+        _counted.clear()
+    _counted[key] = counted
+    return counted
+
+
+def forget_components() -> None:
+    """Empty the cache of counted components (for tests that change how components are counted)."""
+    _counted.clear()
 
 
 def _no_solution(k: int) -> QuickCount:
