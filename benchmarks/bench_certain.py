@@ -22,24 +22,14 @@ import os
 import statistics
 import subprocess
 import sys
-import time
 from typing import List, Optional, Set, Tuple
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from bench_small import SIZES, Board, game_position  # noqa: E402
+from bench_small import SIZES, Board, best_time, game_position  # noqa: E402
+
+import harness  # noqa: E402
 
 Cells = Tuple[List[List[int]], List[List[int]]]   # safe, mines: [row, col] each, sorted
-
-
-def best_time(call, calls: int, rounds: int) -> float:
-    """CPU seconds per call: the best of `rounds` rounds of `calls` calls."""
-    best = float("inf")
-    for _ in range(rounds):
-        t = time.process_time()
-        for _ in range(calls):
-            call()
-        best = min(best, (time.process_time() - t) / calls)
-    return best
 
 
 def mineconv_round(board: Board, calls: int) -> Tuple[float, Cells]:
@@ -135,9 +125,11 @@ def main(argv: Optional[List[str]] = None) -> int:
     ap.add_argument("--rounds", type=int, default=7, help="rounds per board; the best counts (default 7)")
     ap.add_argument("--seed", type=int, default=0, help="first seed (default 0)")
     ap.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
+    harness.add_options(ap)
     args = ap.parse_args(argv)
     if args.child:
         return child()
+    rec = harness.recorder(args, "bench_certain", peers=["ms_toollib"])
     print(f"{'board':<10} {'positions':>9} {'ms-toollib ms':>13} {'mineconv ms':>11} {'ratio':>6}  certain cells")
     ok = True
     peer = Peer()
@@ -176,6 +168,11 @@ def main(argv: Optional[List[str]] = None) -> int:
                   + (f", {more} where mineconv proves more (its general path agrees)" if more else "")
                   + ("" if compared == args.positions else f" ({args.positions - compared} killed ms-toollib)"))
             sys.stdout.flush()
+            case = {"board": f"{cols}x{rows}/{mines}", "positions": args.positions, "calls": args.calls,
+                    "rounds": args.rounds, "seed": args.seed}
+            rec.record("ms per call", our_ms, "ms", harness.US, case, harness.spread(t * 1e3 for t in ours),
+                       same=same, more=more, compared=compared)
+            rec.record("ms per call", peer_ms, "ms", "ms-toollib", case, harness.spread(t * 1e3 for t in theirs))
     finally:
         peer.close()
     return 0 if ok else 1
