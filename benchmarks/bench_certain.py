@@ -20,7 +20,6 @@ import argparse
 import json
 import os
 import statistics
-import subprocess
 import sys
 from typing import List, Optional, Set, Tuple
 
@@ -72,33 +71,19 @@ class Peer:
     """ms-toollib in a child process, one round per request; restarted when a board kills it."""
 
     def __init__(self) -> None:
-        self.proc: Optional[subprocess.Popen] = None
+        self.child = harness.ChildPeer([sys.executable, os.path.abspath(__file__), "--child"])
 
     def round(self, board: Board, calls: int) -> Optional[Tuple[float, Cells]]:
         """(seconds per call, its certain cells); None when the board kills the child."""
-        if self.proc is None:
-            self.proc = subprocess.Popen([sys.executable, os.path.abspath(__file__), "--child"],
-                                         stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-        assert self.proc.stdin is not None and self.proc.stdout is not None
-        try:
-            self.proc.stdin.write(json.dumps([board, calls]) + "\n")
-            self.proc.stdin.flush()
-            line = self.proc.stdout.readline()
-        except BrokenPipeError:
-            line = ""
-        if not line:
-            self.proc.wait()
-            self.proc = None
+        answer = self.child.ask([board, calls])
+        if answer is None:
             return None
-        seconds, cells = json.loads(line)
+        seconds, cells = answer
         return seconds, (cells[0], cells[1])
 
     def close(self) -> None:
         """End the child."""
-        if self.proc is not None:
-            assert self.proc.stdin is not None
-            self.proc.stdin.close()
-            self.proc.wait()
+        self.child.close()
 
 
 def as_set(cells: List[List[int]]) -> Set[Tuple[int, int]]:

@@ -152,39 +152,24 @@ def in_child(python: str, which: str, boards: Sequence[Board], calls: int,
 
 
 class Peer:
-    """ms-toollib in a long-lived child process, asked for one round at a time (so that its rounds and
-    this process's alternate, and a change of load hits both alike); restarted when a board kills it."""
+    """ms-toollib in a long-lived child process (harness.ChildPeer), asked for one round at a time."""
 
     def __init__(self, calls: int) -> None:
         self.calls = calls
-        self.proc: Optional[subprocess.Popen] = None
+        self.child = harness.ChildPeer([sys.executable, __file__, "--child", "toollib",
+                                        "--clock", "cpu" if clock is time.process_time else "wall"])
 
     def round(self, board: Board, want: bool) -> Optional[Tuple[float, Optional[List[Optional[float]]]]]:
         """(seconds per call of one round, probabilities when wanted); None when the board kills the child."""
-        if self.proc is None:
-            self.proc = subprocess.Popen([sys.executable, __file__, "--child", "toollib",
-                                          "--clock", "cpu" if clock is time.process_time else "wall"],
-                                         stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-        assert self.proc.stdin is not None and self.proc.stdout is not None
-        try:
-            self.proc.stdin.write(json.dumps([board, self.calls, want]) + "\n")
-            self.proc.stdin.flush()
-            line = self.proc.stdout.readline()
-        except BrokenPipeError:
-            line = ""
-        if not line:
-            self.proc.wait()
-            self.proc = None
+        answer = self.child.ask([board, self.calls, want])
+        if answer is None:
             return None
-        seconds, probs = json.loads(line)
+        seconds, probs = answer
         return seconds, probs
 
     def close(self) -> None:
         """End the child."""
-        if self.proc is not None:
-            assert self.proc.stdin is not None
-            self.proc.stdin.close()
-            self.proc.wait()
+        self.child.close()
 
 
 def interleaved(boards: Sequence[Board], calls: int, rounds: int) -> Tuple[

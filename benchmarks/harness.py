@@ -90,6 +90,40 @@ def time_call(call: Callable[[], Any], repeat: int = 5, number: int = 1, clock: 
     return Spread(tuple(runs))
 
 
+class ChildPeer:
+    """A peer in a long-lived child process that answers one JSON line per JSON line asked (so that its rounds
+    and this process's alternate, and a change of load hits both alike); restarted when an input kills it."""
+
+    def __init__(self, argv: Sequence[str]) -> None:
+        self.argv = list(argv)
+        self.proc: Optional[subprocess.Popen] = None
+
+    def ask(self, question: Any) -> Any:
+        """The child's answer to one question; None when the question killed the child."""
+        if self.proc is None:
+            self.proc = subprocess.Popen(self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        assert self.proc.stdin is not None and self.proc.stdout is not None
+        try:
+            self.proc.stdin.write(json.dumps(question) + "\n")
+            self.proc.stdin.flush()
+            line = self.proc.stdout.readline()
+        except BrokenPipeError:
+            line = ""
+        if not line:
+            self.proc.wait()
+            self.proc = None
+            return None
+        return json.loads(line)
+
+    def close(self) -> None:
+        """End the child."""
+        if self.proc is not None:
+            assert self.proc.stdin is not None
+            self.proc.stdin.close()
+            self.proc.wait()
+            self.proc = None
+
+
 def children_cpu() -> float:
     """User + system CPU seconds of every child process waited for so far."""
     use = resource.getrusage(resource.RUSAGE_CHILDREN)

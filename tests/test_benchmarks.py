@@ -185,3 +185,17 @@ def test_a_bench_play_row_of_before_the_harness_is_turned_into_figures(tmp_path)
         ("win rate", 0.6, "mineconv engine"), ("games per CPU-second", 5.0, "mineconv engine")]
     assert lines[1]["stamp"]["date"] == "2026-11-27" and lines[1]["case"] == {"config": "expert-snr"}
     assert adopt_module.adopt_play_rows(tmp_path) == 0
+
+
+def test_a_child_peer_answers_and_is_restarted_after_a_question_kills_it():
+    echo = ("import json, sys\nfor line in sys.stdin:\n    q = json.loads(line)\n    if q == 'die':\n"
+            "        sys.exit(1)\n    print(json.dumps([q, q]), flush=True)\n")
+    peer = harness.ChildPeer([sys.executable, "-c", echo])
+    try:
+        assert peer.ask(3) == [3, 3]
+        first = peer.proc
+        assert peer.ask("die") is None and peer.proc is None
+        assert peer.ask({"a": 1}) == [{"a": 1}, {"a": 1}] and peer.proc is not first
+    finally:
+        peer.close()
+    assert peer.proc is None

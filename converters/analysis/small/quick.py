@@ -167,10 +167,7 @@ def quick_classes(puzzle: Puzzle) -> Optional[Tuple[int, Optional[CellClasses]]]
     """The number of solutions of a small board and its answer per class of cells (analyze's count without
     the per-cell tuples and arrays; None past MAX_CLASSES classes or without a solution); None when the
     states pass the budget."""
-    cells = puzzle.cells
-    k = cells.count("?")
-    total = None if puzzle.mines is None else int(puzzle.mines) - cells.count("*")
-    counted = _count_board(puzzle, k, total)
+    counted = _count_puzzle(puzzle)
     if counted is None:
         return None
     board, n, n_free, per_group = counted
@@ -186,10 +183,7 @@ def quick_outcome(puzzle: Puzzle) -> Optional[Tuple[int, int]]:
     """The number of solutions of a small board and how many of its unknown cells no solution mines, as
     analyze's full level says (its solutions, and its values that are SAFE), without the per-cell answer;
     None when the states pass the budget."""
-    cells = puzzle.cells
-    k = cells.count("?")
-    total = None if puzzle.mines is None else int(puzzle.mines) - cells.count("*")
-    counted = _count_board(puzzle, k, total)
+    counted = _count_puzzle(puzzle)
     if counted is None:
         return None
     board, n, n_free, per_group = counted
@@ -203,8 +197,15 @@ def quick_outcome(puzzle: Puzzle) -> Optional[Tuple[int, int]]:
         if s == 0 or (s < 0 and x == 0):
             safe += len(members)
     if not n_free:   # the cells next to no count, when none of them is ever a mine
-        safe += k - popcount(decided) - grouped
+        safe += puzzle.cells.count("?") - popcount(decided) - grouped
     return n, safe
+
+
+def _count_puzzle(puzzle: Puzzle):
+    """_count_board of the puzzle's unknown cells and the mines its total leaves among them."""
+    cells = puzzle.cells
+    total = None if puzzle.mines is None else int(puzzle.mines) - cells.count("*")
+    return _count_board(puzzle, cells.count("?"), total)
 
 
 def _count_board(puzzle: Puzzle, k: int, total: Optional[int]):
