@@ -333,3 +333,45 @@ def test_endgame_search_of_the_best_few_names_the_full_searchs_best_few(shown):
         assert few[:shown] == every[:shown], puzzle
         cut += len(few) < len(every)
     assert cut > 10
+
+
+def brute_lookahead(puzzle: Puzzle, fits: List[FrozenSet[Cell]], x: Cell, blend: Fraction) -> Tuple[Fraction, Fraction]:
+    """Opening x, by brute force: the chance it is empty and its number proves another cell safe (among the
+    layouts where it is empty), and the sum over its numbers v of P(x empty, showing v) times the blend of
+    the two safest other cells' safety given v (1 when no other cell is left)."""
+    R, C = puzzle.rows, puzzle.cols
+    rest = [(r, c) for r in range(R) for c in range(C) if puzzle[r, c] == "?" and (r, c) != x]
+    groups: Dict[int, List[FrozenSet[Cell]]] = {}
+    for m in fits:
+        if x not in m:
+            groups.setdefault(sum(n in m for n in around(R, C, *x)), []).append(m)
+    score, proving = Fraction(0), 0
+    for g in groups.values():
+        safety = sorted((Fraction(sum(y not in m for m in g), len(g)) for y in rest), reverse=True)
+        if safety:
+            score += Fraction(len(g), len(fits)) * (blend * safety[0] + (1 - blend) * safety[min(1, len(safety) - 1)])
+            proving += len(g) if safety[0] == 1 else 0
+        else:
+            score += Fraction(len(g), len(fits))
+    empty = sum(map(len, groups.values()))
+    return Fraction(proving, empty), score
+
+
+def test_lookahead_score_is_the_safety_of_the_move_after_against_brute_force():
+    from mineconv.analysis.advice.guess import BLEND, ahead
+    from mineconv.analysis.advice.position import count_cells, neighbour_table
+
+    checked = 0
+    for puzzle in positions(900, 60, most_unknown=11):
+        fits = layouts(puzzle)
+        counted = count_cells(puzzle.rows, puzzle.cols, puzzle.cells, puzzle.mines)
+        R, C = puzzle.rows, puzzle.cols
+        for x in [(r, c) for r in range(R) for c in range(C) if puzzle[r, c] == "?"]:
+            if all(x in m for m in fits):
+                continue
+            chance, score = brute_lookahead(puzzle, fits, x, Fraction(BLEND))
+            seen = ahead(puzzle.cells, R, C, puzzle.mines, counted, x[0] * C + x[1], neighbour_table(R, C),
+                         time.perf_counter() + 10, 0.0)
+            assert seen == pytest.approx((float(chance), float(score)), abs=1e-12), (puzzle, x)
+            checked += 1
+    assert checked > 100

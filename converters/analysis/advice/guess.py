@@ -11,6 +11,8 @@ from __future__ import annotations
 import time
 from typing import List, NamedTuple, Optional, Sequence, Tuple
 
+from ...core.puzzle import Puzzle
+from ..report import analyze
 from .position import Counted, Neighbours, outcome
 
 # candidates: cells at most this far above the lowest risk (absolute), the safest first ...
@@ -19,11 +21,20 @@ MARGIN = 0.05
 # each; those with the fewest unknown neighbours, the likeliest to show a 0, stand for them)
 FRONTIER_CANDIDATES = 6
 INTERIOR_CANDIDATES = 2
+RATIO = 0.0
 # a candidate's score: P(safe) * (1 + PROGRESS_WEIGHT * E[min(cells its number proves safe, SAFE_CAP)] / SAFE_CAP)
 # (measured on the same 900 expert games, benchmarks/README.md: SAFE_CAP 4 won 485, 1 won 486; a weight of
 # 0.5 changed 2 games, 0 lost 2 of 450)
 PROGRESS_WEIGHT = 0.25
 SAFE_CAP = 1
+# the score (LOOKAHEAD 1, JSMinesweeper's "secondary safety"): for each number v the candidate can show,
+# the position it leaves is counted and its safest cell's safety (BLEND) and second safest's (1 - BLEND)
+# are averaged; the score is the sum over v of P(the candidate is empty and shows v) times that, so a
+# candidate is worth what the move after it is worth (a number proving a cell safe scores 1 there);
+# progress breaks near-ties (TIE_PROGRESS). LOOKAHEAD 0: the progress score above.
+LOOKAHEAD = 0.0
+BLEND = 0.8
+TIE_PROGRESS = 0.001
 # counts skipped where they cannot change the move (False: every candidate weighed in full, for the tests)
 PRUNE = True
 # a bound must fall this far short of the best score to skip (float sums are not exact)
@@ -46,7 +57,9 @@ def candidates(cells: str, counted: Counted, neighbours: Neighbours) -> List[Tup
     if not live:
         return []
     least = min(p for _, p in live)
-    near = [(i, p) for i, p in live if p <= least + MARGIN]
+    # RATIO > 0: the cells at least RATIO as safe as the safest (JSMinesweeper's cut-off), else MARGIN
+    top = 1.0 - RATIO * (1.0 - least) if RATIO else least + MARGIN
+    near = [(i, p) for i, p in live if p <= top]
     edge: List[Tuple[int, float]] = []
     inner: List[Tuple[int, float]] = []
     for i, p in near:
@@ -97,6 +110,8 @@ def weigh(cells: str, rows: int, cols: int, total: Optional[int], counted: Count
           deadline: float) -> List[Candidate]:
     """The candidates with their scores, best first (ties: lower risk, then row-major). A candidate whose
     score could not beat the best so far even with certain progress is not searched (progress None)."""
+    if LOOKAHEAD:
+        return weigh_ahead(cells, rows, cols, total, counted, neighbours, deadline)
     weighed = []
     best = 0.0
     chosen = candidates(cells, counted, neighbours)
@@ -113,6 +128,87 @@ def weigh(cells: str, rows: int, cols: int, total: Optional[int], counted: Count
             if seen is not None:
                 q, proven = seen
         score = (1.0 - p) * (1.0 + PROGRESS_WEIGHT * proven)
+        best = max(best, score)
+        weighed.append(Candidate(i, p, q, score))
+    weighed.sort(key=lambda c: (-c.score, c.p_mine, c.cell))
+    return weighed
+
+
+def after_safety(rows: int, cols: int, cells: str, total: Optional[int]) -> Tuple[int, float, bool]:
+    """The position `cells` counted: its layouts, the blend of its two safest unknown cells' safety (1 when
+    none is left), and whether a cell is proven safe."""
+    a = analyze(Puzzle(rows, cols, cells, mines=total))
+    n = a.solutions
+    if not n:
+        return 0, 0.0, False
+    if a.mine_solutions is not None:
+        risks = sorted(a.mine_solutions)[:2]
+        least = [1.0 - m / n for m in risks]
+    else:
+        least = [1.0 - p for p in sorted(a.approx_probabilities or ())[:2]]
+    if not least:
+        return n, 1.0, False
+    first = least[0]
+    second = least[1] if len(least) > 1 else first
+    return n, BLEND * first + (1.0 - BLEND) * second, first == 1.0
+
+
+def ahead(cells: str, rows: int, cols: int, total: Optional[int], counted: Counted, cell: int,
+          neighbours: Neighbours, deadline: float, need: float) -> Optional[Tuple[float, float]]:
+    """Opening `cell`: the chance it is safe and its number proves a cell safe, and the lookahead score
+    (without the progress tie-break); None past the deadline or once the score is sure to stay under `need`."""
+    n = counted.solutions
+    known = sum(cells[j] == "*" for j in neighbours[cell])
+    chance = dict(zip(counted.unknown, counted.chances))
+    around = [chance.get(j, 0.0) for j in neighbours[cell] if cells[j] == "?"]
+    least, most = known + sum(p == 1.0 for p in around), known + sum(p > 0.0 for p in around)
+    exact = counted.mine_solutions is not None
+    k = counted.unknown.index(cell)
+    empty = n - counted.mine_solutions[k] if exact else None   # type: ignore[index]
+    seen, score, proving = 0, 0.0, 0
+    for v in range(least, most + 1):
+        if time.perf_counter() > deadline:
+            return None
+        layouts, blend, proves = after_safety(rows, cols, cells[:cell] + str(v) + cells[cell + 1:], total)
+        seen += layouts
+        score += layouts / n * blend if exact else 0.0
+        proving += layouts if proves else 0
+        if empty is not None:
+            if seen == empty:
+                break
+            if PRUNE and score + (empty - seen) / n < need - SLACK:
+                return None
+    if not exact:   # the counts are floats: weigh by their shares of the layouts seen
+        return ahead_approx(cells, rows, cols, total, cell, least, most, 1.0 - chance[cell])
+    return (proving / seen if seen else 0.0), score
+
+
+def ahead_approx(cells: str, rows: int, cols: int, total: Optional[int], cell: int, least: int, most: int,
+                 safe: float) -> Tuple[float, float]:
+    """ahead() when the position's counts are not exact: each number weighed by its share of the layouts."""
+    parts = [after_safety(rows, cols, cells[:cell] + str(v) + cells[cell + 1:], total) for v in range(least, most + 1)]
+    seen = sum(n for n, _, _ in parts)
+    if not seen:
+        return 0.0, 0.0
+    return (sum(n for n, _, p in parts if p) / seen, safe * sum(n * b for n, b, _ in parts) / seen)
+
+
+def weigh_ahead(cells: str, rows: int, cols: int, total: Optional[int], counted: Counted, neighbours: Neighbours,
+                deadline: float) -> List[Candidate]:
+    """weigh() by the lookahead score: a candidate scores at most its safety, so the safer are weighed first
+    and the rest only while they could still beat the best found (progress None: not weighed)."""
+    chosen = candidates(cells, counted, neighbours)
+    if len(chosen) == 1:
+        i, p = chosen[0]
+        return [Candidate(i, p, None, 1.0 - p)]
+    weighed = []
+    best = 0.0
+    for i, p in chosen:
+        q, score = None, 0.0
+        if not PRUNE or (1.0 - p) * (1.0 + TIE_PROGRESS) > best + SLACK:
+            seen = ahead(cells, rows, cols, total, counted, i, neighbours, deadline, best / (1.0 + TIE_PROGRESS))
+            if seen is not None:
+                q, score = seen[0], seen[1] * (1.0 + TIE_PROGRESS * seen[0])
         best = max(best, score)
         weighed.append(Candidate(i, p, q, score))
     weighed.sort(key=lambda c: (-c.score, c.p_mine, c.cell))
