@@ -5,6 +5,12 @@ For a candidate cell c and each number v it can show, the position with c opened
 (analyze): its layouts are the current ones with c empty and v mines around it, so their share is the
 chance of v, and its proven-safe cells are the progress v brings. A cell whose number is already
 determined (a "dead" cell) proves nothing new and scores its safety alone, so it is played last.
+
+Two rules from JSMinesweeper's guess analysis (its ideas, written here): the cells proven safe by c being
+safe alone, whatever its number (c "linked" to them: empty wherever c is), are not c's progress, or a cell
+paired with another would take the full bonus for nothing; and a move some strictly safer cell dominates
+(empty in every layout where the move is empty) gives way to that cell: opening it first loses only
+where the move would have lost too, and then the move can still be played knowing more.
 """
 from __future__ import annotations
 
@@ -12,6 +18,7 @@ import time
 from typing import List, NamedTuple, Optional, Sequence, Tuple
 
 from ...core.puzzle import Puzzle
+from ..propagation import SAFE
 from ..report import analyze
 from .position import Counted, Neighbours, outcome
 
@@ -21,20 +28,15 @@ MARGIN = 0.05
 # each; those with the fewest unknown neighbours, the likeliest to show a 0, stand for them)
 FRONTIER_CANDIDATES = 6
 INTERIOR_CANDIDATES = 2
-RATIO = 0.0
 # a candidate's score: P(safe) * (1 + PROGRESS_WEIGHT * E[min(cells its number proves safe, SAFE_CAP)] / SAFE_CAP)
 # (measured on the same 900 expert games, benchmarks/README.md: SAFE_CAP 4 won 485, 1 won 486; a weight of
 # 0.5 changed 2 games, 0 lost 2 of 450)
 PROGRESS_WEIGHT = 0.25
 SAFE_CAP = 1
-# the score (LOOKAHEAD 1, JSMinesweeper's "secondary safety"): for each number v the candidate can show,
-# the position it leaves is counted and its safest cell's safety (BLEND) and second safest's (1 - BLEND)
-# are averaged; the score is the sum over v of P(the candidate is empty and shows v) times that, so a
-# candidate is worth what the move after it is worth (a number proving a cell safe scores 1 there);
-# progress breaks near-ties (TIE_PROGRESS). LOOKAHEAD 0: the progress score above.
-LOOKAHEAD = 0.0
-BLEND = 0.8
-TIE_PROGRESS = 0.001
+# progress counts only the cells a number proves beyond those the cell's safety alone proves (1; 0: all)
+LINKED = 0
+# a move some strictly safer cell dominates (empty wherever the move is) gives way to it (1; 0: not)
+DOMINATE = 0
 # counts skipped where they cannot change the move (False: every candidate weighed in full, for the tests)
 PRUNE = True
 # a bound must fall this far short of the best score to skip (float sums are not exact)
@@ -57,9 +59,7 @@ def candidates(cells: str, counted: Counted, neighbours: Neighbours) -> List[Tup
     if not live:
         return []
     least = min(p for _, p in live)
-    # RATIO > 0: the cells at least RATIO as safe as the safest (JSMinesweeper's cut-off), else MARGIN
-    top = 1.0 - RATIO * (1.0 - least) if RATIO else least + MARGIN
-    near = [(i, p) for i, p in live if p <= top]
+    near = [(i, p) for i, p in live if p <= least + MARGIN]
     edge: List[Tuple[int, float]] = []
     inner: List[Tuple[int, float]] = []
     for i, p in near:
@@ -84,14 +84,17 @@ def progress(cells: str, rows: int, cols: int, total: Optional[int], counted: Co
     # the layouts with the cell empty, split by its number: once they are all seen, no number is left
     empty = None if counted.mine_solutions is None else \
         counted.solutions - counted.mine_solutions[counted.unknown.index(cell)]
-    outcomes = []   # (layouts, cells proven safe)
+    # LINKED: the cells proven safe by the cell being safe alone, whatever its number, are no progress (a
+    # cell that always goes with another would else claim the other as its progress)
+    linked = outcome(rows, cols, cells[:cell] + "." + cells[cell + 1:], total)[1] if LINKED else 0
+    outcomes = []   # (layouts, cells proven safe beyond the linked ones)
     for v in range(least, most + 1):
         if time.perf_counter() > deadline:
             return None
         after = cells[:cell] + str(v) + cells[cell + 1:]
         layouts, proves = outcome(rows, cols, after, total)
         if layouts:
-            outcomes.append((layouts, proves))
+            outcomes.append((layouts, max(proves - linked, 0)))
         if empty is not None:
             seen = sum(n for n, _ in outcomes)
             if seen == empty:
@@ -110,8 +113,15 @@ def weigh(cells: str, rows: int, cols: int, total: Optional[int], counted: Count
           deadline: float) -> List[Candidate]:
     """The candidates with their scores, best first (ties: lower risk, then row-major). A candidate whose
     score could not beat the best so far even with certain progress is not searched (progress None)."""
-    if LOOKAHEAD:
-        return weigh_ahead(cells, rows, cols, total, counted, neighbours, deadline)
+    weighed = weigh_by_progress(cells, rows, cols, total, counted, neighbours, deadline)
+    if DOMINATE and weighed and time.perf_counter() < deadline:
+        return dominate(cells, rows, cols, total, counted, weighed, deadline)
+    return weighed
+
+
+def weigh_by_progress(cells: str, rows: int, cols: int, total: Optional[int], counted: Counted,
+                      neighbours: Neighbours, deadline: float) -> List[Candidate]:
+    """weigh() by the progress score."""
     weighed = []
     best = 0.0
     chosen = candidates(cells, counted, neighbours)
@@ -134,85 +144,32 @@ def weigh(cells: str, rows: int, cols: int, total: Optional[int], counted: Count
     return weighed
 
 
-def after_safety(rows: int, cols: int, cells: str, total: Optional[int]) -> Tuple[int, float, bool]:
-    """The position `cells` counted: its layouts, the blend of its two safest unknown cells' safety (1 when
-    none is left), and whether a cell is proven safe."""
-    a = analyze(Puzzle(rows, cols, cells, mines=total))
-    n = a.solutions
-    if not n:
-        return 0, 0.0, False
-    if a.mine_solutions is not None:
-        risks = sorted(a.mine_solutions)[:2]
-        least = [1.0 - m / n for m in risks]
-    else:
-        least = [1.0 - p for p in sorted(a.approx_probabilities or ())[:2]]
-    if not least:
-        return n, 1.0, False
-    first = least[0]
-    second = least[1] if len(least) > 1 else first
-    return n, BLEND * first + (1.0 - BLEND) * second, first == 1.0
+def dominating(cells: str, rows: int, cols: int, total: Optional[int], counted: Counted, move: int) -> Optional[int]:
+    """A cell strictly safer than `move` that is empty in every layout where `move` is (the safest such, then
+    row-major), else None: opening it first is never worse, as it is a mine only where `move` is one too."""
+    a = analyze(Puzzle(rows, cols, cells[:move] + "." + cells[move + 1:], mines=total))
+    if not a.solutions:
+        return None
+    # the '?' cells of that position are the unknown ones but `move`, in the same (row-major) order
+    rest = [i for i in counted.unknown if i != move]
+    risk = dict(zip(counted.unknown, counted.mine_solutions if counted.mine_solutions is not None else counted.chances))
+    safer = [(risk[i], i) for i, v in zip(rest, a.values.tolist()) if v == SAFE and risk[i] < risk[move]]
+    return min(safer)[1] if safer else None
 
 
-def ahead(cells: str, rows: int, cols: int, total: Optional[int], counted: Counted, cell: int,
-          neighbours: Neighbours, deadline: float, need: float) -> Optional[Tuple[float, float]]:
-    """Opening `cell`: the chance it is safe and its number proves a cell safe, and the lookahead score
-    (without the progress tie-break); None past the deadline or once the score is sure to stay under `need`."""
-    n = counted.solutions
-    known = sum(cells[j] == "*" for j in neighbours[cell])
+def dominate(cells: str, rows: int, cols: int, total: Optional[int], counted: Counted,
+             weighed: List[Candidate], deadline: float) -> List[Candidate]:
+    """The weighed candidates with the move replaced by a cell that dominates it, when one does (and by the one
+    that dominates that, and so on: each is strictly safer, so the chain ends, or the deadline passes)."""
+    move = weighed[0].cell
+    while time.perf_counter() < deadline and \
+            (better := dominating(cells, rows, cols, total, counted, move)) is not None:
+        move = better
+    if move == weighed[0].cell:
+        return weighed
     chance = dict(zip(counted.unknown, counted.chances))
-    around = [chance.get(j, 0.0) for j in neighbours[cell] if cells[j] == "?"]
-    least, most = known + sum(p == 1.0 for p in around), known + sum(p > 0.0 for p in around)
-    exact = counted.mine_solutions is not None
-    k = counted.unknown.index(cell)
-    empty = n - counted.mine_solutions[k] if exact else None   # type: ignore[index]
-    seen, score, proving = 0, 0.0, 0
-    for v in range(least, most + 1):
-        if time.perf_counter() > deadline:
-            return None
-        layouts, blend, proves = after_safety(rows, cols, cells[:cell] + str(v) + cells[cell + 1:], total)
-        seen += layouts
-        score += layouts / n * blend if exact else 0.0
-        proving += layouts if proves else 0
-        if empty is not None:
-            if seen == empty:
-                break
-            if PRUNE and score + (empty - seen) / n < need - SLACK:
-                return None
-    if not exact:   # the counts are floats: weigh by their shares of the layouts seen
-        return ahead_approx(cells, rows, cols, total, cell, least, most, 1.0 - chance[cell])
-    return (proving / seen if seen else 0.0), score
-
-
-def ahead_approx(cells: str, rows: int, cols: int, total: Optional[int], cell: int, least: int, most: int,
-                 safe: float) -> Tuple[float, float]:
-    """ahead() when the position's counts are not exact: each number weighed by its share of the layouts."""
-    parts = [after_safety(rows, cols, cells[:cell] + str(v) + cells[cell + 1:], total) for v in range(least, most + 1)]
-    seen = sum(n for n, _, _ in parts)
-    if not seen:
-        return 0.0, 0.0
-    return (sum(n for n, _, p in parts if p) / seen, safe * sum(n * b for n, b, _ in parts) / seen)
-
-
-def weigh_ahead(cells: str, rows: int, cols: int, total: Optional[int], counted: Counted, neighbours: Neighbours,
-                deadline: float) -> List[Candidate]:
-    """weigh() by the lookahead score: a candidate scores at most its safety, so the safer are weighed first
-    and the rest only while they could still beat the best found (progress None: not weighed)."""
-    chosen = candidates(cells, counted, neighbours)
-    if len(chosen) == 1:
-        i, p = chosen[0]
-        return [Candidate(i, p, None, 1.0 - p)]
-    weighed = []
-    best = 0.0
-    for i, p in chosen:
-        q, score = None, 0.0
-        if not PRUNE or (1.0 - p) * (1.0 + TIE_PROGRESS) > best + SLACK:
-            seen = ahead(cells, rows, cols, total, counted, i, neighbours, deadline, best / (1.0 + TIE_PROGRESS))
-            if seen is not None:
-                q, score = seen[0], seen[1] * (1.0 + TIE_PROGRESS * seen[0])
-        best = max(best, score)
-        weighed.append(Candidate(i, p, q, score))
-    weighed.sort(key=lambda c: (-c.score, c.p_mine, c.cell))
-    return weighed
+    ahead_of = Candidate(move, chance[move], None, weighed[0].score)
+    return [ahead_of] + [c for c in weighed if c.cell != move]
 
 
 def lowest_risk(counted: Counted) -> Optional[Tuple[int, float]]:
