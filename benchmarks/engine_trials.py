@@ -4,6 +4,8 @@ baseline (lowest P(mine), first in row order) on the same seeds, and prints the 
 
     python benchmarks/engine_trials.py --board 16x30/99 --games 2000 --seed 1
     python benchmarks/engine_trials.py --board 9x9/10 --rule sfar --games 400 --only engine
+    python benchmarks/engine_trials.py --only engine --set guess.MARGIN=0.03 --out idea.txt   # then, on the
+    python benchmarks/engine_trials.py --compare idea.txt engine.txt   # same games: the paired difference
 
 Rules as issue 37: SNR keeps the first click and its 8 neighbours mine-free (first click (3, 3) on 16x30,
 (2, 2) otherwise), SFAR only the first click, at (0, 0); zero cells open their neighbours; a game is won

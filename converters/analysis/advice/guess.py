@@ -5,21 +5,12 @@ For a candidate cell c and each number v it can show, the position with c opened
 (analyze): its layouts are the current ones with c empty and v mines around it, so their share is the
 chance of v, and its proven-safe cells are the progress v brings. A cell whose number is already
 determined (a "dead" cell) proves nothing new and scores its safety alone, so it is played last.
-
-Two rules from JSMinesweeper's guess analysis (its ideas, written here): the cells proven safe by c being
-safe alone, whatever its number (c "linked" to them: empty wherever c is), are not c's progress, or a cell
-paired with another would take the full bonus for nothing; and a move some strictly safer cell dominates
-(empty in every layout where the move is empty) gives way to that cell: opening it first loses only
-where the move would have lost too, and then the move can still be played knowing more.
 """
 from __future__ import annotations
 
 import time
 from typing import List, NamedTuple, Optional, Sequence, Tuple
 
-from ...core.puzzle import Puzzle
-from ..propagation import SAFE
-from ..report import analyze
 from .position import Counted, Neighbours, outcome
 
 # candidates: cells at most this far above the lowest risk (absolute), the safest first ...
@@ -33,10 +24,6 @@ INTERIOR_CANDIDATES = 2
 # 0.5 changed 2 games, 0 lost 2 of 450)
 PROGRESS_WEIGHT = 0.25
 SAFE_CAP = 1
-# progress counts only the cells a number proves beyond those the cell's safety alone proves (1; 0: all)
-LINKED = 0
-# a move some strictly safer cell dominates (empty wherever the move is) gives way to it (1; 0: not)
-DOMINATE = 0
 # counts skipped where they cannot change the move (False: every candidate weighed in full, for the tests)
 PRUNE = True
 # a bound must fall this far short of the best score to skip (float sums are not exact)
@@ -84,17 +71,14 @@ def progress(cells: str, rows: int, cols: int, total: Optional[int], counted: Co
     # the layouts with the cell empty, split by its number: once they are all seen, no number is left
     empty = None if counted.mine_solutions is None else \
         counted.solutions - counted.mine_solutions[counted.unknown.index(cell)]
-    # LINKED: the cells proven safe by the cell being safe alone, whatever its number, are no progress (a
-    # cell that always goes with another would else claim the other as its progress)
-    linked = outcome(rows, cols, cells[:cell] + "." + cells[cell + 1:], total)[1] if LINKED else 0
-    outcomes = []   # (layouts, cells proven safe beyond the linked ones)
+    outcomes = []   # (layouts, cells proven safe)
     for v in range(least, most + 1):
         if time.perf_counter() > deadline:
             return None
         after = cells[:cell] + str(v) + cells[cell + 1:]
         layouts, proves = outcome(rows, cols, after, total)
         if layouts:
-            outcomes.append((layouts, max(proves - linked, 0)))
+            outcomes.append((layouts, proves))
         if empty is not None:
             seen = sum(n for n, _ in outcomes)
             if seen == empty:
@@ -113,15 +97,6 @@ def weigh(cells: str, rows: int, cols: int, total: Optional[int], counted: Count
           deadline: float) -> List[Candidate]:
     """The candidates with their scores, best first (ties: lower risk, then row-major). A candidate whose
     score could not beat the best so far even with certain progress is not searched (progress None)."""
-    weighed = weigh_by_progress(cells, rows, cols, total, counted, neighbours, deadline)
-    if DOMINATE and weighed and time.perf_counter() < deadline:
-        return dominate(cells, rows, cols, total, counted, weighed, deadline)
-    return weighed
-
-
-def weigh_by_progress(cells: str, rows: int, cols: int, total: Optional[int], counted: Counted,
-                      neighbours: Neighbours, deadline: float) -> List[Candidate]:
-    """weigh() by the progress score."""
     weighed = []
     best = 0.0
     chosen = candidates(cells, counted, neighbours)
@@ -142,34 +117,6 @@ def weigh_by_progress(cells: str, rows: int, cols: int, total: Optional[int], co
         weighed.append(Candidate(i, p, q, score))
     weighed.sort(key=lambda c: (-c.score, c.p_mine, c.cell))
     return weighed
-
-
-def dominating(cells: str, rows: int, cols: int, total: Optional[int], counted: Counted, move: int) -> Optional[int]:
-    """A cell strictly safer than `move` that is empty in every layout where `move` is (the safest such, then
-    row-major), else None: opening it first is never worse, as it is a mine only where `move` is one too."""
-    a = analyze(Puzzle(rows, cols, cells[:move] + "." + cells[move + 1:], mines=total))
-    if not a.solutions:
-        return None
-    # the '?' cells of that position are the unknown ones but `move`, in the same (row-major) order
-    rest = [i for i in counted.unknown if i != move]
-    risk = dict(zip(counted.unknown, counted.mine_solutions if counted.mine_solutions is not None else counted.chances))
-    safer = [(risk[i], i) for i, v in zip(rest, a.values.tolist()) if v == SAFE and risk[i] < risk[move]]
-    return min(safer)[1] if safer else None
-
-
-def dominate(cells: str, rows: int, cols: int, total: Optional[int], counted: Counted,
-             weighed: List[Candidate], deadline: float) -> List[Candidate]:
-    """The weighed candidates with the move replaced by a cell that dominates it, when one does (and by the one
-    that dominates that, and so on: each is strictly safer, so the chain ends, or the deadline passes)."""
-    move = weighed[0].cell
-    while time.perf_counter() < deadline and \
-            (better := dominating(cells, rows, cols, total, counted, move)) is not None:
-        move = better
-    if move == weighed[0].cell:
-        return weighed
-    chance = dict(zip(counted.unknown, counted.chances))
-    ahead_of = Candidate(move, chance[move], None, weighed[0].score)
-    return [ahead_of] + [c for c in weighed if c.cell != move]
 
 
 def lowest_risk(counted: Counted) -> Optional[Tuple[int, float]]:
