@@ -18,7 +18,7 @@ import importlib
 import math
 import sys
 import time
-from typing import Callable, List, Optional, Tuple
+from typing import Callable, Dict, List, Optional, Tuple
 
 import numpy as np
 
@@ -106,37 +106,40 @@ def interval(wins: int, games: int) -> str:
     return f"{100 * p:.2f}% +- {196 * math.sqrt(p * (1 - p) / games):.2f}% ({wins}/{games})"
 
 
-def read_result(path: str) -> Tuple[str, float]:
-    """The results ('1' won, '0' lost) of an --out file written with --only, and the CPU seconds they took."""
-    with open(path) as f:
-        words = f.read().split()
-    if len(words) not in (2, 3):
-        raise SystemExit(f"{path}: expected one player's line (a run with --only)")
-    return words[1], float(words[2]) if len(words) == 3 else float("nan")
+def read_results(paths: List[str]) -> Tuple[Dict[int, str], float]:
+    """The results of --out files written with --only, by game number ('1' won, '0' lost), and the games
+    per CPU-second they took (nan when a file does not say; a file without its first game starts at 0)."""
+    played: Dict[int, str] = {}
+    seconds, counted = 0.0, 0
+    for path in paths:
+        with open(path) as f:
+            words = f.read().split()
+        if len(words) not in (2, 3, 4):
+            raise SystemExit(f"{path}: expected one player's line (a run with --only)")
+        start = int(words[3]) if len(words) == 4 else 0
+        played.update((start + k, won) for k, won in enumerate(words[1]))
+        if len(words) >= 3 and not math.isnan(float(words[2])):
+            seconds, counted = seconds + float(words[2]), counted + len(words[1])
+    return played, counted / seconds if seconds else float("nan")
 
 
 def compare(first: List[str], second: List[str]) -> str:
-    """The paired difference of two players on the same games: `first[k]` and `second[k]` are the --out
-    files of two --only runs over the same games (a run cut short: their common first games); each one's
-    wins, the games won by one alone, and the difference with its 95% (normal) interval."""
-    if len(first) != len(second):
-        raise SystemExit("give as many files on each side, in the same order")
-    a = b = ""
-    clock = [0.0, 0.0]   # CPU seconds of the games each side played (all of them, paired or not)
-    played = [0, 0]
-    for x, y in zip(first, second):
-        (rx, cx), (ry, cy) = read_result(x), read_result(y)
-        n = min(len(rx), len(ry))
-        a, b = a + rx[:n], b + ry[:n]
-        clock, played = [clock[0] + cx, clock[1] + cy], [played[0] + len(rx), played[1] + len(ry)]
-    n = len(a)
-    only_a = sum(x == "1" and y == "0" for x, y in zip(a, b))
-    only_b = sum(x == "0" and y == "1" for x, y in zip(a, b))
+    """The paired difference of two players on the games both played (by game number): each side's --out
+    files of --only runs; each one's wins, the games won by one alone, and the difference with its 95%
+    (normal) interval, then each side's games per CPU-second."""
+    (a, speed_a), (b, speed_b) = read_results(first), read_results(second)
+    games = sorted(a.keys() & b.keys())
+    if not games:
+        raise SystemExit("the two sides played no game in common")
+    n = len(games)
+    only_a = sum(a[g] == "1" and b[g] == "0" for g in games)
+    only_b = sum(a[g] == "0" and b[g] == "1" for g in games)
     d = (only_a - only_b) / n
     var = ((only_a + only_b) / n - d * d) / n
-    return (f"first: {interval(a.count('1'), n)}; second: {interval(b.count('1'), n)}; first - second: "
+    won_a, won_b = sum(a[g] == "1" for g in games), sum(b[g] == "1" for g in games)
+    return (f"{n} games: first {interval(won_a, n)}; second {interval(won_b, n)}; first - second: "
             f"{100 * d:+.2f}% +- {196 * math.sqrt(var):.2f}% (won alone: {only_a} / {only_b}); games per CPU-second "
-            f"{played[0] / clock[0]:.1f} / {played[1] / clock[1]:.1f}")
+            f"{speed_a:.1f} / {speed_b:.1f}")
 
 
 def main(argv: Optional[List[str]] = None) -> None:
@@ -152,7 +155,8 @@ def main(argv: Optional[List[str]] = None) -> None:
     ap.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
                     help="try a value of one of the engine's constants (guess.MARGIN=0.03)")
     ap.add_argument("--compare", nargs=2, metavar="FILES",
-                    help="print the paired difference of two sides' --out files (comma-separated lists) and stop")
+                    help="print the paired difference of two sides' --out files (comma-separated lists), game by game, "
+                         "and stop")
     args = ap.parse_args(argv)
     if args.compare:
         print(compare(args.compare[0].split(","), args.compare[1].split(",")))
@@ -183,7 +187,7 @@ def main(argv: Optional[List[str]] = None) -> None:
             results[name].append("1" if won[name] else "0")
         if args.out:   # game by game, so a run cut short keeps what it played
             with open(args.out, "w") as out:
-                out.writelines(f"{name} {''.join(results[name])} {clock[name]:.3f}\n" for name in names)
+                out.writelines(f"{name} {''.join(results[name])} {clock[name]:.3f} {args.start}\n" for name in names)
         for name in names:
             only_one[name] += won[name] and not all(won.values())
         if (g + 1) % 200 == 0:
