@@ -4,6 +4,8 @@ baseline (lowest P(mine), first in row order) on the same seeds, and prints the 
 
     python benchmarks/engine_trials.py --board 16x30/99 --games 2000 --seed 1
     python benchmarks/engine_trials.py --board 9x9/10 --rule sfar --games 400 --only engine
+    python benchmarks/engine_trials.py --only engine --set guess.MARGIN=0.03 --out idea.txt   # then, on the
+    python benchmarks/engine_trials.py --compare idea.txt engine.txt   # same games: the paired difference
 
 Rules as issue 37: SNR keeps the first click and its 8 neighbours mine-free (first click (3, 3) on 16x30,
 (2, 2) otherwise), SFAR only the first click, at (0, 0); zero cells open their neighbours; a game is won
@@ -16,7 +18,7 @@ import importlib
 import math
 import sys
 import time
-from typing import Callable, List, Optional, Tuple
+from typing import Callable, Dict, List, Optional, Tuple
 
 import numpy as np
 
@@ -106,6 +108,42 @@ def interval(wins: int, games: int) -> str:
     return f"{100 * p:.2f}% +- {196 * math.sqrt(p * (1 - p) / games):.2f}% ({wins}/{games})"
 
 
+def read_results(paths: List[str]) -> Tuple[Dict[int, str], float]:
+    """The results of --out files written with --only, by game number ('1' won, '0' lost), and the games
+    per CPU-second they took (nan when a file does not say; a file without its first game starts at 0)."""
+    played: Dict[int, str] = {}
+    seconds, counted = 0.0, 0
+    for path in paths:
+        with open(path) as f:
+            words = f.read().split()
+        if len(words) not in (2, 3, 4):
+            raise SystemExit(f"{path}: expected one player's line (a run with --only)")
+        start = int(words[3]) if len(words) == 4 else 0
+        played.update((start + k, won) for k, won in enumerate(words[1]))
+        if len(words) >= 3 and not math.isnan(float(words[2])):
+            seconds, counted = seconds + float(words[2]), counted + len(words[1])
+    return played, counted / seconds if seconds else float("nan")
+
+
+def compare(first: List[str], second: List[str]) -> str:
+    """The paired difference of two players on the games both played (by game number): each side's --out
+    files of --only runs; each one's wins, the games won by one alone, and the difference with its 95%
+    (normal) interval, then each side's games per CPU-second."""
+    (a, speed_a), (b, speed_b) = read_results(first), read_results(second)
+    games = sorted(a.keys() & b.keys())
+    if not games:
+        raise SystemExit("the two sides played no game in common")
+    n = len(games)
+    only_a = sum(a[g] == "1" and b[g] == "0" for g in games)
+    only_b = sum(a[g] == "0" and b[g] == "1" for g in games)
+    d = (only_a - only_b) / n
+    var = ((only_a + only_b) / n - d * d) / n
+    won_a, won_b = sum(a[g] == "1" for g in games), sum(b[g] == "1" for g in games)
+    return (f"{n} games: first {interval(won_a, n)}; second {interval(won_b, n)}; first - second: "
+            f"{100 * d:+.2f}% +- {196 * math.sqrt(var):.2f}% (won alone: {only_a} / {only_b}); games per CPU-second "
+            f"{speed_a:.1f} / {speed_b:.1f}")
+
+
 def main(argv: Optional[List[str]] = None) -> None:
     """Play the games and print the paired result."""
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
@@ -119,11 +157,18 @@ def main(argv: Optional[List[str]] = None) -> None:
     ap.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
                     help="try a value of one of the engine's constants (guess.MARGIN=0.03)")
     harness.add_options(ap)
+    ap.add_argument("--compare", nargs=2, metavar="FILES",
+                    help="print the paired difference of two sides' --out files (comma-separated lists), game by game, "
+                         "and stop")
     args = ap.parse_args(argv)
+    if args.compare:
+        print(compare(args.compare[0].split(","), args.compare[1].split(",")))
+        return
     for item in args.set:
         name, value = item.split("=")
         module, attr = name.rsplit(".", 1)
-        setattr(importlib.import_module(f"mineconv.analysis.advice.{module}"), attr, float(value))
+        number = int(value) if value.lstrip("-").isdigit() else float(value)   # a count stays an int
+        setattr(importlib.import_module(f"mineconv.analysis.advice.{module}"), attr, number)
     size, mines = args.board.split("/")
     rows, cols = map(int, size.split("x"))
     total = int(mines)
@@ -145,7 +190,7 @@ def main(argv: Optional[List[str]] = None) -> None:
             results[name].append("1" if won[name] else "0")
         if args.out:   # game by game, so a run cut short keeps what it played
             with open(args.out, "w") as out:
-                out.writelines(f"{name} {''.join(results[name])}\n" for name in names)
+                out.writelines(f"{name} {''.join(results[name])} {clock[name]:.3f} {args.start}\n" for name in names)
         for name in names:
             only_one[name] += won[name] and not all(won.values())
         if (g + 1) % 200 == 0:
