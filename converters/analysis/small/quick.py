@@ -14,7 +14,7 @@ spread to the unknown cells in one bytes pass; the answer keeps the classes (Cel
 probability grid is one division per class and one lookup per cell.
 
 `quick_count` gives up (None) where the states grow past a small budget; the caller then takes the
-general path. Its answers are the general path's, integer for integer (tests/analysis/test_quick.py holds them).
+general path. Its answers are the general path's, integer for integer (tests/analysis/small/test_quick.py holds them).
 """
 from __future__ import annotations
 

@@ -12,7 +12,7 @@ fields of the counts that contain it:
 A count that ends at a cell has field 0 in every key that survives it, so its bits are free for the next
 count to enter, whose right-hand side is added to every key as one constant. Equal keys merge with one
 np.unique (one word) or a lexicographic sort (more words). The moves are row_sweep's, state for
-state, up to the numbering of each layer's states (tests/analysis/test_treesweep.py holds them to it).
+state, up to the numbering of each layer's states (tests/analysis/counting/sweep/test_packed.py holds them to it).
 
 Worked example: counts A (cells a, b; rhs 1) and B (cells b, c; rhs 1), A's field bit 0, B's bit 1.
 

@@ -452,7 +452,7 @@ def prepare(vars_: Sequence[int], cons: Cons, var_rc: np.ndarray, bounds: Bounds
     if width > MAX_WIDTH:
         raise CountingLimitError(f"{what} would keep {width} counts open at once (more than {MAX_WIDTH})")
     # the packed keys' sweep (packed), 6x quicker on a 40x40 checkerboard than `row_sweep` here, which stays
-    # as the plain reference tests/analysis/test_treesweep.py holds it to, transition for transition
+    # as the plain reference tests/analysis/counting/sweep/test_packed.py holds it to, transition for transition
     moves = prune(packed_sweep(order, cons, bounds, what, max_states))
     held = sum(16 * len(idx0) for idx0, _, _ in moves)
     log_total, log_top = _log_pass(moves)

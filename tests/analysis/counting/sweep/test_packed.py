@@ -14,7 +14,7 @@ from mineconv.analysis.propagation import UNDECIDED, propagate
 from mineconv.core.bounds import CountingLimitError
 from mineconv.core.system import build_system
 
-from test_treecount import board
+from tests.analysis.counting.sweep.test_rows import board
 
 
 def component_inputs(puzzle):

@@ -40,7 +40,7 @@ def board(rows: int, cols: int, density: float, pattern: str, seed: int, total: 
 def counted(puzzle: Puzzle, big: int, monkeypatch):
     """count_solutions with components of `big` cells and more sent to the sweep."""
     monkeypatch.setattr(counting, "BIG_COMPONENT", big)
-    monkeypatch.setattr(counting, "TREES", "never")   # the sweep itself (tests/analysis/test_treedp.py: the tree)
+    monkeypatch.setattr(counting, "TREES", "never")   # the sweep itself (tests/analysis/counting/tree/test_dp.py: the tree)
     return count_solutions(build_system(puzzle))
 
 

@@ -7,7 +7,7 @@ import random
 
 import numpy as np
 import pytest
-from test_treecount import board, d4_reference
+from tests.analysis.counting.sweep.test_rows import board, d4_reference
 
 from mineconv.analysis import treetotal
 from mineconv.analysis.counting.sweep import carry

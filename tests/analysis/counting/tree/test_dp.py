@@ -20,7 +20,7 @@ from mineconv.analysis.treeweigh import TreeComponent
 from mineconv.core.bounds import AnalysisTimeout, Bounds, CountingLimitError, CountingMemoryError
 from mineconv.core.system import build_system
 
-from test_treecount import board, d4_reference
+from tests.analysis.counting.sweep.test_rows import board, d4_reference
 
 # the docstrings' example: cells 1-4 in a row, counts A = {1, 2}, B = {2, 3}, C = {3, 4}, each 1
 ROW = [((1, 2), 1), ((2, 3), 1), ((3, 4), 1)]
