@@ -144,7 +144,9 @@ def runs_block(bench: str, figures: List[Dict[str, Any]]) -> str:
     sides = sorted({f["side"] for f in shown}, key=lambda s: (not s.startswith(US), s))
     cells: Dict[Tuple[Any, ...], Dict[str, str]] = {}
     for f in shown:
-        key = (run_key(f), case_text(f["case"]), f"{f['figure']} ({f['unit']})")
+        key = (run_key(f), case_text(f["case"]), f"{f['figure']} ({f['unit']})", 0)
+        while f["side"] in cells.get(key, {}):   # a second figure of one side in one run: a row of its own
+            key = key[:3] + (key[3] + 1,)
         cells.setdefault(key, {})[f["side"]] = value_text(f)
     rows = [[run_text(k[0]), k[1], k[2]] + [v.get(s, "") for s in sides]
             for k, v in cells.items()]

@@ -199,3 +199,13 @@ def test_a_child_peer_answers_and_is_restarted_after_a_question_kills_it():
     finally:
         peer.close()
     assert peer.proc is None
+
+
+def test_two_figures_of_one_side_in_one_run_are_two_rows_not_one_overwritten():
+    stamp = {"date": "2026-11-27", "time": "18:04", "commit": "abc1234"}
+    figures = [{"kind": "figure", "bench": "b", "figure": "win rate", "value": v, "unit": "share",
+                "side": "mineconv engine", "case": {"config": "expert-snr"}, "extra": {}, "stamp": stamp}
+               for v in (0.25, 0.75)]
+    block = report.runs_block("b", figures)
+    rows = [line for line in block.splitlines() if line.startswith("| 2026-11-27 18:04 abc1234")]
+    assert len(rows) == 2 and "0.25" in rows[0] and "0.75" in rows[1]
