@@ -1,9 +1,9 @@
 """Two installations of mineconv play the same games move for move: the check that a speed-up of the engine
 changed no move, and a paired timing of the two (issue 37).
 
-    python benchmarks/same_games.py --before /tmp/old/bin/python --games 300            # expert SNR, seed 0
-    python benchmarks/same_games.py --before /tmp/old/bin/python --board 9x9/10 --games 300 --seed 3
-    PYTHONPATH=/tmp/old python benchmarks/same_games.py --child 0,50   # one side alone: a JSON line per game
+    python benchmarks/same_games.py --before ../old/bin/python --games 300            # expert SNR, seed 0
+    python benchmarks/same_games.py --before ../old/bin/python --board 9x9/10 --games 300 --seed 3
+    PYTHONPATH=../old python benchmarks/same_games.py --child 0,50   # one side alone: a JSON line per game
 
 Each side plays in its own child process (this script run with --child by that side's interpreter and
 environment: give --before-path to put a folder first on the older side's PYTHONPATH), game i dealt from
