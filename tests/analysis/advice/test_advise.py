@@ -333,3 +333,28 @@ def test_endgame_search_of_the_best_few_names_the_full_searchs_best_few(shown):
         assert few[:shown] == every[:shown], puzzle
         cut += len(few) < len(every)
     assert cut > 10
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_every_searched_move_wins_as_often_as_perfect_play_after_it(seed):
+    # every move the endgame search lists, not only its best: the pruned moves inside the tree (a move
+    # stopped once it cannot beat the best) and the cells that stand for their look-alikes must leave
+    # each listed move's chance exact
+    from mineconv.analysis.advice.endgame import search
+    from mineconv.analysis.advice.position import count_puzzle, neighbour_table
+
+    checked = 0
+    for puzzle in positions(900 + seed, 400, most_unknown=10, density=3):
+        fits = layouts(puzzle)
+        if not 3 <= len(fits) <= 60 or puzzle.mines is None:
+            continue
+        counted = count_puzzle(puzzle)
+        moves = search(puzzle.cells, counted, neighbour_table(puzzle.rows, puzzle.cols), puzzle.mines,
+                       time.perf_counter() + 10)
+        assert moves is not None
+        chances = best_play(puzzle.rows, puzzle.cols, fits, shown_of(puzzle))
+        assert {divmod(cell, puzzle.cols): Fraction(won, n) for cell, won, n in moves} == chances, puzzle
+        checked += 1
+        if checked == 12:
+            break
+    assert checked == 12
