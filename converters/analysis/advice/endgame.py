@@ -35,8 +35,10 @@ class OutOfTime(Exception):
 
 
 def list_layouts(cells: str, unknown: Tuple[int, ...], neighbours: Neighbours, total: Optional[int],
-                 deadline: float) -> List[int]:
-    """Every layout that fits the position, as a bit mask over `unknown` (bit k: a mine on unknown[k])."""
+                 deadline: float, settled: Optional[Dict[int, int]] = None) -> List[int]:
+    """Every layout that fits the position, as a bit mask over `unknown` (bit k: a mine on unknown[k]);
+    `settled` {k: 1 or 0}: cells already known to hold a mine in every layout, or none, placed before the
+    search (late in a game most unknown cells are such mines: the search then walks only the others)."""
     index = {cell: k for k, cell in enumerate(unknown)}
     rows: List[Tuple[List[int], int]] = []
     for j, ch in enumerate(cells):
@@ -48,9 +50,16 @@ def list_layouts(cells: str, unknown: Tuple[int, ...], neighbours: Neighbours, t
     for r, (ks, _) in enumerate(rows):
         for k in ks:
             rows_of[k].append(r)
-    order = sorted(range(len(unknown)), key=lambda k: (not rows_of[k], unknown[k]))
+    settled = settled or {}
+    order = sorted((k for k in range(len(unknown)) if k not in settled), key=lambda k: (not rows_of[k], unknown[k]))
     need = [v for _, v in rows]
     left = [len(ks) for ks, _ in rows]
+    for k, mine in settled.items():
+        for r in rows_of[k]:
+            need[r] -= mine
+            left[r] -= 1
+    if any(n < 0 or n > room for n, room in zip(need, left)):
+        return []
     found: List[int] = []
     K = len(order)
 
@@ -74,7 +83,7 @@ def list_layouts(cells: str, unknown: Tuple[int, ...], neighbours: Neighbours, t
                     need[r] += mine
                     left[r] += 1
 
-    place(0, 0, 0)
+    place(0, sum(mine << k for k, mine in settled.items()), sum(settled.values()))
     return found
 
 
@@ -84,24 +93,41 @@ class Tree:
     def __init__(self, layouts: List[int], unknown: Tuple[int, ...], neighbours: Neighbours, deadline: float):
         index = {cell: k for k, cell in enumerate(unknown)}
         around = [sum(1 << index[x] for x in neighbours[cell] if x in index) for cell in unknown]
+        everywhere = -1   # the cells every layout mines: they never open, so they split nothing
+        for m in layouts:
+            everywhere &= m
         # shows[k]: {number: the layouts (a mask) where unknown[k] is empty and shows it}, so a split of a
         # set is one AND per number rather than a walk over its layouts
         self.shows: List[Dict[int, int]] = []
         for k in range(len(unknown)):
             by_number: Dict[int, int] = {}
-            for s, m in enumerate(layouts):
-                if not m >> k & 1:
-                    v = (m & around[k]).bit_count()
-                    by_number[v] = by_number.get(v, 0) | 1 << s
+            if not everywhere >> k & 1:
+                for s, m in enumerate(layouts):
+                    if not m >> k & 1:
+                        v = (m & around[k]).bit_count()
+                        by_number[v] = by_number.get(v, 0) | 1 << s
             self.shows.append(by_number)
+        # inside the tree only the parts matter, not their numbers
+        self.masks = [tuple(by_number.values()) for by_number in self.shows]
         # empty[k]: the layouts where unknown[k] is empty, so a set's safe share is one AND and a bit count
         self.empty = [sum(by_number.values()) for by_number in self.shows]
         # cells whose every split is the same (the same layouts, numbers alike) play alike in every set, so
         # one of them, the first, stands for the others inside the tree
         seen: Dict[Tuple[Tuple[int, int], ...], int] = {}
         for k, by_number in enumerate(self.shows):
-            seen.setdefault(tuple(sorted(by_number.items())), k)
+            if by_number:
+                seen.setdefault(tuple(sorted(by_number.items())), k)
         self.keys = sorted(seen.values())
+        # part_of[k][s]: the part of layout s when unknown[k] opens (the layouts showing its number there),
+        # so "does k split S" is one lookup: S is told apart by k when S holds a layout outside that part
+        self.part_of: List[List[int]] = [[0] * len(layouts) for _ in unknown]
+        for k in self.keys:
+            for mask in self.masks[k]:
+                rest = mask
+                while rest:
+                    low = rest & -rest
+                    self.part_of[k][low.bit_length() - 1] = mask
+                    rest ^= low
         self.memo: Dict[int, int] = {}
         self.deadline = deadline
         self.nodes = 0
@@ -118,12 +144,18 @@ class Tree:
     def move_wins(self, S: int, k: int, beat: int = 0) -> int:
         """The layouts of S won by opening unknown[k] now and playing best after; once the move cannot win
         more than `beat` (each part left wins at most its size), a bound at most `beat` instead."""
-        parts = self.split(S, k).values()
-        left = sum(p.bit_count() for p in parts)
+        parts = [part for part in (S & m for m in self.masks[k]) if part]
+        left = (S & self.empty[k]).bit_count()
         won = 0
+        memo = self.memo
         for part in parts:
-            left -= part.bit_count()
-            won += self.wins(part)
+            size = part.bit_count()
+            left -= size
+            if size == 1:   # one layout: won, every safe cell then known
+                won += 1
+            else:
+                known = memo.get(part)
+                won += known if known is not None else self.wins(part)
             if won + left <= beat:
                 return won + left
         return won
@@ -139,12 +171,16 @@ class Tree:
         if self.nodes > ENDGAME_NODES or time.perf_counter() > self.deadline:
             raise OutOfTime
         risky = []
+        first = (S & -S).bit_length() - 1
         for k in self.keys:
             empty = S & self.empty[k]
             if empty == S:
-                parts = self.split(S, k)
-                if len(parts) > 1:   # safe in every layout and telling: free information
-                    result = sum(self.wins(p) for p in parts.values())
+                if S & self.part_of[k][first] != S:   # safe in every layout and telling: free information
+                    result = 0
+                    for m in self.masks[k]:
+                        part = S & m
+                        if part:
+                            result += self.wins(part) if part & (part - 1) else 1
                     self.memo[S] = result
                     return result
             elif empty:
@@ -168,7 +204,10 @@ def search(cells: str, counted: Counted, neighbours: Neighbours, total: Optional
         return None
     try:
         left = None if total is None else total - cells.count("*")   # known mines set aside
-        layouts = list_layouts(cells, counted.unknown, neighbours, left, deadline)
+        settled = None
+        if counted.mine_solutions is not None:
+            settled = {k: 1 for k, n in enumerate(counted.mine_solutions) if n == counted.solutions}
+        layouts = list_layouts(cells, counted.unknown, neighbours, left, deadline, settled)
         tree = Tree(layouts, counted.unknown, neighbours, deadline)
         full = (1 << len(layouts)) - 1
         order = []
