@@ -96,3 +96,21 @@ def test_tree_weighs_the_plain_searchs_sets_with_its_wins(seed):
             assert tree.nodes == plain.nodes, (puzzle, k)
         weighed += tree.nodes
     assert weighed > 200
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_layouts_with_the_counts_certain_cells_placed_first_are_the_full_searchs(seed):
+    placed = 0
+    for puzzle, counted in endgames(10 + seed, 40):
+        table = neighbour_table(puzzle.rows, puzzle.cols)
+        n, ms = counted.solutions, counted.mine_solutions
+        assert ms is not None
+        certain = {k: 1 if x else 0 for k, x in enumerate(ms) if x in (0, n)}
+        every = list_layouts(puzzle.cells, counted.unknown, table, puzzle.mines, time.perf_counter() + 60)
+        fast = list_layouts(puzzle.cells, counted.unknown, table, puzzle.mines, time.perf_counter() + 60, certain)
+        assert fast == every and len(every) == n, puzzle
+        # a number beside both a certain cell and a searched one: the certain cell's mine is taken off it
+        kinds = {cell: k in certain for k, cell in enumerate(counted.unknown)}
+        placed += any(ch.isdigit() and {kinds[j] for j in table[i] if j in kinds} == {True, False}
+                      for i, ch in enumerate(puzzle.cells))
+    assert placed > 20
