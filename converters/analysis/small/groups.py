@@ -25,26 +25,52 @@ ENUMERATE_BOXES = 1 << 12
 CLOSED_FORM = True
 
 BINOMIAL = [[math.comb(n, j) for j in range(n + 1)] for n in range(9)]   # a group has at most 8 cells
-BINOMIAL_V = [[math.comb(n, j) * j for j in range(n + 1)] for n in range(9)]   # ... times the mines
 
 GroupCons = Sequence[Tuple[List[int], int]]   # per count: (positions of its groups, rhs)
+_SHIFTED: Dict[Tuple[int, int], List[int]] = {}
+
+
+def shifted(size: int, width: int) -> List[int]:
+    """[C(size, v) << (v * width) for v in 0..size]: v mines on a group of `size` cells as one multiplier of
+    a polynomial packed at `width` bits a coefficient (made once per size and width)."""
+    table = _SHIFTED.get((size, width))
+    if table is None:
+        table = _SHIFTED[size, width] = [BINOMIAL[size][v] << (v * width) for v in range(size + 1)]
+    return table
+
+
+def shifted_mine(size: int, width: int) -> List[int]:
+    """[C(size - 1, v - 1) << (v * width) for v in 0..size] (0 for v = 0): the weight of v mines on a group
+    of `size` cells with a given cell of it a mine (C(size, v) v / size), as one multiplier."""
+    table = _SHIFTED.get((-size, width))
+    if table is None:
+        table = _SHIFTED[-size, width] = [0] + [BINOMIAL[size - 1][v - 1] << (v * width) for v in range(1, size + 1)]
+    return table
 
 
 def _order(sizes: Sequence[int], cons: GroupCons) -> List[int]:
     """The groups breadth first from a far end: the partly filled counts stay few."""
-    adj: List[set] = [set() for _ in sizes]
+    # per group, its neighbours (itself too) as a bit mask over the groups: a neighbour list sorted
+    # ascending is then the set bits read from the low end
+    adj = [0] * len(sizes)
     for gs, _ in cons:
+        mask = 0
         for g in gs:
-            adj[g].update(gs)
-    degrees = list(map(len, adj))
+            mask |= 1 << g
+        for g in gs:
+            adj[g] |= mask
+    degrees = [m.bit_count() for m in adj]
     start = degrees.index(min(degrees))
     for _ in range(2):
-        seen = {start}
+        seen = 1 << start
         order = [start]
         for g in order:
-            for h in sorted(adj[g] - seen):
-                seen.add(h)
-                order.append(h)
+            new = adj[g] & ~seen
+            seen |= new
+            while new:
+                low = new & -new
+                order.append(low.bit_length() - 1)
+                new ^= low
         start = order[-1]
     return order
 
@@ -96,18 +122,21 @@ def count_groups(sizes: List[int], cons: GroupCons, sums: bool = False):
     marg: List[int] = [0] * len(sizes)
     for i in range(len(order) - 1, -1, -1):
         size, start, dec, _ = steps[i]
-        binom, times_v = BINOMIAL[size], BINOMIAL_V[size]
+        # v mines on the group: its weight C(size, v) times x^v, one multiplier (shifts[size][v])
+        # ... and a given cell of it a mine: C(size - 1, v - 1) x^v
+        shift, one_mine = shifted(size, width), shifted_mine(size, width)
         cur: Dict[int, int] = {}
+        get = back.get
         into = 0
         for (s, w), (lo, hi) in zip(layers[i].items(), spans[i]):
             acc = 0
             t = s + start - lo * dec
             for v in range(lo, hi + 1):
-                b = back.get(t)
+                b = get(t)
                 if b is not None:
-                    acc += (b * binom[v]) << (v * width)
+                    acc += b * shift[v]
                     if v:
-                        into += (b * w * times_v[v]) << (v * width)
+                        into += b * w * one_mine[v]
                 t -= dec
             if acc:
                 cur[s] = acc
@@ -115,15 +144,12 @@ def count_groups(sizes: List[int], cons: GroupCons, sums: bool = False):
         back = cur
     total = back[0]
     if sums:
-        return 0, [total], [[m // sizes[g]] for g, m in enumerate(marg)]
+        return 0, [total], [[m] for m in marg]
     # only the span of mine counts the component can hold: offset, then the coefficients from there
     lo = ((total & -total).bit_length() - 1) // width
     hi = (total.bit_length() - 1) // width
     P = unpack(total >> (lo * width), width, hi - lo + 1)
-    # every coefficient of a group's polynomial is its size times the number wanted: one division of the
-    # packed polynomial divides them all
-    M = [unpack((m // sizes[g] if sizes[g] > 1 else m) >> (lo * width), width, hi - lo + 1)
-         for g, m in enumerate(marg)]
+    M = [unpack(m >> (lo * width), width, hi - lo + 1) for m in marg]
     return lo, P, M
 
 
@@ -236,8 +262,7 @@ def _schedule(order: List[int], sizes: List[int], cons: GroupCons, bits: int) ->
     at its first group and freed after its last, where it needs 0 mines on every state (its last group takes
     exactly what it needs), so a freed slot holds 0 for the next count and two states are equal exactly when
     their partly filled counts need the same."""
-    n = len(order)
-    pos = [0] * n
+    pos = [0] * len(order)
     for i, g in enumerate(order):
         pos[g] = i
     starting: List[List[int]] = [[] for _ in order]
@@ -245,13 +270,18 @@ def _schedule(order: List[int], sizes: List[int], cons: GroupCons, bits: int) ->
     of_group: List[List[int]] = [[] for _ in sizes]
     left = []     # per count, its cells in groups not yet stepped past
     for ci, (gs, _) in enumerate(cons):
-        ps = [pos[g] for g in gs]
-        starting[min(ps)].append(ci)
-        ending[max(ps)].append(ci)
+        first = last = pos[gs[0]]
         cells = 0
         for g in gs:
+            p = pos[g]
+            if p < first:
+                first = p
+            elif p > last:
+                last = p
             of_group[g].append(ci)
             cells += sizes[g]
+        starting[first].append(ci)
+        ending[last].append(ci)
         left.append(cells)
     free: List[int] = []
     used = 0
@@ -270,9 +300,11 @@ def _schedule(order: List[int], sizes: List[int], cons: GroupCons, bits: int) ->
         dec = 0
         contains = []
         for ci in of_group[g]:
-            left[ci] -= size
-            dec += 1 << shift[ci]
-            contains.append((shift[ci], left[ci]))
+            k = shift[ci]
+            rest = left[ci] - size
+            left[ci] = rest
+            dec += 1 << k
+            contains.append((k, rest))
         steps.append((size, start, dec, contains))
         for ci in ending[i]:
             free.append(shift[ci])
@@ -287,8 +319,9 @@ def _forward(steps: List[Step], width: int, cells: int, full: int):
     # states the layers may hold (as many for the sums alone: the same boards take this path either way)
     budget = QUICK_MEMORY // max(1, ((cells + 8) * (cells + 1)) // 8 + 64)
     for size, start, dec, contains in steps:
-        binom = BINOMIAL[size]
+        weight = shifted(size, width)
         nxt: Dict[int, int] = {}
+        get = nxt.get
         span = []
         for s, w in layers[-1].items():
             ext = s + start
@@ -302,7 +335,7 @@ def _forward(steps: List[Step], width: int, cells: int, full: int):
             span.append((lo, hi))
             t = ext - lo * dec
             for v in range(lo, hi + 1):
-                nxt[t] = nxt.get(t, 0) + ((w * binom[v]) << (v * width))
+                nxt[t] = get(t, 0) + w * weight[v]
                 t -= dec
         budget -= len(nxt)
         if budget < 0:
