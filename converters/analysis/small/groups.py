@@ -27,25 +27,19 @@ CLOSED_FORM = True
 BINOMIAL = [[math.comb(n, j) for j in range(n + 1)] for n in range(9)]   # a group has at most 8 cells
 
 GroupCons = Sequence[Tuple[List[int], int]]   # per count: (positions of its groups, rhs)
-_SHIFTED: Dict[Tuple[int, int], List[int]] = {}
+_SHIFTED: Dict[int, Tuple[List[List[int]], List[List[int]]]] = {}
 
 
-def shifted(size: int, width: int) -> List[int]:
-    """[C(size, v) << (v * width) for v in 0..size]: v mines on a group of `size` cells as one multiplier of
-    a polynomial packed at `width` bits a coefficient (made once per size and width)."""
-    table = _SHIFTED.get((size, width))
-    if table is None:
-        table = _SHIFTED[size, width] = [BINOMIAL[size][v] << (v * width) for v in range(size + 1)]
-    return table
-
-
-def shifted_mine(size: int, width: int) -> List[int]:
-    """[C(size - 1, v - 1) << (v * width) for v in 0..size] (0 for v = 0): the weight of v mines on a group
-    of `size` cells with a given cell of it a mine (C(size, v) v / size), as one multiplier."""
-    table = _SHIFTED.get((-size, width))
-    if table is None:
-        table = _SHIFTED[-size, width] = [0] + [BINOMIAL[size - 1][v - 1] << (v * width) for v in range(1, size + 1)]
-    return table
+def shifted(width: int) -> Tuple[List[List[int]], List[List[int]]]:
+    """Per group size n (0..8) and mines v on it, one multiplier of a polynomial packed at `width` bits a
+    coefficient: C(n, v) << (v * width), the weight of v mines on the group; and C(n - 1, v - 1) << (v * width)
+    (0 for v = 0), the same with a given cell of it a mine (C(n, v) v / n). Made once per width."""
+    tables = _SHIFTED.get(width)
+    if tables is None:
+        tables = _SHIFTED[width] = (
+            [[BINOMIAL[n][v] << (v * width) for v in range(n + 1)] for n in range(9)],
+            [[0] + [BINOMIAL[n - 1][v - 1] << (v * width) for v in range(1, n + 1)] for n in range(9)])
+    return tables
 
 
 def _order(sizes: Sequence[int], cons: GroupCons) -> List[int]:
@@ -120,11 +114,11 @@ def count_groups(sizes: List[int], cons: GroupCons, sums: bool = False):
         return 0, [0], [[0]] * len(sizes)
     back: Dict[int, int] = {0: 1}
     marg: List[int] = [0] * len(sizes)
+    weights, mine_weights = shifted(width)
     for i in range(len(order) - 1, -1, -1):
         size, start, dec, _ = steps[i]
-        # v mines on the group: its weight C(size, v) times x^v, one multiplier (shifts[size][v])
-        # ... and a given cell of it a mine: C(size - 1, v - 1) x^v
-        shift, one_mine = shifted(size, width), shifted_mine(size, width)
+        # v mines on the group: its weight C(size, v) x^v, and C(size - 1, v - 1) x^v with a given cell a mine
+        shift, one_mine = weights[size], mine_weights[size]
         cur: Dict[int, int] = {}
         get = back.get
         into = 0
@@ -318,8 +312,9 @@ def _forward(steps: List[Step], width: int, cells: int, full: int):
     spans: List[List[Tuple[int, int]]] = []
     # states the layers may hold (as many for the sums alone: the same boards take this path either way)
     budget = QUICK_MEMORY // max(1, ((cells + 8) * (cells + 1)) // 8 + 64)
+    weights = shifted(width)[0]
     for size, start, dec, contains in steps:
-        weight = shifted(size, width)
+        weight = weights[size]
         nxt: Dict[int, int] = {}
         get = nxt.get
         span = []
