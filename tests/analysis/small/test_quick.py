@@ -173,6 +173,30 @@ def test_a_turns_count_per_class_is_analyzes(monkeypatch):
     assert counted > 150
 
 
+def test_a_turns_count_takes_an_imagined_position_once_and_answers_as_afresh(monkeypatch):
+    # quick_outcome keeps the positions it counted; quick_classes of the very same position (cells and
+    # total) takes it once instead of counting again, and answers as counting afresh; another total, or
+    # a second call, is counted anew
+    settled = []
+    real = quick.settled_frontier
+    monkeypatch.setattr(quick, "settled_frontier", lambda p: settled.append(1) or real(p))
+    taken = 0
+    for p in played_positions(16, 30, 99, 9):
+        for q in (p, p.replace(mines=p.mines - 1)):
+            quick.forget_components()
+            fresh = quick.quick_classes(q)
+            other = q.replace(mines=q.mines - 1)   # at most the unknown cells, as q
+            other_fresh = quick.quick_classes(other)
+            quick.forget_components()
+            assert quick.quick_outcome(q) is not None
+            before = len(settled)
+            assert quick.quick_classes(other) == other_fresh and len(settled) == before + 1, q
+            assert quick.quick_classes(q) == fresh and len(settled) == before + 1, q
+            assert quick.quick_classes(q) == fresh and len(settled) == before + 2, q
+            taken += 1
+    assert taken > 100
+
+
 def test_quick_system_is_build_system():
     for p in boards(5, 150):
         mine = quick.quick_system(p, None)
