@@ -11,7 +11,7 @@ multiplication (Kronecker substitution), all in C. `quick` uses it on small boar
 from __future__ import annotations
 
 import math
-from typing import Dict, List, Sequence, Tuple
+from typing import Dict, List, Optional, Sequence, Tuple
 
 from ..counting.packing import unpack
 
@@ -23,6 +23,14 @@ ENUMERATE_GROUPS = 10
 ENUMERATE_BOXES = 1 << 12
 # components of two groups are counted in closed form (False: as any other, for the tests)
 CLOSED_FORM = True
+# components of up to this many groups past the box bound are first tried solution by solution, giving up
+# past ENUMERATE_VISITS visits a group (then the programme counts them): a game's frontier chains have
+# few solutions, which cost less to visit than the programme's set-up. Measured on the 1,028 components
+# count_groups met in 60 expert games: per component the visits took a median 0.5-0.8 of the programme's
+# time up to 20 groups, 1-3x from 23 (up to 20x); none of those up to 20 groups needed 30 visits a group;
+# the 2,557 positions of those games counted 375 -> 304 us each (24 groups: 297, 16: 312; 12 visits: 334)
+TRY_ENUMERATE_GROUPS = 20
+ENUMERATE_VISITS = 30
 
 BINOMIAL = [[math.comb(n, j) for j in range(n + 1)] for n in range(9)]   # a group has at most 8 cells
 
@@ -85,6 +93,10 @@ def component_polynomials(sizes: List[int], cons_of: List[List[int]], need: Dict
         return _two(sizes[0], sizes[1], cons_of, need)
     if len(sizes) <= ENUMERATE_GROUPS and math.prod(n + 1 for n in sizes) <= ENUMERATE_BOXES:
         return _enumerate(sizes, cons_of, need)
+    if len(sizes) <= TRY_ENUMERATE_GROUPS:
+        counted = _enumerate(sizes, cons_of, need, ENUMERATE_VISITS * len(sizes))
+        if counted is not None:
+            return counted
     local: Dict[int, List[int]] = {}
     for g, cs in enumerate(cons_of):
         for c in cs:
@@ -177,10 +189,11 @@ def _two(a: int, b: int, cons_of: List[List[int]], need: Dict[int, int]):
     return s, [p], [[ma], [mb]]
 
 
-def _enumerate(sizes: List[int], cons_of: List[List[int]], rem: Dict[int, int]):
+def _enumerate(sizes: List[int], cons_of: List[List[int]], rem: Dict[int, int], visits: Optional[int] = None):
     """component_polynomials's answer for a few groups, by visiting every solution over the groups: on small
     components that costs less than setting up the programme's states. rem (per count the mines it still
-    needs) changes as it goes and is restored."""
+    needs) changes as it goes and is restored. With `visits`, None once that many groups were visited
+    (the search then winds back without going deeper, so rem is restored as well)."""
     n = len(sizes)
     # per group, its counts with how many of their cells lie in the groups after it
     limits: List[List[Tuple[int, int]]] = [[]] * n
@@ -195,8 +208,13 @@ def _enumerate(sizes: List[int], cons_of: List[List[int]], rem: Dict[int, int]):
         limits[g] = lim
     vals = [0] * n
     found: List[Tuple[int, int, Tuple[int, ...]]] = []   # (weight, mines, per group mines) per solution
+    left = [-1 if visits is None else visits]   # visits left (-1: no limit)
 
     def visit(g: int, w: int, m: int) -> None:
+        if left[0] >= 0:
+            if not left[0]:
+                return
+            left[0] -= 1
         size = sizes[g]
         lo, hi = 0, size
         for c, a in limits[g]:
@@ -230,6 +248,8 @@ def _enumerate(sizes: List[int], cons_of: List[List[int]], rem: Dict[int, int]):
     # visit calls itself through its closure cell, a reference cycle that only the garbage collector
     # frees (with `found` inside it): emptying the cell lets reference counting free it now
     visit = None  # type: ignore[assignment]
+    if not left[0]:
+        return None
     if not found:
         return 0, [0], [[0]] * n
     lo = min(m for _, m, _ in found)
