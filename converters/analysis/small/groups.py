@@ -208,13 +208,12 @@ def _enumerate(sizes: List[int], cons_of: List[List[int]], rem: Dict[int, int], 
         limits[g] = lim
     vals = [0] * n
     found: List[Tuple[int, int, Tuple[int, ...]]] = []   # (weight, mines, per group mines) per solution
-    left = [-1 if visits is None else visits]   # visits left (-1: no limit)
+    left = [1 << 62 if visits is None else visits]   # visits left (below 0: given up)
 
     def visit(g: int, w: int, m: int) -> None:
-        if left[0] >= 0:
-            if not left[0]:
-                return
-            left[0] -= 1
+        left[0] -= 1
+        if left[0] < 0:
+            return
         size = sizes[g]
         lo, hi = 0, size
         for c, a in limits[g]:
@@ -248,7 +247,7 @@ def _enumerate(sizes: List[int], cons_of: List[List[int]], rem: Dict[int, int], 
     # visit calls itself through its closure cell, a reference cycle that only the garbage collector
     # frees (with `found` inside it): emptying the cell lets reference counting free it now
     visit = None  # type: ignore[assignment]
-    if not left[0]:
+    if left[0] < 0:
         return None
     if not found:
         return 0, [0], [[0]] * n
