@@ -4,7 +4,8 @@ A group is a set of unknown cells touched by the same counts: one variable holdi
 by C(n, j). A component (groups linked through shared counts) is counted by a forward and a backward pass
 over its groups, with the states memoised on the partly filled counts' remaining right-hand sides; a
 component of a few groups is counted solution by solution instead, which costs less than setting up
-states, and one of one or two groups in closed form. A count polynomial (coefficient j: the weight of j mines) is one Python int with the coefficients
+states (one of up to TRY_ENUMERATE_GROUPS groups is tried so first, within a number of visits), and one of
+one or two groups in closed form. A count polynomial (coefficient j: the weight of j mines) is one Python int with the coefficients
 in fixed-width bit slots, so a sum is one addition, one more mine a shift, and a product one big-integer
 multiplication (Kronecker substitution), all in C. `quick` uses it on small boards.
 """
@@ -28,7 +29,9 @@ CLOSED_FORM = True
 # few solutions, which cost less to visit than the programme's set-up. Measured on the 1,028 components
 # count_groups met in 60 expert games: per component the visits took a median 0.5-0.8 of the programme's
 # time up to 20 groups, 1-3x from 23 (up to 20x); none of those up to 20 groups needed 30 visits a group;
-# the 2,557 positions of those games counted 375 -> 304 us each (24 groups: 297, 16: 312; 12 visits: 334)
+# the 2,557 positions of those games counted 375 -> 304 us each (24 groups: 297, 16: 312; 12 visits: 334).
+# E.g. a chain of 16 groups of one cell, each count "1" over two neighbours, has 2 solutions: the search
+# visits ~32 groups (30 x 16 = 480 allowed), where the programme first builds an order and a schedule
 TRY_ENUMERATE_GROUPS = 20
 ENUMERATE_VISITS = 30
 
@@ -41,7 +44,12 @@ _SHIFTED: Dict[int, Tuple[List[List[int]], List[List[int]]]] = {}
 def shifted(width: int) -> Tuple[List[List[int]], List[List[int]]]:
     """Per group size n (0..8) and mines v on it, one multiplier of a polynomial packed at `width` bits a
     coefficient: C(n, v) << (v * width), the weight of v mines on the group; and C(n - 1, v - 1) << (v * width)
-    (0 for v = 0), the same with a given cell of it a mine (C(n, v) v / n). Made once per width."""
+    (0 for v = 0), the same with a given cell of it a mine (C(n, v) v / n). Made once per width.
+
+    E.g. width 8, a group of 2 cells: [1, 2 << 8, 1 << 16] and [0, 1 << 8, 1 << 16]. A weight w = 3 + 5x
+    (packed 3 + (5 << 8)) with one mine on the group is w * (2 << 8) = 6x + 10x^2, one multiplication in
+    place of w * 2 shifted by a slot; with a given cell the mine, w * (1 << 8) = 3x + 5x^2, so the marginals
+    need no division by the group's size afterwards."""
     tables = _SHIFTED.get(width)
     if tables is None:
         tables = _SHIFTED[width] = (
@@ -192,8 +200,8 @@ def _two(a: int, b: int, cons_of: List[List[int]], need: Dict[int, int]):
 def _enumerate(sizes: List[int], cons_of: List[List[int]], rem: Dict[int, int], visits: Optional[int] = None):
     """component_polynomials's answer for a few groups, by visiting every solution over the groups: on small
     components that costs less than setting up the programme's states. rem (per count the mines it still
-    needs) changes as it goes and is restored. With `visits`, None once that many groups were visited
-    (the search then winds back without going deeper, so rem is restored as well)."""
+    needs) changes as it goes and is restored. With `visits`, None when the search would visit more groups
+    than that (it then winds back without going deeper, so rem is restored as well)."""
     n = len(sizes)
     # per group, its counts with how many of their cells lie in the groups after it
     limits: List[List[Tuple[int, int]]] = [[]] * n
