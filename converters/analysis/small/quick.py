@@ -18,6 +18,7 @@ general path. Its answers are the general path's, integer for integer (tests/ana
 """
 from __future__ import annotations
 
+from operator import mul
 from typing import Dict, List, NamedTuple, Optional, Tuple
 
 import numpy as np
@@ -375,7 +376,7 @@ def _convolve(polys, F: int, T: int, per_group: List[int], cells: int) -> Tuple[
         for p in packed:
             prefix.append(prefix[-1] * p)
         P_all = unpack(prefix[-1], width, D)
-    N = sum(c * g for c, g in zip(P_all, G) if c)
+    N = sum(map(mul, P_all, G))
     if N == 0:
         return 0, 0
     # a free cell holds one of the T mines
@@ -384,7 +385,7 @@ def _convolve(polys, F: int, T: int, per_group: List[int], cells: int) -> Tuple[
     if len(polys) <= 1:   # no other component: the free cells alone take the rest
         for gs, _, _, M in polys:
             for g, m in zip(gs, M):
-                per_group[g] = sum(a * b for a, b in zip(m, G) if a)
+                per_group[g] = sum(map(mul, m, G))
         return N, n_free
     suffix = 1
     g_reversed = pack(G[::-1], width)
@@ -396,7 +397,7 @@ def _convolve(polys, F: int, T: int, per_group: List[int], cells: int) -> Tuple[
         suffix *= packed[c]
         w = [(corr >> ((D - 1 - j) * width)) & mask for j in range(len(P))]
         for g, m in zip(gs, M):
-            per_group[g] = sum(a * b for a, b in zip(m, w) if a)
+            per_group[g] = sum(map(mul, m, w))
     return N, n_free
 
 
