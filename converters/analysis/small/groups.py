@@ -4,14 +4,15 @@ A group is a set of unknown cells touched by the same counts: one variable holdi
 by C(n, j). A component (groups linked through shared counts) is counted by a forward and a backward pass
 over its groups, with the states memoised on the partly filled counts' remaining right-hand sides; a
 component of a few groups is counted solution by solution instead, which costs less than setting up
-states, and one of one or two groups in closed form. A count polynomial (coefficient j: the weight of j mines) is one Python int with the coefficients
+states (one of up to TRY_ENUMERATE_GROUPS groups is tried so first, within a number of visits), and one of
+one or two groups in closed form. A count polynomial (coefficient j: the weight of j mines) is one Python int with the coefficients
 in fixed-width bit slots, so a sum is one addition, one more mine a shift, and a product one big-integer
 multiplication (Kronecker substitution), all in C. `quick` uses it on small boards.
 """
 from __future__ import annotations
 
 import math
-from typing import Dict, List, Sequence, Tuple
+from typing import Dict, List, Optional, Sequence, Tuple
 
 from ..counting.packing import unpack
 
@@ -23,28 +24,63 @@ ENUMERATE_GROUPS = 10
 ENUMERATE_BOXES = 1 << 12
 # components of two groups are counted in closed form (False: as any other, for the tests)
 CLOSED_FORM = True
+# components of up to this many groups past the box bound are first tried solution by solution, giving up
+# past ENUMERATE_VISITS visits a group (then the programme counts them): a game's frontier chains have
+# few solutions, which cost less to visit than the programme's set-up. Measured on the 1,028 components
+# count_groups met in 60 expert games: per component the visits took a median 0.5-0.8 of the programme's
+# time up to 20 groups, 1-3x from 23 (up to 20x); none of those up to 20 groups needed 30 visits a group;
+# the 2,557 positions of those games counted 375 -> 304 us each (24 groups: 297, 16: 312; 12 visits: 334).
+# E.g. a chain of 16 groups of one cell, each count "1" over two neighbours, has 2 solutions: the search
+# visits ~32 groups (30 x 16 = 480 allowed), where the programme first builds an order and a schedule
+TRY_ENUMERATE_GROUPS = 20
+ENUMERATE_VISITS = 30
 
 BINOMIAL = [[math.comb(n, j) for j in range(n + 1)] for n in range(9)]   # a group has at most 8 cells
-BINOMIAL_V = [[math.comb(n, j) * j for j in range(n + 1)] for n in range(9)]   # ... times the mines
 
 GroupCons = Sequence[Tuple[List[int], int]]   # per count: (positions of its groups, rhs)
+_SHIFTED: Dict[int, Tuple[List[List[int]], List[List[int]]]] = {}
+
+
+def shifted(width: int) -> Tuple[List[List[int]], List[List[int]]]:
+    """Per group size n (0..8) and mines v on it, one multiplier of a polynomial packed at `width` bits a
+    coefficient: C(n, v) << (v * width), the weight of v mines on the group; and C(n - 1, v - 1) << (v * width)
+    (0 for v = 0), the same with a given cell of it a mine (C(n, v) v / n). Made once per width.
+
+    E.g. width 8, a group of 2 cells: [1, 2 << 8, 1 << 16] and [0, 1 << 8, 1 << 16]. A weight w = 3 + 5x
+    (packed 3 + (5 << 8)) with one mine on the group is w * (2 << 8) = 6x + 10x^2, one multiplication in
+    place of w * 2 shifted by a slot; with a given cell the mine, w * (1 << 8) = 3x + 5x^2, so the marginals
+    need no division by the group's size afterwards."""
+    tables = _SHIFTED.get(width)
+    if tables is None:
+        tables = _SHIFTED[width] = (
+            [[BINOMIAL[n][v] << (v * width) for v in range(n + 1)] for n in range(9)],
+            [[0] + [BINOMIAL[n - 1][v - 1] << (v * width) for v in range(1, n + 1)] for n in range(9)])
+    return tables
 
 
 def _order(sizes: Sequence[int], cons: GroupCons) -> List[int]:
     """The groups breadth first from a far end: the partly filled counts stay few."""
-    adj: List[set] = [set() for _ in sizes]
+    # per group, its neighbours (itself too) as a bit mask over the groups: a neighbour list sorted
+    # ascending is then the set bits read from the low end
+    adj = [0] * len(sizes)
     for gs, _ in cons:
+        mask = 0
         for g in gs:
-            adj[g].update(gs)
-    degrees = list(map(len, adj))
+            mask |= 1 << g
+        for g in gs:
+            adj[g] |= mask
+    degrees = [m.bit_count() for m in adj]
     start = degrees.index(min(degrees))
     for _ in range(2):
-        seen = {start}
+        seen = 1 << start
         order = [start]
         for g in order:
-            for h in sorted(adj[g] - seen):
-                seen.add(h)
-                order.append(h)
+            new = adj[g] & ~seen
+            seen |= new
+            while new:
+                low = new & -new
+                order.append(low.bit_length() - 1)
+                new ^= low
         start = order[-1]
     return order
 
@@ -65,6 +101,10 @@ def component_polynomials(sizes: List[int], cons_of: List[List[int]], need: Dict
         return _two(sizes[0], sizes[1], cons_of, need)
     if len(sizes) <= ENUMERATE_GROUPS and math.prod(n + 1 for n in sizes) <= ENUMERATE_BOXES:
         return _enumerate(sizes, cons_of, need)
+    if len(sizes) <= TRY_ENUMERATE_GROUPS:
+        counted = _enumerate(sizes, cons_of, need, ENUMERATE_VISITS * len(sizes))
+        if counted is not None:
+            return counted
     local: Dict[int, List[int]] = {}
     for g, cs in enumerate(cons_of):
         for c in cs:
@@ -94,20 +134,23 @@ def count_groups(sizes: List[int], cons: GroupCons, sums: bool = False):
         return 0, [0], [[0]] * len(sizes)
     back: Dict[int, int] = {0: 1}
     marg: List[int] = [0] * len(sizes)
+    weights, mine_weights = shifted(width)
     for i in range(len(order) - 1, -1, -1):
         size, start, dec, _ = steps[i]
-        binom, times_v = BINOMIAL[size], BINOMIAL_V[size]
+        # v mines on the group: its weight C(size, v) x^v, and C(size - 1, v - 1) x^v with a given cell a mine
+        shift, one_mine = weights[size], mine_weights[size]
         cur: Dict[int, int] = {}
+        get = back.get
         into = 0
         for (s, w), (lo, hi) in zip(layers[i].items(), spans[i]):
             acc = 0
             t = s + start - lo * dec
             for v in range(lo, hi + 1):
-                b = back.get(t)
+                b = get(t)
                 if b is not None:
-                    acc += (b * binom[v]) << (v * width)
+                    acc += b * shift[v]
                     if v:
-                        into += (b * w * times_v[v]) << (v * width)
+                        into += b * w * one_mine[v]
                 t -= dec
             if acc:
                 cur[s] = acc
@@ -115,15 +158,12 @@ def count_groups(sizes: List[int], cons: GroupCons, sums: bool = False):
         back = cur
     total = back[0]
     if sums:
-        return 0, [total], [[m // sizes[g]] for g, m in enumerate(marg)]
+        return 0, [total], [[m] for m in marg]
     # only the span of mine counts the component can hold: offset, then the coefficients from there
     lo = ((total & -total).bit_length() - 1) // width
     hi = (total.bit_length() - 1) // width
     P = unpack(total >> (lo * width), width, hi - lo + 1)
-    # every coefficient of a group's polynomial is its size times the number wanted: one division of the
-    # packed polynomial divides them all
-    M = [unpack((m // sizes[g] if sizes[g] > 1 else m) >> (lo * width), width, hi - lo + 1)
-         for g, m in enumerate(marg)]
+    M = [unpack(m >> (lo * width), width, hi - lo + 1) for m in marg]
     return lo, P, M
 
 
@@ -157,10 +197,11 @@ def _two(a: int, b: int, cons_of: List[List[int]], need: Dict[int, int]):
     return s, [p], [[ma], [mb]]
 
 
-def _enumerate(sizes: List[int], cons_of: List[List[int]], rem: Dict[int, int]):
+def _enumerate(sizes: List[int], cons_of: List[List[int]], rem: Dict[int, int], visits: Optional[int] = None):
     """component_polynomials's answer for a few groups, by visiting every solution over the groups: on small
     components that costs less than setting up the programme's states. rem (per count the mines it still
-    needs) changes as it goes and is restored."""
+    needs) changes as it goes and is restored. With `visits`, None when the search would visit more groups
+    than that (it then winds back without going deeper, so rem is restored as well)."""
     n = len(sizes)
     # per group, its counts with how many of their cells lie in the groups after it
     limits: List[List[Tuple[int, int]]] = [[]] * n
@@ -175,8 +216,12 @@ def _enumerate(sizes: List[int], cons_of: List[List[int]], rem: Dict[int, int]):
         limits[g] = lim
     vals = [0] * n
     found: List[Tuple[int, int, Tuple[int, ...]]] = []   # (weight, mines, per group mines) per solution
+    left = [1 << 62 if visits is None else visits]   # visits left (below 0: given up)
 
     def visit(g: int, w: int, m: int) -> None:
+        left[0] -= 1
+        if left[0] < 0:
+            return
         size = sizes[g]
         lo, hi = 0, size
         for c, a in limits[g]:
@@ -210,6 +255,8 @@ def _enumerate(sizes: List[int], cons_of: List[List[int]], rem: Dict[int, int]):
     # visit calls itself through its closure cell, a reference cycle that only the garbage collector
     # frees (with `found` inside it): emptying the cell lets reference counting free it now
     visit = None  # type: ignore[assignment]
+    if left[0] < 0:
+        return None
     if not found:
         return 0, [0], [[0]] * n
     lo = min(m for _, m, _ in found)
@@ -236,8 +283,7 @@ def _schedule(order: List[int], sizes: List[int], cons: GroupCons, bits: int) ->
     at its first group and freed after its last, where it needs 0 mines on every state (its last group takes
     exactly what it needs), so a freed slot holds 0 for the next count and two states are equal exactly when
     their partly filled counts need the same."""
-    n = len(order)
-    pos = [0] * n
+    pos = [0] * len(order)
     for i, g in enumerate(order):
         pos[g] = i
     starting: List[List[int]] = [[] for _ in order]
@@ -245,13 +291,18 @@ def _schedule(order: List[int], sizes: List[int], cons: GroupCons, bits: int) ->
     of_group: List[List[int]] = [[] for _ in sizes]
     left = []     # per count, its cells in groups not yet stepped past
     for ci, (gs, _) in enumerate(cons):
-        ps = [pos[g] for g in gs]
-        starting[min(ps)].append(ci)
-        ending[max(ps)].append(ci)
+        first = last = pos[gs[0]]
         cells = 0
         for g in gs:
+            p = pos[g]
+            if p < first:
+                first = p
+            elif p > last:
+                last = p
             of_group[g].append(ci)
             cells += sizes[g]
+        starting[first].append(ci)
+        ending[last].append(ci)
         left.append(cells)
     free: List[int] = []
     used = 0
@@ -270,9 +321,11 @@ def _schedule(order: List[int], sizes: List[int], cons: GroupCons, bits: int) ->
         dec = 0
         contains = []
         for ci in of_group[g]:
-            left[ci] -= size
-            dec += 1 << shift[ci]
-            contains.append((shift[ci], left[ci]))
+            k = shift[ci]
+            rest = left[ci] - size
+            left[ci] = rest
+            dec += 1 << k
+            contains.append((k, rest))
         steps.append((size, start, dec, contains))
         for ci in ending[i]:
             free.append(shift[ci])
@@ -286,9 +339,11 @@ def _forward(steps: List[Step], width: int, cells: int, full: int):
     spans: List[List[Tuple[int, int]]] = []
     # states the layers may hold (as many for the sums alone: the same boards take this path either way)
     budget = QUICK_MEMORY // max(1, ((cells + 8) * (cells + 1)) // 8 + 64)
+    weights = shifted(width)[0]
     for size, start, dec, contains in steps:
-        binom = BINOMIAL[size]
+        weight = weights[size]
         nxt: Dict[int, int] = {}
+        get = nxt.get
         span = []
         for s, w in layers[-1].items():
             ext = s + start
@@ -302,7 +357,7 @@ def _forward(steps: List[Step], width: int, cells: int, full: int):
             span.append((lo, hi))
             t = ext - lo * dec
             for v in range(lo, hi + 1):
-                nxt[t] = nxt.get(t, 0) + ((w * binom[v]) << (v * width))
+                nxt[t] = get(t, 0) + w * weight[v]
                 t -= dec
         budget -= len(nxt)
         if budget < 0:

@@ -44,6 +44,7 @@ STRATEGIES = {"default": {}, "programme": {"ENUMERATE_GROUPS": 1, "CLOSED_FORM":
               "enumerate": {"ENUMERATE_GROUPS": 10 ** 6, "ENUMERATE_BOXES": 10 ** 9, "PAIR_RULE_GROUPS": 0,
                             "CLOSED_FORM": False},
               "pairs": {"PAIR_RULE_GROUPS": 0, "ENUMERATE_GROUPS": 1},
+              "tried": {"ENUMERATE_GROUPS": 1, "TRY_ENUMERATE_GROUPS": 10 ** 6, "ENUMERATE_VISITS": 2},
               "cell by cell": {"MAX_CLASSES": 6},
               "bulk rounds": {"BULK_COUNTS": 0}, "count by count": {"BULK_COUNTS": 10 ** 9}}
 
@@ -52,7 +53,7 @@ def use(monkeypatch, strategy: str) -> None:
     """Set the module constants of a strategy (components counted by another strategy forgotten)."""
     quick.forget_components()
     for name, value in STRATEGIES[strategy].items():
-        module = (groups if name.startswith("ENUMERATE") or name == "CLOSED_FORM" else
+        module = (groups if name.startswith(("ENUMERATE", "TRY_ENUMERATE")) or name == "CLOSED_FORM" else
                   frontier if name == "BULK_COUNTS" else quick)
         monkeypatch.setattr(module, name, value)
 
@@ -173,6 +174,58 @@ def test_a_turns_count_per_class_is_analyzes(monkeypatch):
     assert counted > 150
 
 
+def test_a_turns_count_takes_an_imagined_position_once_and_answers_as_afresh(monkeypatch):
+    # quick_outcome keeps the positions it counted; quick_classes of the very same position (cells and
+    # total) takes it once instead of counting again, and answers as counting afresh; another total, or
+    # a second call, is counted anew
+    settled = []
+    real = quick.settled_frontier
+    monkeypatch.setattr(quick, "settled_frontier", lambda p: settled.append(1) or real(p))
+    taken = 0
+    for p in played_positions(16, 30, 99, 9):
+        for q in (p, p.replace(mines=p.mines - 1)):
+            quick.forget_components()
+            fresh = quick.quick_classes(q)
+            other = q.replace(mines=q.mines - 1)   # at most the unknown cells, as q
+            other_fresh = quick.quick_classes(other)
+            quick.forget_components()
+            assert quick.quick_outcome(q) is not None
+            before = len(settled)
+            assert quick.quick_classes(other) == other_fresh and len(settled) == before + 1, q
+            assert quick.quick_classes(q) == fresh and len(settled) == before + 1, q
+            assert quick.quick_classes(q) == fresh and len(settled) == before + 2, q
+            taken += 1
+    assert taken > 100
+
+
+def test_a_tried_enumeration_gives_up_past_its_visits_and_the_programme_counts(monkeypatch):
+    # components first tried solution by solution: within the visits allowed the enumeration answers,
+    # past them it gives up (None) and the programme counts; both ways the answer is the programme's alone
+    # (which test_quick_count_equals_the_counter holds against the general path)
+    use(monkeypatch, "tried")
+    tried = {"answered": 0, "gave up": 0}
+    real = groups._enumerate
+
+    def counted(sizes, cons_of, rem, visits=None):
+        before = dict(rem)
+        out = real(sizes, cons_of, rem, visits)
+        assert rem == before   # the counts' needs are left as they were, given up or not
+        if visits is not None:
+            tried["answered" if out is not None else "gave up"] += 1
+        return out
+    monkeypatch.setattr(groups, "_enumerate", counted)
+    for p in [p for rows, cols, mines, seed in ((16, 16, 40, 12), (16, 30, 99, 13))
+              for p in played_positions(rows, cols, mines, seed)]:
+        quick.forget_components()
+        mine = quick.quick_count(p, quick.quick_system(p, None))
+        quick.forget_components()
+        monkeypatch.setattr(groups, "TRY_ENUMERATE_GROUPS", 0)
+        ref = quick.quick_count(p, quick.quick_system(p, None))
+        assert (mine.exact, mine.classes) == (ref.exact, ref.classes), p
+        monkeypatch.setattr(groups, "TRY_ENUMERATE_GROUPS", 10 ** 6)
+    assert tried["answered"] > 20 and tried["gave up"] > 20, tried
+
+
 def test_quick_system_is_build_system():
     for p in boards(5, 150):
         mine = quick.quick_system(p, None)
@@ -267,6 +320,7 @@ def test_game_positions_of_every_size_agree_with_the_general_path(monkeypatch, s
 def test_big_components_hand_over_to_the_general_path(monkeypatch):
     monkeypatch.setattr(groups, "QUICK_MEMORY", 0)
     monkeypatch.setattr(groups, "ENUMERATE_GROUPS", 1)
+    monkeypatch.setattr(groups, "TRY_ENUMERATE_GROUPS", 0)   # nor tried solution by solution
     p = Puzzle.from_rows(["?????", "?1?2?", "?????", "?2?1?", "?????"], mines=5)
     assert quick.quick_count(p, quick.quick_system(p, None)) is None
     assert analyze(p).to_json() == general(p).to_json()
