@@ -76,7 +76,18 @@ def _over_limit(codes: np.ndarray) -> Optional[Tuple[int, int]]:
     top and bottom rows and the two side columns, in row-major order (on a 1000 x 1000 board, 4,000 cells
     instead of every cell compared with a whole grid of limits).
     """
-    R, C = codes.shape
+    border, r, c, limit = _border_limits(*codes.shape)
+    shown = codes.ravel().take(border)
+    bad = np.flatnonzero((shown >= 0) & (shown <= 8) & (shown > limit))
+    if not bad.size:
+        return None
+    return int(r[bad[0]]), int(c[bad[0]])
+
+
+@lru_cache(maxsize=16)
+def _border_limits(R: int, C: int) -> Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """A board's border cells (flat, row-major), their rows, columns and numbers of neighbours: the same for
+    every board of that shape (a game checks one per turn)."""
     mid = np.arange(1, R - 1) * C
     # row-major: the top row, then each middle row's first and last cell, then the bottom row (a board of one
     # row or column lists some cells twice: the first violation is still the first listed)
@@ -84,11 +95,9 @@ def _over_limit(codes: np.ndarray) -> Optional[Tuple[int, int]]:
     r, c = np.divmod(border, C)
     limit = ((np.minimum(r + 1, R - 1) - np.maximum(r - 1, 0) + 1)
              * (np.minimum(c + 1, C - 1) - np.maximum(c - 1, 0) + 1) - 1)
-    shown = codes.ravel().take(border)
-    bad = np.flatnonzero((shown >= 0) & (shown <= 8) & (shown > limit))
-    if not bad.size:
-        return None
-    return int(r[bad[0]]), int(c[bad[0]])
+    for array in (border, r, c, limit):
+        array.flags.writeable = False   # shared by every call: nobody may change them
+    return border, r, c, limit
 
 
 @dataclass(frozen=True)

@@ -377,3 +377,40 @@ def test_layouts_listed_with_the_certain_mines_placed_first_are_every_layout(see
         assert sorted(quick) == sorted(plain) and mines == set(layouts(puzzle)), puzzle
         placed += bool(settled)
     assert placed > 10
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_candidates_are_those_of_the_plain_rule(seed):
+    # the plain rule, written out: near the lowest risk; beside a number by risk, the others by their
+    # unknown neighbours (the fewest first); both row-major on ties. Boards of 6 x 8 with a click or two
+    # open and the total, so many cells next to no number are near the lowest risk, and now and then
+    # known-safe cells among them
+    from mineconv.analysis.advice import guess
+    from mineconv.analysis.advice.position import count_cells, neighbour_table
+
+    rng = np.random.default_rng(seed)
+    checked = 0
+    while checked < 40:
+        rows, cols = 6, 8
+        puzzle, mines = deal(rng, rows, cols, int(rng.integers(4, 10)), int(rng.integers(0, 2)))
+        cells = list(puzzle.cells)
+        for _ in range(int(rng.integers(0, 4))):   # known-safe cells change an inner cell's unknown neighbours
+            spots = [i for i, ch in enumerate(cells) if ch == "?" and divmod(i, cols) not in mines]
+            if spots:
+                cells[spots[int(rng.integers(len(spots)))]] = "."
+        text = "".join(cells)
+        counted = count_cells(rows, cols, text, puzzle.mines)
+        if not counted.solutions:
+            continue
+        table = neighbour_table(rows, cols)
+        live = [(i, p) for i, p in zip(counted.unknown, counted.chances) if p < 1.0]
+        least = min((p for _, p in live), default=0.0)
+        near = [(i, p) for i, p in live if p <= least + guess.MARGIN]
+        beside = [any(text[j].isdigit() for j in table[i]) for i, _ in near]
+        edge = sorted((ip for ip, b in zip(near, beside) if b), key=lambda ip: (ip[1], ip[0]))
+        inner = sorted((ip for ip, b in zip(near, beside) if not b),
+                       key=lambda ip: (sum(text[j] == "?" for j in table[ip[0]]), ip[0]))
+        plain = sorted(edge[:guess.FRONTIER_CANDIDATES] + inner[:guess.INTERIOR_CANDIDATES],
+                       key=lambda ip: (ip[1], ip[0]))
+        assert guess.candidates(text, counted, table) == plain, text
+        checked += 1
