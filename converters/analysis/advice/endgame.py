@@ -24,13 +24,13 @@ from typing import Dict, List, Optional, Tuple
 from .position import Counted, Neighbours
 
 # the search runs when at most this many layouts fit ... (120 and 5,000 before the cuts below made a set
-# ~3x cheaper; 1,000 and 100,000 with 8 + 4 candidates won +0.36% +- 0.21% of 12,000 expert games, paired,
-# benchmarks/README.md; 2,500 layouts added +0.03% at 0.8x the speed)
-ENDGAME_LAYOUTS = 1000
+# ~3x cheaper; 1,000 and 60,000 won +0.17% +- 0.21% of engine_trials' 6,000 expert games but nothing on
+# bench_play's 23,200 (with 8 + 4 candidates) at two thirds of the speed; 250 and 10,000 cost no
+# measurable speed now, benchmarks/README.md)
+ENDGAME_LAYOUTS = 250
 # ... and gives up past this many sets of layouts weighed (a count, not a clock: the same position gets
-# the same answer on a busy machine; the most in 400 expert games was 48,196, 0.7 s), or past the caller's
-# budget
-ENDGAME_NODES = 60000
+# the same answer on a busy machine), or past the caller's budget
+ENDGAME_NODES = 10000
 
 
 class OutOfTime(Exception):

@@ -20,10 +20,10 @@ from .position import Counted, Neighbours, outcome
 MARGIN = 0.05
 # ... at most this many next to an opened number, and this many of the cells next to none (the same risk
 # each; those with the fewest unknown neighbours, the likeliest to show a 0, stand for them)
-# (6 and 2 before: 8 and 4 with the wider endgame won +0.36% +- 0.21% of 12,000 expert games, paired; 10
-# and 6 the same, +0.35%)
-FRONTIER_CANDIDATES = 8
-INTERIOR_CANDIDATES = 4
+# (8 and 4 with the wider endgame won +0.36% +- 0.21% of engine_trials' 12,000 expert games, paired, but
+# -2 games of bench_play's 23,200, at two thirds of the speed: not kept)
+FRONTIER_CANDIDATES = 6
+INTERIOR_CANDIDATES = 2
 # a candidate's score: P(safe) * (1 + PROGRESS_WEIGHT * E[min(cells its number proves safe, SAFE_CAP)] / SAFE_CAP)
 # (measured on the same 900 expert games, benchmarks/README.md: SAFE_CAP 4 won 485, 1 won 486; a weight of
 # 0.5 changed 2 games, 0 lost 2 of 450)
